@@ -1,0 +1,373 @@
+package io.streamsplit.embedded.kafka;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Apache Kafka broker running inside this JVM: KRaft mode, one node acting as broker and
+ * controller, started from Kafka's own server classes. Not a mock: clients talk to it over TCP
+ * on localhost exactly as they would to a remote cluster.
+ *
+ * <p>Settings that a single-node cluster needs are preset (replication factor 1 for the offsets
+ * and transaction state topics, so consumer groups and transactions work); everything else keeps
+ * Kafka's defaults, including {@code transaction.max.timeout.ms} (15 minutes), so tests see what
+ * users of a stock broker see.
+ *
+ * <pre>{@code
+ * try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
+ *     broker.createTopic("orders", 3);
+ *     String bootstrap = broker.bootstrapServers(); // e.g. "localhost:40123"
+ * }
+ * }</pre>
+ *
+ * <p>{@link #stop()} shuts the broker down and keeps its ports and log directory, so a later
+ * {@link #start()} brings the same cluster back (for broker-restart tests); {@link #close()} also
+ * deletes the log directory if this broker created it.
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+    private static final int NODE_ID = 1;
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final int requestedPort;
+    private final Path requestedLogDir;
+    private final Map<String, String> brokerProperties;
+    private final Short transactionVersion;
+
+    private Path logDir;
+    private boolean ownsLogDir;
+    private int port;
+    private int controllerPort;
+    private String clusterId;
+    private KafkaRaftServer server;
+
+    private EmbeddedKafkaBroker(Builder builder) {
+        this.requestedPort = builder.port;
+        this.requestedLogDir = builder.logDir;
+        this.brokerProperties = new LinkedHashMap<>(builder.brokerProperties);
+        this.transactionVersion = builder.transactionVersion;
+    }
+
+    /** Starts building a broker; {@code builder().build().start()} gives one on a free port. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts the broker (formatting its log directory on first start) and waits until it answers
+     * metadata requests. Calling it on a running broker does nothing.
+     *
+     * @return this broker
+     */
+    public synchronized EmbeddedKafkaBroker start() {
+        if (server != null) {
+            return this;
+        }
+        try {
+            if (logDir == null) {
+                prepareFirstStart();
+            }
+            KafkaConfig config = new KafkaConfig(serverProperties(), false);
+            KafkaRaftServer raftServer = new KafkaRaftServer(config, Time.SYSTEM);
+            raftServer.startup();
+            server = raftServer;
+            awaitReady();
+            LOG.info("Embedded Kafka broker (KRaft) is up at {} (log dir {})", bootstrapServers(), logDir);
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not prepare the embedded Kafka broker's log directory " + logDir, e);
+        } catch (Exception e) {
+            stopQuietly();
+            throw new IllegalStateException("The embedded Kafka broker did not start on " + bootstrapServersOrNone()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Shuts the broker down, keeping its ports and data so that {@link #start()} can bring it back. */
+    public synchronized void stop() {
+        if (server == null) {
+            return;
+        }
+        LOG.info("Stopping embedded Kafka broker at {}", bootstrapServers());
+        server.shutdown();
+        server.awaitShutdown();
+        server = null;
+    }
+
+    /** Stops the broker and deletes its log directory if the broker created it. */
+    @Override
+    public synchronized void close() {
+        stop();
+        if (ownsLogDir && logDir != null) {
+            deleteRecursively(logDir);
+            logDir = null;
+        }
+    }
+
+    /** Whether the broker is running. */
+    public synchronized boolean isRunning() {
+        return server != null;
+    }
+
+    /** The {@code bootstrap.servers} value for clients, e.g. {@code localhost:40123}. */
+    public String bootstrapServers() {
+        if (port == 0) {
+            throw new IllegalStateException("The embedded Kafka broker has not been started yet; call start() first");
+        }
+        return "localhost:" + port;
+    }
+
+    /** The broker's client port. */
+    public int port() {
+        return port;
+    }
+
+    /** The directory holding the broker's logs and metadata. */
+    public Path logDir() {
+        return logDir;
+    }
+
+    /** Admin client settings pointing at this broker. */
+    public Properties clientProperties() {
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return properties;
+    }
+
+    /** Creates a topic with replication factor 1, or does nothing if it exists already. */
+    public void createTopic(String topic, int partitions) {
+        createTopic(topic, partitions, Map.of());
+    }
+
+    /**
+     * Creates a topic with replication factor 1 and the given topic configuration (e.g.
+     * {@code cleanup.policy}), or does nothing if it exists already.
+     */
+    public void createTopic(String topic, int partitions, Map<String, String> topicConfig) {
+        withAdmin(admin -> {
+            try {
+                admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(topicConfig)))
+                        .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
+            }
+            return null;
+        }, "create topic " + topic);
+    }
+
+    /** Grows a topic to {@code totalPartitions} partitions. */
+    public void addPartitions(String topic, int totalPartitions) {
+        withAdmin(admin -> admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions)))
+                .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "add partitions to " + topic);
+    }
+
+    /** Deletes a topic. */
+    public void deleteTopic(String topic) {
+        withAdmin(admin -> admin.deleteTopics(List.of(topic)).all()
+                .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "delete topic " + topic);
+    }
+
+    private interface AdminCall<T> {
+        T call(Admin admin) throws Exception;
+    }
+
+    private <T> T withAdmin(AdminCall<T> call, String what) {
+        try (Admin admin = Admin.create(clientProperties())) {
+            return call.call(admin);
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not " + what + " on the embedded broker " + bootstrapServers()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void prepareFirstStart() throws Exception {
+        if (requestedLogDir != null) {
+            logDir = requestedLogDir;
+            Files.createDirectories(logDir);
+            ownsLogDir = false;
+        } else {
+            logDir = Files.createTempDirectory("streamsplit-kafka-");
+            ownsLogDir = true;
+        }
+        port = requestedPort != 0 ? requestedPort : freePort();
+        controllerPort = freePort();
+        clusterId = Uuid.randomUuid().toString();
+        Formatter formatter = new Formatter()
+                .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                .setNodeId(NODE_ID)
+                .setClusterId(clusterId)
+                .setDirectories(List.of(logDir.toString()))
+                .setMetadataLogDirectory(logDir.toString())
+                .setReleaseVersion(MetadataVersion.latestProduction())
+                .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
+                .setControllerListenerName("CONTROLLER")
+                .setIgnoreFormatted(true);
+        if (transactionVersion != null) {
+            formatter.setFeatureLevel(Feature.TRANSACTION_VERSION.featureName(), transactionVersion);
+        }
+        formatter.run();
+    }
+
+    private Properties serverProperties() {
+        Properties props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", String.valueOf(NODE_ID));
+        props.put("controller.quorum.voters", NODE_ID + "@localhost:" + controllerPort);
+        props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("log.dirs", logDir.toString());
+        props.put("metadata.log.dir", logDir.toString());
+        // One node: internal topics must not ask for replicas that can never exist.
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("offsets.topic.num.partitions", "5");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("transaction.state.log.num.partitions", "5");
+        props.put("share.coordinator.state.topic.replication.factor", "1");
+        props.put("share.coordinator.state.topic.min.isr", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("num.partitions", "1");
+        props.putAll(brokerProperties);
+        return props;
+    }
+
+    private void awaitReady() throws InterruptedException, ExecutionException, TimeoutException {
+        Properties properties = clientProperties();
+        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
+        try (Admin admin = Admin.create(properties)) {
+            long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+            while (true) {
+                try {
+                    if (!admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).isEmpty()) {
+                        return;
+                    }
+                } catch (ExecutionException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("the broker registered no nodes within " + ADMIN_TIMEOUT);
+                }
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+        }
+    }
+
+    private void stopQuietly() {
+        try {
+            stop();
+        } catch (RuntimeException e) {
+            LOG.warn("Could not shut down the embedded Kafka broker cleanly after a failed start", e);
+            server = null;
+        }
+    }
+
+    private String bootstrapServersOrNone() {
+        return port == 0 ? "(no port chosen)" : "localhost:" + port;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress("localhost", 0));
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("Could not delete the embedded Kafka broker's log directory {}", dir, e);
+        }
+    }
+
+    /** Options for an {@link EmbeddedKafkaBroker}. */
+    public static final class Builder {
+        private int port;
+        private Path logDir;
+        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+        private Short transactionVersion;
+
+        private Builder() {
+        }
+
+        /** The client port; 0 (the default) picks a free one on first start and keeps it for restarts. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port is " + port + "; expected 0 (free port) or 1..65535");
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * A log directory to use (and keep on {@link EmbeddedKafkaBroker#close()}); by default a temp
+         * directory is created and deleted on close.
+         */
+        public Builder logDir(Path logDir) {
+            this.logDir = logDir;
+            return this;
+        }
+
+        /** Any broker setting (e.g. {@code log.retention.ms}); overrides the presets. */
+        public Builder brokerProperty(String key, String value) {
+            brokerProperties.put(key, value);
+            return this;
+        }
+
+        /**
+         * The transaction protocol to format the cluster with: 2 (Kafka 4's default, KIP-890) or
+         * 1 (the older protocol), to tell whether a transaction problem comes from the protocol.
+         */
+        public Builder transactionVersion(int version) {
+            if (version < 0 || version > 2) {
+                throw new IllegalArgumentException("transaction version is " + version + "; expected 0, 1 or 2");
+            }
+            this.transactionVersion = (short) version;
+            return this;
+        }
+
+        public EmbeddedKafkaBroker build() {
+            return new EmbeddedKafkaBroker(this);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.streamsplit.connector.kafka.source;
+
+import java.io.Serializable;
+
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Turns one Kafka record into one element. Sees the whole record (key, value, headers, topic,
+ * partition, offset, timestamp), so it can do what a value-only {@link DeserializationSchema}
+ * cannot.
+ *
+ * <pre>{@code
+ * KafkaRecordDeserializer<Order> orders =
+ *         record -> Order.parse(new String(record.value(), StandardCharsets.UTF_8));
+ * }</pre>
+ *
+ * <p>A thrown exception makes the record a bad record, handled by the source's {@link
+ * BadRecordPolicy}. Returning {@code null} drops the record on purpose (e.g. a tombstone).
+ * Implementations are shipped to TaskManagers, so they must be serializable.
+ *
+ * @param <T> the element type
+ */
+@FunctionalInterface
+public interface KafkaRecordDeserializer<T> extends Serializable {
+
+    /** The element for this record, or {@code null} to drop it on purpose. */
+    T deserialize(ConsumerRecord<byte[], byte[]> record) throws Exception;
+
+    /** Called once per reader before the first record; for expensive setup such as schema clients. */
+    default void open(DeserializationSchema.InitializationContext context) throws Exception {
+    }
+}

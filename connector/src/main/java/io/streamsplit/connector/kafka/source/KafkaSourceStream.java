@@ -1,0 +1,143 @@
+package io.streamsplit.connector.kafka.source;
+
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
+import org.apache.flink.api.common.eventtime.TimestampAssignerSupplier;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.eventtime.WatermarkGenerator;
+import org.apache.flink.api.common.eventtime.WatermarkGeneratorSupplier;
+import org.apache.flink.api.common.eventtime.WatermarkOutput;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.eventtime.WatermarksWithIdleness;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.types.Either;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * A source added to a job together with its dead-letter stream.
+ *
+ * <pre>{@code
+ * KafkaSourceStream<Order> orders = KafkaSourceStream.of(env, source, watermarks, "orders");
+ * orders.records().keyBy(Order::customer) ...;
+ * orders.deadLetters().sinkTo(deadLetterSink);   // only with BadRecordPolicy.DEAD_LETTER
+ * }</pre>
+ *
+ * <p>For fail and skip policies this is {@code env.fromSource(...)} and no dead-letter stream.
+ * For the dead-letter policy the source emits records and dead letters in one stream, split
+ * right after the source (chained, no network hop); watermarks and timestamps follow the
+ * records only.
+ *
+ * @param <T> the element type
+ */
+public final class KafkaSourceStream<T> {
+
+    private final String name;
+    private final SingleOutputStreamOperator<T> records;
+    private final DataStream<DeadLetterRecord> deadLetters;
+
+    private KafkaSourceStream(String name, SingleOutputStreamOperator<T> records, DataStream<DeadLetterRecord> deadLetters) {
+        this.name = name;
+        this.records = records;
+        this.deadLetters = deadLetters;
+    }
+
+    /** Adds {@code source} to {@code env} under {@code name} (also the operator uid prefix). */
+    public static <T> KafkaSourceStream<T> of(StreamExecutionEnvironment env, StreamSplitKafkaSource<T> source,
+            WatermarkStrategy<T> watermarkStrategy, String name) {
+        if (source.badRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
+            SingleOutputStreamOperator<T> stream = env.fromSource(source, watermarkStrategy, name).uid(name + "-source");
+            return new KafkaSourceStream<>(name, stream, null);
+        }
+        TypeInformation<T> type = source.getProducedType();
+        OutputTag<DeadLetterRecord> tag = new OutputTag<>(name + "-dead-letters", TypeInformation.of(DeadLetterRecord.class));
+        SingleOutputStreamOperator<T> records = env
+                .fromSource(source.withDeadLetterOutput(), new RecordsOnly<>(watermarkStrategy), name)
+                .uid(name + "-source")
+                .process(new DeadLetterSplitter<>(tag)).returns(type)
+                .name(name + " (split dead letters)").uid(name + "-dead-letter-split");
+        return new KafkaSourceStream<>(name, records, records.getSideOutput(tag));
+    }
+
+    /** The source's elements. */
+    public SingleOutputStreamOperator<T> records() {
+        return records;
+    }
+
+    /** Records the source could not handle; needs {@link BadRecordPolicy#DEAD_LETTER}. */
+    public DataStream<DeadLetterRecord> deadLetters() {
+        if (deadLetters == null) {
+            throw new IllegalStateException("Source " + name + " does not use the dead-letter bad-record policy,"
+                    + " so it has no dead-letter stream; set BadRecordPolicy.DEAD_LETTER on the source");
+        }
+        return deadLetters;
+    }
+
+    /** Whether this source has a dead-letter stream. */
+    public boolean hasDeadLetters() {
+        return deadLetters != null;
+    }
+
+    private static final class DeadLetterSplitter<T> extends ProcessFunction<Either<DeadLetterRecord, T>, T> {
+        private static final long serialVersionUID = 1L;
+        private final OutputTag<DeadLetterRecord> tag;
+
+        DeadLetterSplitter(OutputTag<DeadLetterRecord> tag) {
+            this.tag = tag;
+        }
+
+        @Override
+        public void processElement(Either<DeadLetterRecord, T> value, Context ctx, Collector<T> out) {
+            if (value.isRight()) {
+                out.collect(value.right());
+            } else {
+                ctx.output(tag, value.left());
+            }
+        }
+    }
+
+    /** Applies the user's watermark strategy to records; dead letters keep their Kafka timestamp and move no watermark. */
+    private static final class RecordsOnly<T> implements WatermarkStrategy<Either<DeadLetterRecord, T>> {
+        private static final long serialVersionUID = 1L;
+        private final WatermarkStrategy<T> delegate;
+
+        RecordsOnly(WatermarkStrategy<T> delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public WatermarkGenerator<Either<DeadLetterRecord, T>> createWatermarkGenerator(
+                WatermarkGeneratorSupplier.Context context) {
+            WatermarkGenerator<T> generator = delegate.createWatermarkGenerator(context);
+            return new WatermarkGenerator<>() {
+                @Override
+                public void onEvent(Either<DeadLetterRecord, T> event, long timestamp, WatermarkOutput output) {
+                    if (event.isRight()) {
+                        generator.onEvent(event.right(), timestamp, output);
+                    }
+                }
+
+                @Override
+                public void onPeriodicEmit(WatermarkOutput output) {
+                    generator.onPeriodicEmit(output);
+                }
+            };
+        }
+
+        @Override
+        public TimestampAssigner<Either<DeadLetterRecord, T>> createTimestampAssigner(
+                TimestampAssignerSupplier.Context context) {
+            TimestampAssigner<T> assigner = delegate.createTimestampAssigner(context);
+            return (event, recordTimestamp) -> event.isRight()
+                    ? assigner.extractTimestamp(event.right(), recordTimestamp) : recordTimestamp;
+        }
+
+        @Override
+        public org.apache.flink.api.common.eventtime.WatermarkAlignmentParams getAlignmentParameters() {
+            return delegate.getAlignmentParameters();
+        }
+    }
+}

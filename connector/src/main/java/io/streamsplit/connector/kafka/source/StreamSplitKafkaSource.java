@@ -1,0 +1,186 @@
+package io.streamsplit.connector.kafka.source;
+
+import java.io.Serializable;
+import java.util.Properties;
+
+import io.streamsplit.connector.kafka.source.enumerator.AdminKafkaMetadata;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorState;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorStateSerializer;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaSourceEnumerator;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaSubscription;
+import io.streamsplit.connector.kafka.source.reader.ElementMapping;
+import io.streamsplit.connector.kafka.source.reader.KafkaSourceReader;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitSerializer;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.EitherTypeInfo;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.types.Either;
+import org.apache.flink.util.function.SerializableSupplier;
+
+/**
+ * StreamSplit's split-based (FLIP-27) Kafka source: one split per partition, an enumerator in the
+ * JobManager that discovers partitions and assigns them deterministically, and readers built on
+ * {@code flink-connector-base} with one consumer per subtask. Offsets live in Flink checkpoints
+ * and are committed to the consumer group when a checkpoint completes.
+ *
+ * <pre>{@code
+ * StreamSplitKafkaSource<String> source = StreamSplitKafkaSource.<String>builder()
+ *         .setBootstrapServers("localhost:9092")
+ *         .setTopics("orders")
+ *         .setGroupId("order-totals")
+ *         .setStartingOffsets(StartingOffsets.committed(OffsetResetStrategy.EARLIEST))
+ *         .setValueOnlyDeserializer(new SimpleStringSchema())
+ *         .build();
+ * DataStream<String> orders = env.fromSource(source, WatermarkStrategy.noWatermarks(), "orders");
+ * }</pre>
+ *
+ * <p>With {@link BadRecordPolicy#DEAD_LETTER}, add the source with {@link KafkaSourceStream#of}
+ * so the dead letters get a stream of their own.
+ *
+ * @param <OUT> the type of the elements the source emits
+ */
+public final class StreamSplitKafkaSource<OUT>
+        implements Source<OUT, KafkaPartitionSplit, KafkaEnumeratorState>, ResultTypeQueryable<OUT> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Config<?> config;
+    private final ElementMapping<?, OUT> mapping;
+    private final TypeInformation<OUT> producedType;
+
+    /** Everything the builder collected; shared between the plain and the dead-letter variant. */
+    record Config<T>(String name, KafkaSubscription subscription, StartingOffsets startingOffsets,
+            StoppingOffsets stoppingOffsets, OffsetResetStrategy offsetResetStrategy, long discoveryIntervalMillis,
+            String groupId, boolean commitOffsets, BadRecordPolicy badRecordPolicy, KafkaRecordEmitter<T> emitter,
+            TypeInformation<T> elementType, Properties consumerProperties, Properties adminProperties,
+            SerializableSupplier<KafkaMetadata> metadataFactory) implements Serializable {
+    }
+
+    StreamSplitKafkaSource(Config<?> config, ElementMapping<?, OUT> mapping, TypeInformation<OUT> producedType) {
+        this.config = config;
+        this.mapping = mapping;
+        this.producedType = producedType;
+    }
+
+    /** Starts building a source. */
+    public static <T> StreamSplitKafkaSourceBuilder<T> builder() {
+        return new StreamSplitKafkaSourceBuilder<>();
+    }
+
+    /**
+     * The same source, emitting {@code Either.Left(deadLetter)} for bad records and
+     * {@code Either.Right(element)} otherwise. Used by {@link KafkaSourceStream}; needs the
+     * {@link BadRecordPolicy#DEAD_LETTER} policy.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    StreamSplitKafkaSource<Either<DeadLetterRecord, OUT>> withDeadLetterOutput() {
+        if (config.badRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
+            throw new IllegalStateException("Source " + config.name() + " uses bad-record policy "
+                    + config.badRecordPolicy() + "; only the dead-letter policy has a dead-letter output");
+        }
+        TypeInformation<Either<DeadLetterRecord, OUT>> type =
+                new EitherTypeInfo<>(TypeInformation.of(DeadLetterRecord.class), producedType);
+        return new StreamSplitKafkaSource<>(config, (ElementMapping) ElementMapping.withDeadLetters(), type);
+    }
+
+    /** The name used in logs and metrics, e.g. {@code orders}. */
+    public String name() {
+        return config.name();
+    }
+
+    public BadRecordPolicy badRecordPolicy() {
+        return config.badRecordPolicy();
+    }
+
+    /** The consumer settings each reader uses (a copy; secrets included, so do not log it). */
+    public Properties consumerProperties() {
+        Properties copy = new Properties();
+        copy.putAll(config.consumerProperties());
+        return copy;
+    }
+
+    /** Where new jobs start reading. */
+    public StartingOffsets startingOffsets() {
+        return config.startingOffsets();
+    }
+
+    /** Where a bounded source stops, or {@code null} for an unbounded source. */
+    public StoppingOffsets stoppingOffsets() {
+        return config.stoppingOffsets();
+    }
+
+    /** Which partitions the source reads. */
+    public KafkaSubscription subscription() {
+        return config.subscription();
+    }
+
+    /** Partition discovery interval in milliseconds; 0 means discovery runs once at start. */
+    public long discoveryIntervalMillis() {
+        return config.discoveryIntervalMillis();
+    }
+
+    @Override
+    public Boundedness getBoundedness() {
+        return config.stoppingOffsets() == null ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
+    }
+
+    @Override
+    public SplitEnumerator<KafkaPartitionSplit, KafkaEnumeratorState> createEnumerator(
+            SplitEnumeratorContext<KafkaPartitionSplit> context) {
+        return restoreEnumerator(context, KafkaEnumeratorState.empty());
+    }
+
+    @Override
+    public SplitEnumerator<KafkaPartitionSplit, KafkaEnumeratorState> restoreEnumerator(
+            SplitEnumeratorContext<KafkaPartitionSplit> context, KafkaEnumeratorState checkpoint) {
+        KafkaSourceEnumerator.Settings settings = new KafkaSourceEnumerator.Settings(config.name(),
+                config.subscription(), config.startingOffsets(), config.stoppingOffsets(), config.groupId(),
+                config.discoveryIntervalMillis());
+        return new KafkaSourceEnumerator(settings, context, config.metadataFactory(), checkpoint);
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public SourceReader<OUT, KafkaPartitionSplit> createReader(SourceReaderContext readerContext) {
+        KafkaSourceReader.Settings settings = new KafkaSourceReader.Settings(config.name(),
+                config.consumerProperties(), config.commitOffsets(), config.badRecordPolicy());
+        return KafkaSourceReader.create(settings, (KafkaRecordEmitter) config.emitter(), (ElementMapping) mapping,
+                readerContext);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<KafkaPartitionSplit> getSplitSerializer() {
+        return new KafkaPartitionSplitSerializer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<KafkaEnumeratorState> getEnumeratorCheckpointSerializer() {
+        return new KafkaEnumeratorStateSerializer();
+    }
+
+    @Override
+    public TypeInformation<OUT> getProducedType() {
+        return producedType;
+    }
+
+    /** The metadata client the enumerator uses against a real cluster. */
+    static SerializableSupplier<KafkaMetadata> adminMetadata(Properties adminProperties,
+            org.apache.kafka.common.IsolationLevel isolationLevel, long timeoutMillis) {
+        return () -> new AdminKafkaMetadata(adminProperties, isolationLevel, java.time.Duration.ofMillis(timeoutMillis));
+    }
+
+    @Override
+    public String toString() {
+        return "StreamSplitKafkaSource{" + config.name() + ", " + config.subscription() + ", "
+                + getBoundedness() + '}';
+    }
+}

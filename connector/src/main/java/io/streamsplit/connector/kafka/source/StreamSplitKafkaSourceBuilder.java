@@ -1,0 +1,333 @@
+package io.streamsplit.connector.kafka.source;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaSubscription;
+import io.streamsplit.connector.kafka.source.reader.ElementMapping;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.util.function.SerializableSupplier;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Builds a {@link StreamSplitKafkaSource}. Conflicting settings fail at the setter that
+ * conflicts; missing ones fail in {@link #build()}, each with a message that says what to do.
+ *
+ * <pre>{@code
+ * StreamSplitKafkaSource.<Order>builder()
+ *         .setName("orders")
+ *         .setBootstrapServers("localhost:9092")
+ *         .setTopicPattern(Pattern.compile("orders-.*"))
+ *         .setPartitionDiscoveryInterval(Duration.ofSeconds(30))
+ *         .setGroupId("order-totals")
+ *         .setDeserializer(record -> Order.parse(record.value()), Order.class)
+ *         .setBadRecordPolicy(BadRecordPolicy.SKIP)
+ *         .build();
+ * }</pre>
+ *
+ * <p>Defaults: start from the earliest offset, unbounded, partitions discovered once at start,
+ * offsets committed on checkpoint when a group id is set, {@code isolation.level=read_committed},
+ * reset to earliest when an offset is out of range, bad records fail the job.
+ *
+ * @param <T> the element type
+ */
+public final class StreamSplitKafkaSourceBuilder<T> {
+
+    private static final Duration DEFAULT_METADATA_TIMEOUT = Duration.ofSeconds(30);
+
+    private String name;
+    private KafkaSubscription subscription;
+    private String subscriptionDescription;
+    private StartingOffsets startingOffsets = StartingOffsets.earliest();
+    private StoppingOffsets stoppingOffsets;
+    private OffsetResetStrategy offsetResetStrategy;
+    private Duration discoveryInterval = Duration.ZERO;
+    private Boolean commitOffsets;
+    private BadRecordPolicy badRecordPolicy = BadRecordPolicy.FAIL;
+    private KafkaRecordEmitter<T> emitter;
+    private TypeInformation<T> elementType;
+    private String clientIdPrefix;
+    private Duration metadataTimeout = DEFAULT_METADATA_TIMEOUT;
+    private SerializableSupplier<KafkaMetadata> metadataFactory;
+    private final Properties properties = new Properties();
+
+    StreamSplitKafkaSourceBuilder() {
+    }
+
+    /** A name for logs, metrics and client ids (e.g. the YAML source name); defaults to the subscription. */
+    public StreamSplitKafkaSourceBuilder<T> setName(String name) {
+        this.name = requireText(name, "source name");
+        return this;
+    }
+
+    /** The Kafka cluster, as {@code host:port[,host:port]}. */
+    public StreamSplitKafkaSourceBuilder<T> setBootstrapServers(String bootstrapServers) {
+        return setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, requireText(bootstrapServers, "bootstrap servers"));
+    }
+
+    /** Reads all partitions of these topics. */
+    public StreamSplitKafkaSourceBuilder<T> setTopics(String... topics) {
+        return setTopics(Arrays.asList(topics));
+    }
+
+    /** Reads all partitions of these topics. */
+    public StreamSplitKafkaSourceBuilder<T> setTopics(List<String> topics) {
+        return subscribe(KafkaSubscription.topics(topics), "setTopics(" + topics + ")");
+    }
+
+    /** Reads all partitions of every topic whose whole name matches; new matching topics are found by discovery. */
+    public StreamSplitKafkaSourceBuilder<T> setTopicPattern(Pattern pattern) {
+        return subscribe(KafkaSubscription.pattern(pattern), "setTopicPattern(" + pattern + ")");
+    }
+
+    /** Reads exactly these partitions. */
+    public StreamSplitKafkaSourceBuilder<T> setPartitions(Set<TopicPartition> partitions) {
+        return subscribe(KafkaSubscription.partitions(partitions), "setPartitions(" + partitions + ")");
+    }
+
+    private StreamSplitKafkaSourceBuilder<T> subscribe(KafkaSubscription newSubscription, String description) {
+        if (subscription != null) {
+            throw new IllegalStateException("A source subscribes by exactly one of topics, topic pattern or"
+                    + " partitions; " + subscriptionDescription + " was already called, so " + description
+                    + " conflicts. Keep one of them.");
+        }
+        subscription = newSubscription;
+        subscriptionDescription = description;
+        return this;
+    }
+
+    /** The consumer group: where offsets are committed on checkpoint and read by {@link StartingOffsets#committed}. */
+    public StreamSplitKafkaSourceBuilder<T> setGroupId(String groupId) {
+        return setProperty(ConsumerConfig.GROUP_ID_CONFIG, requireText(groupId, "group id"));
+    }
+
+    /** Where a new job starts; default {@link StartingOffsets#earliest()}. */
+    public StreamSplitKafkaSourceBuilder<T> setStartingOffsets(StartingOffsets startingOffsets) {
+        this.startingOffsets = Objects.requireNonNull(startingOffsets, "startingOffsets");
+        return this;
+    }
+
+    /** What to do when an offset is no longer in the log (retention); default {@link OffsetResetStrategy#EARLIEST}. */
+    public StreamSplitKafkaSourceBuilder<T> setOffsetResetStrategy(OffsetResetStrategy strategy) {
+        this.offsetResetStrategy = Objects.requireNonNull(strategy, "strategy");
+        return this;
+    }
+
+    /** Makes the source bounded: it stops at these offsets and the job can finish. */
+    public StreamSplitKafkaSourceBuilder<T> setBounded(StoppingOffsets stoppingOffsets) {
+        this.stoppingOffsets = Objects.requireNonNull(stoppingOffsets, "stoppingOffsets");
+        return this;
+    }
+
+    /**
+     * How often to look for new partitions and topics, and for deleted ones; {@code Duration.ZERO}
+     * (the default) looks once at start.
+     */
+    public StreamSplitKafkaSourceBuilder<T> setPartitionDiscoveryInterval(Duration interval) {
+        Objects.requireNonNull(interval, "interval");
+        if (interval.isNegative()) {
+            throw new IllegalArgumentException("Partition discovery interval is " + interval
+                    + "; expected a positive duration, or zero to discover once at start");
+        }
+        this.discoveryInterval = interval;
+        return this;
+    }
+
+    /** Whether to commit offsets to the consumer group on checkpoint; default: yes when a group id is set. */
+    public StreamSplitKafkaSourceBuilder<T> setCommitOffsetsOnCheckpoint(boolean commit) {
+        this.commitOffsets = commit;
+        return this;
+    }
+
+    /** What to do with records the deserializer or emitter cannot handle; default {@link BadRecordPolicy#FAIL}. */
+    public StreamSplitKafkaSourceBuilder<T> setBadRecordPolicy(BadRecordPolicy policy) {
+        this.badRecordPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** Deserializes the record value with a Flink {@link DeserializationSchema}. */
+    public StreamSplitKafkaSourceBuilder<T> setValueOnlyDeserializer(DeserializationSchema<T> schema) {
+        return setRecordEmitter(KafkaRecordEmitter.valueOnly(schema), schema.getProducedType());
+    }
+
+    /** Deserializes whole records (key, value, headers) with one element per record. */
+    public StreamSplitKafkaSourceBuilder<T> setDeserializer(KafkaRecordDeserializer<T> deserializer, Class<T> type) {
+        return setDeserializer(deserializer, TypeInformation.of(type));
+    }
+
+    /** Deserializes whole records (key, value, headers) with one element per record. */
+    public StreamSplitKafkaSourceBuilder<T> setDeserializer(KafkaRecordDeserializer<T> deserializer,
+            TypeInformation<T> type) {
+        return setRecordEmitter(KafkaRecordEmitter.of(deserializer), type);
+    }
+
+    /** Turns each record into 0..n elements with timestamps of the emitter's choosing. */
+    public StreamSplitKafkaSourceBuilder<T> setRecordEmitter(KafkaRecordEmitter<T> emitter, Class<T> type) {
+        return setRecordEmitter(emitter, TypeInformation.of(type));
+    }
+
+    /** Turns each record into 0..n elements with timestamps of the emitter's choosing. */
+    public StreamSplitKafkaSourceBuilder<T> setRecordEmitter(KafkaRecordEmitter<T> emitter, TypeInformation<T> type) {
+        if (this.emitter != null) {
+            throw new IllegalStateException("A deserializer or record emitter is already set for this source;"
+                    + " set exactly one");
+        }
+        this.emitter = Objects.requireNonNull(emitter, "emitter");
+        this.elementType = Objects.requireNonNull(type, "type");
+        return this;
+    }
+
+    /** Prefix of the Kafka client ids ({@code <prefix>-<subtask>}, {@code <prefix>-enumerator}); default the name. */
+    public StreamSplitKafkaSourceBuilder<T> setClientIdPrefix(String prefix) {
+        this.clientIdPrefix = requireText(prefix, "client id prefix");
+        return this;
+    }
+
+    /** How long the enumerator waits for metadata requests (default 30 s). */
+    public StreamSplitKafkaSourceBuilder<T> setMetadataTimeout(Duration timeout) {
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("Metadata timeout is " + timeout + "; expected a positive duration");
+        }
+        this.metadataTimeout = timeout;
+        return this;
+    }
+
+    /** Any Kafka consumer setting (security, fetch sizes, …); passed to readers and the enumerator's admin client. */
+    public StreamSplitKafkaSourceBuilder<T> setProperty(String key, String value) {
+        checkProperty(key, value);
+        properties.setProperty(key, value);
+        return this;
+    }
+
+    /** Several Kafka consumer settings at once; see {@link #setProperty(String, String)}. */
+    public StreamSplitKafkaSourceBuilder<T> setProperties(Map<?, ?> settings) {
+        settings.forEach((k, v) -> setProperty(String.valueOf(k), String.valueOf(v)));
+        return this;
+    }
+
+    /**
+     * Replaces how the enumerator reads cluster metadata. For tests and benchmarks that run the
+     * enumerator without a broker; production sources use Kafka's Admin client.
+     */
+    public StreamSplitKafkaSourceBuilder<T> setMetadataFactory(SerializableSupplier<KafkaMetadata> factory) {
+        this.metadataFactory = Objects.requireNonNull(factory, "factory");
+        return this;
+    }
+
+    private static void checkProperty(String key, String value) {
+        if (key == null || value == null) {
+            throw new IllegalArgumentException("Kafka property " + key + " has value " + value
+                    + "; keys and values must not be null");
+        }
+        switch (key) {
+            case ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG -> {
+                if (Boolean.parseBoolean(value)) {
+                    throw new IllegalArgumentException("enable.auto.commit=true is not supported: offsets are"
+                            + " committed when a Flink checkpoint completes. Remove the property.");
+                }
+            }
+            case ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG -> {
+                if (!value.equals(ByteArrayDeserializer.class.getName())) {
+                    throw new IllegalArgumentException(key + " is " + value + "; the source reads raw bytes and"
+                            + " deserializes with its KafkaRecordDeserializer / emitter. Remove the property and set"
+                            + " a deserializer on the source instead.");
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** Checks the settings and builds the source. */
+    public StreamSplitKafkaSource<T> build() {
+        if (subscription == null) {
+            throw new IllegalStateException("No topics to read: call setTopics, setTopicPattern or setPartitions");
+        }
+        if (emitter == null) {
+            throw new IllegalStateException("No deserializer: call setValueOnlyDeserializer, setDeserializer or"
+                    + " setRecordEmitter");
+        }
+        String bootstrap = properties.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
+        if (bootstrap == null || bootstrap.isBlank()) {
+            throw new IllegalStateException("No Kafka cluster: call setBootstrapServers(\"host:port\")");
+        }
+        String groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
+        if (startingOffsets.needsGroupId() && groupId == null) {
+            throw new IllegalStateException("Starting offsets '" + startingOffsets + "' read the consumer group's"
+                    + " commits, but no group id is set: call setGroupId(...)");
+        }
+        if (Boolean.TRUE.equals(commitOffsets) && groupId == null) {
+            throw new IllegalStateException("Committing offsets on checkpoint needs a consumer group: call"
+                    + " setGroupId(...) or setCommitOffsetsOnCheckpoint(false)");
+        }
+        if (stoppingOffsets != null && !discoveryInterval.isZero()) {
+            throw new IllegalStateException("A bounded source reads the partitions found at start and stops;"
+                    + " partition discovery every " + discoveryInterval + " does not apply. Remove the discovery"
+                    + " interval or the stopping offsets.");
+        }
+        OffsetResetStrategy reset = resolveResetStrategy();
+        String sourceName = name != null ? name : subscription.toString();
+        String clientId = clientIdPrefix != null ? clientIdPrefix : "streamsplit-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_");
+
+        Properties consumer = new Properties();
+        consumer.putAll(properties);
+        consumer.setProperty(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer.setProperty(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        consumer.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        consumer.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, reset.consumerValue());
+        consumer.setProperty(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        consumer.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+
+        Properties admin = new Properties();
+        Set<String> adminKeys = AdminClientConfig.configNames();
+        properties.forEach((k, v) -> {
+            if (adminKeys.contains(String.valueOf(k))) {
+                admin.put(k, v);
+            }
+        });
+        admin.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-enumerator");
+        IsolationLevel isolation = IsolationLevel.valueOf(
+                consumer.getProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG).toUpperCase(Locale.ROOT));
+        SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null ? metadataFactory
+                : StreamSplitKafkaSource.adminMetadata(admin, isolation, metadataTimeout.toMillis());
+
+        boolean commit = commitOffsets != null ? commitOffsets : groupId != null;
+        StreamSplitKafkaSource.Config<T> config = new StreamSplitKafkaSource.Config<>(sourceName, subscription,
+                startingOffsets, stoppingOffsets, reset, discoveryInterval.toMillis(), groupId, commit,
+                badRecordPolicy, emitter, elementType, consumer, admin, metadata);
+        return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), elementType);
+    }
+
+    private OffsetResetStrategy resolveResetStrategy() {
+        String fromProperties = properties.getProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);
+        if (fromProperties == null) {
+            return offsetResetStrategy != null ? offsetResetStrategy : OffsetResetStrategy.EARLIEST;
+        }
+        OffsetResetStrategy parsed = OffsetResetStrategy.parse(fromProperties);
+        if (offsetResetStrategy != null && offsetResetStrategy != parsed) {
+            throw new IllegalStateException("auto.offset.reset=" + fromProperties + " conflicts with"
+                    + " setOffsetResetStrategy(" + offsetResetStrategy + "); keep one of them");
+        }
+        return parsed;
+    }
+
+    private static String requireText(String value, String what) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("The " + what + " must not be blank");
+        }
+        return value;
+    }
+}

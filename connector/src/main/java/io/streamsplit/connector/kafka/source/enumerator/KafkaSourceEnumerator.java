@@ -1,0 +1,308 @@
+package io.streamsplit.connector.kafka.source.enumerator;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.util.FlinkRuntimeException;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The split enumerator of a StreamSplit Kafka source. Runs in the JobManager, one per source.
+ *
+ * <p>It discovers partitions through {@link KafkaMetadata} (once, or every discovery interval)
+ * on the context's worker thread, resolves their starting (and, when bounded, stopping) offsets
+ * there too, and hands each split to the reader chosen by {@link KafkaSplitAssignment}. Splits
+ * whose reader has not registered yet stay pending. Partitions that disappear are dropped from
+ * pending and released from their reader with a {@link PartitionsRemovedEvent}. A bounded source
+ * signals "no more splits" to every reader, including readers that got no split, once the
+ * initial discovery has been assigned.
+ *
+ * <p>All fields are touched on the coordinator thread only; blocking calls run in
+ * {@code callAsync} callables that return values and never touch fields.
+ */
+public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartitionSplit, KafkaEnumeratorState> {
+
+    /** Gauge: partitions handed to readers. */
+    public static final String METRIC_ASSIGNED_SPLITS = "assignedSplits";
+    /** Gauge: splits waiting for their reader to register. */
+    public static final String METRIC_PENDING_SPLITS = "pendingSplits";
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceEnumerator.class);
+
+    /** What the enumerator needs to know about its source. */
+    public record Settings(String sourceName, KafkaSubscription subscription, StartingOffsets startingOffsets,
+            StoppingOffsets stoppingOffsets, String groupId, long discoveryIntervalMillis) implements Serializable {
+
+        boolean bounded() {
+            return stoppingOffsets != null;
+        }
+    }
+
+    private final Settings settings;
+    private final SplitEnumeratorContext<KafkaPartitionSplit> context;
+    private final Supplier<KafkaMetadata> metadataFactory;
+
+    private final Set<TopicPartition> assigned;
+    private final Map<TopicPartition, KafkaPartitionSplit> pending = new LinkedHashMap<>();
+    private final Set<TopicPartition> resolving = new HashSet<>();
+    private final Set<TopicPartition> removed = new HashSet<>();
+    private final Set<Integer> signalledNoMoreSplits = new HashSet<>();
+    private boolean initialDiscoveryFinished;
+    private boolean initialDiscoveryResolving;
+    private volatile long lastDiscoveryMillis = -1;
+
+    private KafkaMetadata metadata;
+
+    public KafkaSourceEnumerator(Settings settings, SplitEnumeratorContext<KafkaPartitionSplit> context,
+            Supplier<KafkaMetadata> metadataFactory, KafkaEnumeratorState restored) {
+        this.settings = settings;
+        this.context = context;
+        this.metadataFactory = metadataFactory;
+        this.assigned = new LinkedHashSet<>(restored.assignedPartitions());
+        restored.pendingSplits().forEach(split -> pending.put(split.topicPartition(), split));
+        this.initialDiscoveryFinished = restored.initialDiscoveryFinished();
+    }
+
+    @Override
+    public void start() {
+        metadata = metadataFactory.get();
+        context.metricGroup().gauge(METRIC_ASSIGNED_SPLITS, () -> (long) assigned.size());
+        context.metricGroup().gauge(METRIC_PENDING_SPLITS, () -> (long) pending.size());
+        context.metricGroup().setUnassignedSplitsGauge(() -> (long) pending.size());
+
+        if (settings.bounded() && initialDiscoveryFinished) {
+            LOG.info("Source {}: restored bounded source with {} assigned and {} pending splits; "
+                    + "no further partition discovery", settings.sourceName(), assigned.size(), pending.size());
+            assignPendingSplits();
+        } else if (settings.discoveryIntervalMillis() > 0) {
+            LOG.info("Source {}: discovering partitions of {} every {} ms", settings.sourceName(),
+                    settings.subscription(), settings.discoveryIntervalMillis());
+            context.callAsync(this::discoverPartitions, this::onPartitionsDiscovered, 0,
+                    settings.discoveryIntervalMillis());
+        } else {
+            LOG.info("Source {}: discovering partitions of {} once", settings.sourceName(), settings.subscription());
+            context.callAsync(this::discoverPartitions, this::onPartitionsDiscovered);
+        }
+    }
+
+    // ---------------------------------------------------------------- worker thread (no field access)
+
+    private Set<TopicPartition> discoverPartitions() throws Exception {
+        return settings.subscription().discover(metadata);
+    }
+
+    private List<KafkaPartitionSplit> resolveSplits(Set<TopicPartition> partitions, boolean initial) throws Exception {
+        StartingOffsets starting = initial ? settings.startingOffsets() : StartingOffsets.earliest();
+        Map<TopicPartition, Long> starts = starting.resolve(partitions, metadata, settings.groupId());
+        Map<TopicPartition, Long> stops = settings.bounded()
+                ? settings.stoppingOffsets().resolve(partitions, metadata) : Map.of();
+        List<KafkaPartitionSplit> splits = new ArrayList<>(partitions.size());
+        for (TopicPartition tp : partitions) {
+            Long start = starts.get(tp);
+            if (start == null) {
+                continue; // vanished between discovery and resolution; the next discovery decides
+            }
+            if (settings.bounded()) {
+                long stop = stops.getOrDefault(tp, start);
+                splits.add(new KafkaPartitionSplit(tp, Math.min(start, stop), stop));
+            } else {
+                splits.add(new KafkaPartitionSplit(tp, start));
+            }
+        }
+        return splits;
+    }
+
+    // ---------------------------------------------------------------- coordinator thread
+
+    private void onPartitionsDiscovered(Set<TopicPartition> current, Throwable error) {
+        if (error != null) {
+            handleDiscoveryError("discover partitions of " + settings.subscription(), error);
+            return;
+        }
+        lastDiscoveryMillis = System.currentTimeMillis();
+        Set<TopicPartition> gone = new HashSet<>(assigned);
+        gone.addAll(pending.keySet());
+        gone.removeAll(current);
+        releaseRemovedPartitions(gone);
+
+        Set<TopicPartition> added = new HashSet<>(current);
+        added.removeAll(assigned);
+        added.removeAll(pending.keySet());
+        added.removeAll(resolving);
+        boolean initial = !initialDiscoveryFinished && !initialDiscoveryResolving;
+        if (added.isEmpty()) {
+            onSplitsResolved(added, initial, List.of(), null);
+            return;
+        }
+        removed.removeAll(added);
+        resolving.addAll(added);
+        initialDiscoveryResolving |= initial;
+        context.callAsync(() -> resolveSplits(added, initial),
+                (splits, resolveError) -> onSplitsResolved(added, initial, splits, resolveError));
+    }
+
+    private void onSplitsResolved(Set<TopicPartition> partitions, boolean initial, List<KafkaPartitionSplit> splits,
+            Throwable error) {
+        resolving.removeAll(partitions);
+        if (initial) {
+            initialDiscoveryResolving = false;
+        }
+        if (error != null) {
+            handleDiscoveryError("resolve offsets of " + new TreeSet<>(partitions.stream()
+                    .map(TopicPartition::toString).toList()), error);
+            return;
+        }
+        splits.forEach(split -> pending.put(split.topicPartition(), split));
+        if (initial) {
+            initialDiscoveryFinished = true;
+            LOG.info("Source {}: found {} partitions of {}; starting offsets {}{}", settings.sourceName(),
+                    splits.size(), settings.subscription(), settings.startingOffsets(),
+                    settings.bounded() ? ", stopping offsets " + settings.stoppingOffsets() : "");
+        } else if (!splits.isEmpty()) {
+            LOG.info("Source {}: found new partitions {}; reading them from their earliest offset",
+                    settings.sourceName(), splits.stream().map(KafkaPartitionSplit::splitId).sorted().toList());
+        }
+        assignPendingSplits();
+    }
+
+    private void handleDiscoveryError(String what, Throwable error) {
+        boolean periodic = settings.discoveryIntervalMillis() > 0;
+        boolean fatal = !periodic || error instanceof IllegalStateException;
+        String message = "Source " + settings.sourceName() + " could not " + what + ": " + error.getMessage();
+        if (fatal) {
+            throw new FlinkRuntimeException(message, error);
+        }
+        LOG.warn("{}; retrying at the next discovery in {} ms", message, settings.discoveryIntervalMillis(), error);
+    }
+
+    private void releaseRemovedPartitions(Set<TopicPartition> gone) {
+        if (gone.isEmpty()) {
+            return;
+        }
+        LOG.info("Source {}: partitions {} no longer exist or no longer match {}; releasing them",
+                settings.sourceName(), new TreeSet<>(gone.stream().map(TopicPartition::toString).toList()),
+                settings.subscription());
+        Map<Integer, List<TopicPartition>> byReader = new HashMap<>();
+        for (TopicPartition tp : gone) {
+            pending.remove(tp);
+            if (assigned.remove(tp)) {
+                removed.add(tp);
+                byReader.computeIfAbsent(owner(tp), k -> new ArrayList<>()).add(tp);
+            }
+        }
+        byReader.forEach(this::sendRemoval);
+    }
+
+    private void sendRemoval(int reader, List<TopicPartition> partitions) {
+        if (context.registeredReaders().containsKey(reader)) {
+            context.sendEventToSourceReader(reader, new PartitionsRemovedEvent(partitions));
+        }
+    }
+
+    private void assignPendingSplits() {
+        Set<Integer> readers = context.registeredReaders().keySet();
+        Map<Integer, List<KafkaPartitionSplit>> assignment = new HashMap<>();
+        for (Iterator<KafkaPartitionSplit> it = pending.values().iterator(); it.hasNext(); ) {
+            KafkaPartitionSplit split = it.next();
+            int owner = owner(split.topicPartition());
+            if (readers.contains(owner)) {
+                assignment.computeIfAbsent(owner, k -> new ArrayList<>()).add(split);
+                assigned.add(split.topicPartition());
+                it.remove();
+            }
+        }
+        if (!assignment.isEmpty()) {
+            LOG.info("Source {}: assigning {}", settings.sourceName(), describe(assignment));
+            context.assignSplits(new SplitsAssignment<>(assignment));
+        }
+        if (settings.bounded() && initialDiscoveryFinished) {
+            for (int reader : readers) {
+                if (!signalledNoMoreSplits.contains(reader) && !hasPendingFor(reader)) {
+                    context.signalNoMoreSplits(reader);
+                    signalledNoMoreSplits.add(reader);
+                }
+            }
+        }
+    }
+
+    private boolean hasPendingFor(int reader) {
+        return pending.keySet().stream().anyMatch(tp -> owner(tp) == reader);
+    }
+
+    private int owner(TopicPartition tp) {
+        return KafkaSplitAssignment.ownerOf(tp, context.currentParallelism());
+    }
+
+    private static String describe(Map<Integer, List<KafkaPartitionSplit>> assignment) {
+        StringBuilder text = new StringBuilder();
+        assignment.forEach((reader, splits) -> text.append(text.length() == 0 ? "" : "; ")
+                .append("reader ").append(reader).append(" <- ")
+                .append(splits.size() > 8 ? splits.size() + " splits"
+                        : splits.stream().map(s -> s.splitId() + "@" + s.startingOffset()).toList()));
+        return text.toString();
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, String requesterHostname) {
+        // Splits are pushed on discovery and registration; readers never need to ask.
+    }
+
+    @Override
+    public void addSplitsBack(List<KafkaPartitionSplit> splits, int subtaskId) {
+        LOG.info("Source {}: reader {} failed; taking back {} splits until it registers again",
+                settings.sourceName(), subtaskId, splits.size());
+        for (KafkaPartitionSplit split : splits) {
+            assigned.remove(split.topicPartition());
+            if (!removed.contains(split.topicPartition())) {
+                pending.put(split.topicPartition(), split);
+            }
+        }
+        assignPendingSplits();
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        signalledNoMoreSplits.remove(subtaskId);
+        List<TopicPartition> removedOwned = removed.stream().filter(tp -> owner(tp) == subtaskId).toList();
+        if (!removedOwned.isEmpty()) {
+            // a reader restored from a checkpoint taken before the removal may still hold these
+            sendRemoval(subtaskId, removedOwned);
+        }
+        assignPendingSplits();
+    }
+
+    @Override
+    public KafkaEnumeratorState snapshotState(long checkpointId) {
+        return new KafkaEnumeratorState(assigned, pending.values(), initialDiscoveryFinished);
+    }
+
+    @Override
+    public void close() {
+        if (metadata != null) {
+            metadata.close();
+        }
+    }
+
+    /** When partitions were last discovered (epoch millis), or -1 before the first discovery. */
+    public long lastDiscoveryMillis() {
+        return lastDiscoveryMillis;
+    }
+}

@@ -1,0 +1,223 @@
+package io.streamsplit.connector.kafka.source.reader;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsRemoval;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads all splits of one reader with one {@link KafkaConsumer}, on the reader's single fetcher
+ * thread. Uses {@code assign} and {@code seek} (never group subscription), byte-array
+ * deserializers, and no auto-commit: Flink's checkpoints own the offsets.
+ */
+final class KafkaPartitionSplitReader implements SplitReader<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionSplitReader.class);
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
+    private static final long LOG_END_REFRESH_MILLIS = 1000;
+
+    private final String sourceName;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaSourceReaderMetrics metrics;
+    private final Consumer<Set<String>> removedSplitsReporter;
+    private final Map<TopicPartition, KafkaPartitionSplit> assigned = new LinkedHashMap<>();
+    private final Map<TopicPartition, Long> stoppingOffsets = new HashMap<>();
+    private final Set<String> finishedBeforeFetch = new HashSet<>();
+    private long lastLogEndRefresh;
+
+    KafkaPartitionSplitReader(String sourceName, Properties consumerProperties, KafkaSourceReaderMetrics metrics,
+            Consumer<Set<String>> removedSplitsReporter) {
+        this.sourceName = sourceName;
+        this.consumer = new KafkaConsumer<>(consumerProperties);
+        this.metrics = metrics;
+        this.removedSplitsReporter = removedSplitsReporter;
+    }
+
+    @Override
+    public RecordsWithSplitIds<ConsumerRecord<byte[], byte[]>> fetch() {
+        Set<String> finished = new HashSet<>(finishedBeforeFetch);
+        finishedBeforeFetch.clear();
+        KafkaPartitionRecords result = new KafkaPartitionRecords(finished);
+        if (assigned.isEmpty()) {
+            return result;
+        }
+        ConsumerRecords<byte[], byte[]> records;
+        try {
+            records = consumer.poll(POLL_TIMEOUT);
+        } catch (WakeupException e) {
+            return result;
+        } catch (OffsetOutOfRangeException e) {
+            throw new IllegalStateException("Source " + sourceName + ": offsets " + e.offsetOutOfRangePartitions()
+                    + " are no longer in the log (deleted by retention) and the offset reset strategy is FAIL."
+                    + " Set the offset reset strategy to EARLIEST or LATEST to continue, accepting the gap.", e);
+        }
+        List<TopicPartition> done = new ArrayList<>();
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> partitionRecords = records.records(tp);
+            int limit = partitionRecords.size();
+            Long stop = stoppingOffsets.get(tp);
+            if (stop != null) {
+                while (limit > 0 && partitionRecords.get(limit - 1).offset() >= stop) {
+                    limit--;
+                }
+                if (limit < partitionRecords.size()
+                        || (limit > 0 && partitionRecords.get(limit - 1).offset() + 1 >= stop)) {
+                    done.add(tp);
+                }
+            }
+            if (limit > 0) {
+                result.add(KafkaPartitionSplit.splitId(tp), partitionRecords, limit);
+            }
+        }
+        for (Map.Entry<TopicPartition, Long> entry : stoppingOffsets.entrySet()) {
+            if (!done.contains(entry.getKey()) && !records.partitions().contains(entry.getKey())
+                    && reachedStop(entry.getKey(), entry.getValue())) {
+                done.add(entry.getKey()); // empty tail, or only transaction markers left before the stop
+            }
+        }
+        if (!done.isEmpty()) {
+            for (TopicPartition tp : done) {
+                assigned.remove(tp);
+                stoppingOffsets.remove(tp);
+                finished.add(KafkaPartitionSplit.splitId(tp));
+            }
+            consumer.assign(assigned.keySet());
+        }
+        refreshLogEndOffsets();
+        return result;
+    }
+
+    private boolean reachedStop(TopicPartition tp, long stop) {
+        try {
+            return consumer.position(tp, Duration.ZERO) >= stop;
+        } catch (TimeoutException | WakeupException e) {
+            return false; // position not known yet, or woken up: look again after the next poll
+        }
+    }
+
+    private void refreshLogEndOffsets() {
+        long now = System.currentTimeMillis();
+        if (now - lastLogEndRefresh < LOG_END_REFRESH_MILLIS) {
+            return;
+        }
+        lastLogEndRefresh = now;
+        for (TopicPartition tp : assigned.keySet()) {
+            OptionalLong lag = consumer.currentLag(tp);
+            if (lag.isPresent()) {
+                try {
+                    metrics.recordLogEndOffset(tp, consumer.position(tp, Duration.ZERO) + lag.getAsLong());
+                } catch (TimeoutException | WakeupException e) {
+                    // position not known yet; next refresh
+                }
+            }
+        }
+    }
+
+    @Override
+    public void handleSplitsChanges(SplitsChange<KafkaPartitionSplit> splitsChange) {
+        if (splitsChange instanceof SplitsAddition) {
+            List<KafkaPartitionSplit> added = new ArrayList<>();
+            for (KafkaPartitionSplit split : splitsChange.splits()) {
+                if (split.isBounded() && split.startingOffset() >= split.stoppingOffset()) {
+                    finishedBeforeFetch.add(split.splitId());
+                    continue;
+                }
+                assigned.put(split.topicPartition(), split);
+                if (split.isBounded()) {
+                    stoppingOffsets.put(split.topicPartition(), split.stoppingOffset());
+                }
+                added.add(split);
+            }
+            consumer.assign(assigned.keySet());
+            for (KafkaPartitionSplit split : added) {
+                consumer.seek(split.topicPartition(), split.startingOffset());
+            }
+            LOG.debug("Source {}: reading {}", sourceName, added);
+        } else if (splitsChange instanceof SplitsRemoval) {
+            Set<String> removed = new HashSet<>();
+            for (KafkaPartitionSplit split : splitsChange.splits()) {
+                if (assigned.remove(split.topicPartition()) != null) {
+                    stoppingOffsets.remove(split.topicPartition());
+                    removed.add(split.splitId());
+                }
+            }
+            consumer.assign(assigned.keySet());
+            if (!removed.isEmpty()) {
+                LOG.info("Source {}: stopped reading removed partitions {}", sourceName, removed);
+                if (assigned.isEmpty()) {
+                    // no further fetch will run on this fetcher; tell the reader directly
+                    removedSplitsReporter.accept(removed);
+                } else {
+                    finishedBeforeFetch.addAll(removed);
+                }
+            }
+        } else {
+            throw new UnsupportedOperationException("Unsupported split change " + splitsChange.getClass().getName());
+        }
+    }
+
+    @Override
+    public void pauseOrResumeSplits(Collection<KafkaPartitionSplit> toPause, Collection<KafkaPartitionSplit> toResume) {
+        List<TopicPartition> pause = toPause.stream().map(KafkaPartitionSplit::topicPartition)
+                .filter(assigned::containsKey).toList();
+        List<TopicPartition> resume = toResume.stream().map(KafkaPartitionSplit::topicPartition)
+                .filter(assigned::containsKey).toList();
+        consumer.pause(pause);
+        consumer.resume(resume);
+    }
+
+    /** Commits offsets for a completed checkpoint; runs on the fetcher thread like every consumer call. */
+    void commitOffsets(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
+        if (assigned.isEmpty()) {
+            // no poll will run to complete an async commit; commit synchronously instead
+            try {
+                consumer.commitSync(offsets, Duration.ofSeconds(30));
+                callback.onComplete(offsets, null);
+            } catch (RuntimeException e) {
+                callback.onComplete(offsets, e);
+            }
+        } else {
+            consumer.commitAsync(offsets, callback);
+        }
+    }
+
+    @Override
+    public void wakeUp() {
+        consumer.wakeup();
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(10));
+    }
+
+    Set<TopicPartition> assignedPartitions() {
+        return assigned.keySet();
+    }
+}

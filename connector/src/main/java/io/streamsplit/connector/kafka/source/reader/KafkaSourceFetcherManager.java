@@ -1,0 +1,80 @@
+package io.streamsplit.connector.kafka.source.reader;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.fetcher.SingleThreadFetcherManager;
+import org.apache.flink.connector.base.source.reader.fetcher.SplitFetcher;
+import org.apache.flink.connector.base.source.reader.fetcher.SplitFetcherTask;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The single-fetcher manager of a Kafka reader, plus the two things only the fetcher thread may
+ * do with the consumer: committing offsets, and reporting removed splits to the reader.
+ */
+final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> {
+
+    /** Queue slot used when the fetcher reports removed splits outside a regular fetch. */
+    private static final int REMOVAL_REPORT_THREAD_INDEX = Integer.MAX_VALUE / 2;
+
+    KafkaSourceFetcherManager(Function<java.util.function.Consumer<Set<String>>, KafkaPartitionSplitReader> readerFactory,
+            Configuration configuration) {
+        this(new ReaderFactoryHolder(readerFactory), configuration);
+    }
+
+    private KafkaSourceFetcherManager(ReaderFactoryHolder holder, Configuration configuration) {
+        super(holder::create, configuration);
+        holder.manager = this;
+    }
+
+    /** Queues an offset commit on the fetcher thread; starts a fetcher if none runs (all splits finished). */
+    void commitOffsets(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
+        SplitFetcher<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> fetcher = getRunningFetcher();
+        if (fetcher == null) {
+            fetcher = createSplitFetcher();
+            startFetcher(fetcher);
+        }
+        KafkaPartitionSplitReader reader = (KafkaPartitionSplitReader) fetcher.getSplitReader();
+        fetcher.enqueueTask(new SplitFetcherTask() {
+            @Override
+            public boolean run() {
+                reader.commitOffsets(offsets, callback);
+                return true;
+            }
+
+            @Override
+            public void wakeUp() {
+            }
+        });
+    }
+
+    private void reportRemoved(Set<String> splitIds) {
+        try {
+            while (!getQueue().put(REMOVAL_REPORT_THREAD_INDEX, new KafkaPartitionRecords(splitIds))) {
+                // woken up while the queue was full; try again
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final class ReaderFactoryHolder {
+        private final Function<java.util.function.Consumer<Set<String>>, KafkaPartitionSplitReader> factory;
+        private KafkaSourceFetcherManager manager;
+
+        ReaderFactoryHolder(Function<java.util.function.Consumer<Set<String>>, KafkaPartitionSplitReader> factory) {
+            this.factory = factory;
+        }
+
+        SplitReader<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> create() {
+            return factory.apply(manager::reportRemoved);
+        }
+    }
+}

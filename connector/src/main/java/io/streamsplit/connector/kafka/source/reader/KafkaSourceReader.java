@@ -1,0 +1,198 @@
+package io.streamsplit.connector.kafka.source.reader;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import io.streamsplit.connector.kafka.source.enumerator.PartitionsRemovedEvent;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.UserCodeClassLoader;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The source reader: {@link SingleThreadMultiplexSourceReaderBase} with one fetcher thread and
+ * one Kafka consumer for all of this subtask's splits. Snapshots each split's next offset and
+ * commits those offsets to the consumer group when, and only when, the checkpoint completes.
+ */
+public final class KafkaSourceReader<T, OUT>
+        extends SingleThreadMultiplexSourceReaderBase<ConsumerRecord<byte[], byte[]>, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceReader.class);
+
+    /** What a reader needs from its source. */
+    public record Settings(String sourceName, Properties consumerProperties, boolean commitOffsets,
+            BadRecordPolicy badRecordPolicy) implements java.io.Serializable {
+    }
+
+    private final Settings settings;
+    private final KafkaRecordEmitter<T> userEmitter;
+    private final KafkaSourceReaderMetrics metrics;
+    private final Map<TopicPartition, KafkaPartitionSplitState> ownSplits = new HashMap<>();
+    private final Set<TopicPartition> removedPartitions = new HashSet<>();
+    private final Map<TopicPartition, Long> finishedUncommitted = new HashMap<>();
+    private final SortedMap<Long, Map<TopicPartition, Long>> offsetsToCommit = new TreeMap<>();
+
+    private KafkaSourceReader(Settings settings, KafkaRecordEmitter<T> userEmitter, KafkaSourceFetcherManager fetchers,
+            KafkaSourceRecordEmitter<T, OUT> recordEmitter, KafkaSourceReaderMetrics metrics,
+            SourceReaderContext context) {
+        super(fetchers, recordEmitter, context.getConfiguration(), context);
+        this.settings = settings;
+        this.userEmitter = userEmitter;
+        this.metrics = metrics;
+    }
+
+    /** Creates the reader of subtask {@code context.getIndexOfSubtask()}. */
+    public static <T, OUT> KafkaSourceReader<T, OUT> create(Settings settings, KafkaRecordEmitter<T> userEmitter,
+            ElementMapping<T, OUT> mapping, SourceReaderContext context) {
+        KafkaSourceReaderMetrics metrics = new KafkaSourceReaderMetrics(context.metricGroup());
+        Properties consumerProperties = new Properties();
+        consumerProperties.putAll(settings.consumerProperties());
+        String clientId = consumerProperties.getProperty("client.id", settings.sourceName());
+        consumerProperties.setProperty("client.id", clientId + "-" + context.getIndexOfSubtask());
+        KafkaSourceFetcherManager fetchers = new KafkaSourceFetcherManager(
+                removedReporter -> new KafkaPartitionSplitReader(settings.sourceName(), consumerProperties, metrics,
+                        removedReporter),
+                readerConfiguration(context.getConfiguration()));
+        KafkaSourceRecordEmitter<T, OUT> recordEmitter = new KafkaSourceRecordEmitter<>(settings.sourceName(),
+                userEmitter, mapping, settings.badRecordPolicy(), metrics);
+        return new KafkaSourceReader<>(settings, userEmitter, fetchers, recordEmitter, metrics, context);
+    }
+
+    private static Configuration readerConfiguration(Configuration taskConfiguration) {
+        return taskConfiguration == null ? new Configuration() : taskConfiguration;
+    }
+
+    @Override
+    public void start() {
+        try {
+            userEmitter.open(new DeserializationSchema.InitializationContext() {
+                @Override
+                public MetricGroup getMetricGroup() {
+                    return context.metricGroup().addGroup("deserializer");
+                }
+
+                @Override
+                public UserCodeClassLoader getUserCodeClassLoader() {
+                    return context.getUserCodeClassLoader();
+                }
+            });
+        } catch (Exception e) {
+            throw new IllegalStateException("Source " + settings.sourceName() + ": the record emitter/deserializer"
+                    + " failed to open: " + e.getMessage(), e);
+        }
+        super.start();
+    }
+
+    @Override
+    protected KafkaPartitionSplitState initializedState(KafkaPartitionSplit split) {
+        KafkaPartitionSplitState state = new KafkaPartitionSplitState(split);
+        ownSplits.put(split.topicPartition(), state);
+        removedPartitions.remove(split.topicPartition());
+        metrics.track(state);
+        return state;
+    }
+
+    @Override
+    protected KafkaPartitionSplit toSplitType(String splitId, KafkaPartitionSplitState state) {
+        return state.toSplit();
+    }
+
+    @Override
+    protected void onSplitFinished(Map<String, KafkaPartitionSplitState> finishedSplitIds) {
+        for (KafkaPartitionSplitState state : finishedSplitIds.values()) {
+            TopicPartition tp = state.split().topicPartition();
+            ownSplits.remove(tp);
+            metrics.untrack(tp);
+            if (!removedPartitions.remove(tp)) {
+                finishedUncommitted.put(tp, state.currentOffset());
+            }
+        }
+    }
+
+    @Override
+    public List<KafkaPartitionSplit> snapshotState(long checkpointId) {
+        List<KafkaPartitionSplit> splits = super.snapshotState(checkpointId);
+        if (settings.commitOffsets()) {
+            Map<TopicPartition, Long> offsets = new HashMap<>(finishedUncommitted);
+            for (KafkaPartitionSplit split : splits) {
+                offsets.put(split.topicPartition(), split.startingOffset());
+            }
+            if (!offsets.isEmpty()) {
+                offsetsToCommit.put(checkpointId, offsets);
+            }
+        }
+        return splits;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        Map<TopicPartition, Long> offsets = offsetsToCommit.get(checkpointId);
+        offsetsToCommit.headMap(checkpointId + 1).clear();
+        if (offsets == null) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+        offsets.forEach((tp, offset) -> commit.put(tp, new OffsetAndMetadata(offset)));
+        ((KafkaSourceFetcherManager) splitFetcherManager).commitOffsets(commit, (committed, error) -> {
+            if (error != null) {
+                metrics.recordCommitFailed();
+                LOG.warn("Source {}: could not commit offsets of checkpoint {} to Kafka ({}). Not fatal: Flink's"
+                        + " checkpoint holds the offsets; the consumer group only shows lag until the next commit.",
+                        settings.sourceName(), checkpointId, error.getMessage());
+            } else {
+                metrics.recordCommitted(offsets);
+                LOG.debug("Source {}: committed offsets of checkpoint {}: {}", settings.sourceName(), checkpointId,
+                        offsets);
+            }
+        });
+        offsets.keySet().stream().filter(tp -> !ownSplits.containsKey(tp)).toList()
+                .forEach(finishedUncommitted::remove);
+    }
+
+    @Override
+    public void handleSourceEvents(SourceEvent event) {
+        if (!(event instanceof PartitionsRemovedEvent removal)) {
+            super.handleSourceEvents(event);
+            return;
+        }
+        List<KafkaPartitionSplit> toRemove = new ArrayList<>();
+        for (TopicPartition tp : removal.partitions()) {
+            KafkaPartitionSplitState state = ownSplits.get(tp);
+            if (state != null && removedPartitions.add(tp)) {
+                toRemove.add(state.split());
+            }
+        }
+        if (!toRemove.isEmpty()) {
+            LOG.info("Source {}: partitions {} were removed; releasing their splits", settings.sourceName(),
+                    toRemove.stream().map(KafkaPartitionSplit::splitId).toList());
+            splitFetcherManager.removeSplits(toRemove);
+        }
+    }
+
+    /** Next offset per partition currently read by this reader (for tests and diagnostics). */
+    Map<TopicPartition, Long> currentOffsets() {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        ownSplits.forEach((tp, state) -> offsets.put(tp, state.currentOffset()));
+        return offsets;
+    }
+}

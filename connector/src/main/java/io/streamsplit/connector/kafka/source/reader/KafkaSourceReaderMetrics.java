@@ -1,0 +1,140 @@
+package io.streamsplit.connector.kafka.source.reader;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The reader's metrics. Names are public API: dashboards and the Spring Boot Actuator read them.
+ *
+ * <p>Under the reader's operator group: {@code KafkaSourceReader.numRecordsSkipped},
+ * {@code .numRecordsDeadLettered}, {@code .commitsSucceeded}, {@code .commitsFailed}, and per
+ * partition {@code KafkaSourceReader.topic.<topic>.partition.<n>.currentOffset},
+ * {@code .committedOffset}, {@code .logEndOffset}, {@code .lag}. Flink's standard
+ * {@code numRecordsIn}, {@code numRecordsInErrors} and {@code pendingRecords} (total lag) are
+ * maintained too. Offsets that are not known yet read -1.
+ */
+public final class KafkaSourceReaderMetrics {
+
+    public static final String GROUP = "KafkaSourceReader";
+    public static final String TOPIC_GROUP = "topic";
+    public static final String PARTITION_GROUP = "partition";
+    public static final String CURRENT_OFFSET = "currentOffset";
+    public static final String COMMITTED_OFFSET = "committedOffset";
+    public static final String LOG_END_OFFSET = "logEndOffset";
+    public static final String LAG = "lag";
+    public static final String RECORDS_SKIPPED = "numRecordsSkipped";
+    public static final String RECORDS_DEAD_LETTERED = "numRecordsDeadLettered";
+    public static final String COMMITS_SUCCEEDED = "commitsSucceeded";
+    public static final String COMMITS_FAILED = "commitsFailed";
+
+    private final MetricGroup group;
+    private final Counter recordsSkipped;
+    private final Counter recordsDeadLettered;
+    private final Counter recordsInErrors;
+    private final Counter commitsSucceeded;
+    private final Counter commitsFailed;
+    private final Map<TopicPartition, PartitionMetrics> partitions = new ConcurrentHashMap<>();
+
+    public KafkaSourceReaderMetrics(SourceReaderMetricGroup readerGroup) {
+        this.group = readerGroup.addGroup(GROUP);
+        this.recordsSkipped = group.counter(RECORDS_SKIPPED);
+        this.recordsDeadLettered = group.counter(RECORDS_DEAD_LETTERED);
+        this.recordsInErrors = readerGroup.getNumRecordsInErrorsCounter();
+        this.commitsSucceeded = group.counter(COMMITS_SUCCEEDED);
+        this.commitsFailed = group.counter(COMMITS_FAILED);
+        readerGroup.setPendingRecordsGauge(this::totalLag);
+    }
+
+    /** Starts reporting a split's progress (again, if the partition was read before). */
+    void track(KafkaPartitionSplitState state) {
+        TopicPartition tp = state.split().topicPartition();
+        PartitionMetrics metrics = partitions.computeIfAbsent(tp, this::register);
+        metrics.state = state;
+        metrics.active = true;
+    }
+
+    private PartitionMetrics register(TopicPartition tp) {
+        PartitionMetrics metrics = new PartitionMetrics();
+        MetricGroup partitionGroup = group.addGroup(TOPIC_GROUP, tp.topic())
+                .addGroup(PARTITION_GROUP, String.valueOf(tp.partition()));
+        partitionGroup.gauge(CURRENT_OFFSET, metrics::currentOffset);
+        partitionGroup.gauge(COMMITTED_OFFSET, () -> metrics.committedOffset);
+        partitionGroup.gauge(LOG_END_OFFSET, () -> metrics.logEndOffset);
+        partitionGroup.gauge(LAG, metrics::lag);
+        return metrics;
+    }
+
+    /** The partition's log end offset as last seen by the consumer (fetcher thread). */
+    void recordLogEndOffset(TopicPartition tp, long logEndOffset) {
+        PartitionMetrics metrics = partitions.get(tp);
+        if (metrics != null) {
+            metrics.logEndOffset = logEndOffset;
+        }
+    }
+
+    void recordCommitted(Map<TopicPartition, Long> offsets) {
+        commitsSucceeded.inc();
+        offsets.forEach((tp, offset) -> {
+            PartitionMetrics metrics = partitions.get(tp);
+            if (metrics != null) {
+                metrics.committedOffset = offset;
+            }
+        });
+    }
+
+    void recordCommitFailed() {
+        commitsFailed.inc();
+    }
+
+    void recordSkipped() {
+        recordsSkipped.inc();
+        recordsInErrors.inc();
+    }
+
+    void recordDeadLettered() {
+        recordsDeadLettered.inc();
+        recordsInErrors.inc();
+    }
+
+    /** A split left this reader (finished or removed): it no longer adds to the pending records. */
+    void untrack(TopicPartition tp) {
+        PartitionMetrics metrics = partitions.get(tp);
+        if (metrics != null) {
+            metrics.active = false;
+        }
+    }
+
+    private long totalLag() {
+        long total = 0;
+        for (PartitionMetrics metrics : partitions.values()) {
+            if (metrics.active) {
+                total += Math.max(0, metrics.lag());
+            }
+        }
+        return total;
+    }
+
+    private static final class PartitionMetrics {
+        volatile KafkaPartitionSplitState state;
+        volatile long committedOffset = -1;
+        volatile long logEndOffset = -1;
+        volatile boolean active = true;
+
+        long currentOffset() {
+            KafkaPartitionSplitState s = state;
+            return s == null ? -1 : s.currentOffset();
+        }
+
+        long lag() {
+            long end = logEndOffset;
+            long current = currentOffset();
+            return end < 0 || current < 0 ? -1 : Math.max(0, end - current);
+        }
+    }
+}

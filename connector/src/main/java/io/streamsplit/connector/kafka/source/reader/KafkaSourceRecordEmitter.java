@@ -1,0 +1,101 @@
+package io.streamsplit.connector.kafka.source.reader;
+
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import io.streamsplit.connector.kafka.source.KafkaRecordCollector;
+import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.connector.base.source.reader.RecordEmitter;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands each record to the user's {@link KafkaRecordEmitter}, applies the bad-record policy when
+ * it throws, and then — always, whatever was emitted — advances the split's offset past the
+ * record. Runs on the task's main thread.
+ */
+final class KafkaSourceRecordEmitter<T, OUT>
+        implements RecordEmitter<ConsumerRecord<byte[], byte[]>, OUT, KafkaPartitionSplitState> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceRecordEmitter.class);
+
+    private final String sourceName;
+    private final KafkaRecordEmitter<T> userEmitter;
+    private final ElementMapping<T, OUT> mapping;
+    private final BadRecordPolicy policy;
+    private final KafkaSourceReaderMetrics metrics;
+    private final Collector collector = new Collector();
+
+    KafkaSourceRecordEmitter(String sourceName, KafkaRecordEmitter<T> userEmitter, ElementMapping<T, OUT> mapping,
+            BadRecordPolicy policy, KafkaSourceReaderMetrics metrics) {
+        this.sourceName = sourceName;
+        this.userEmitter = userEmitter;
+        this.mapping = mapping;
+        this.policy = policy;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void emitRecord(ConsumerRecord<byte[], byte[]> record, SourceOutput<OUT> output,
+            KafkaPartitionSplitState splitState) throws Exception {
+        collector.output = output;
+        collector.recordTimestamp = record.timestamp();
+        try {
+            userEmitter.emit(record, collector);
+        } catch (Exception | LinkageError e) {
+            handleBadRecord(record, output, e);
+        }
+        splitState.setCurrentOffset(record.offset() + 1);
+    }
+
+    private void handleBadRecord(ConsumerRecord<byte[], byte[]> record, SourceOutput<OUT> output, Throwable error)
+            throws BadRecordException {
+        String where = "source " + sourceName + ", topic " + record.topic() + ", partition " + record.partition()
+                + ", offset " + record.offset();
+        switch (policy) {
+            case SKIP -> {
+                metrics.recordSkipped();
+                LOG.warn("Skipped a bad record ({}): {}: {}", where, error.getClass().getName(), error.getMessage());
+            }
+            case DEAD_LETTER -> {
+                OUT deadLetter = mapping.deadLetter(DeadLetterRecord.of(sourceName, record, error));
+                if (deadLetter == null) {
+                    throw new BadRecordException("Bad record at " + where + " and the dead-letter policy has no"
+                            + " output: add the source with KafkaSourceStream.of(...) to route dead letters", error);
+                }
+                metrics.recordDeadLettered();
+                LOG.warn("Dead-lettered a bad record ({}): {}: {}", where, error.getClass().getName(),
+                        error.getMessage());
+                output.collect(deadLetter, record.timestamp());
+            }
+            default -> throw new BadRecordException("Could not deserialize or emit the record at " + where
+                    + ": " + error.getMessage() + ". Fix the data or the deserializer, or set the bad-record policy"
+                    + " to skip or dead-letter to let the job go on.", error);
+        }
+    }
+
+    /** The collector handed to the user's emitter; reused for every record. */
+    private final class Collector implements KafkaRecordCollector<T> {
+        SourceOutput<OUT> output;
+        long recordTimestamp;
+
+        @Override
+        public void collect(T element) {
+            output.collect(mapping.element(element), recordTimestamp);
+        }
+
+        @Override
+        public void collect(T element, long timestampMillis) {
+            output.collect(mapping.element(element), timestampMillis);
+        }
+    }
+
+    /** A record the source could not handle under the {@code fail} policy. */
+    static final class BadRecordException extends Exception {
+        BadRecordException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

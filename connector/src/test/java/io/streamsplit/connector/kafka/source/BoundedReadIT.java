@@ -1,0 +1,85 @@
+package io.streamsplit.connector.kafka.source;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BoundedReadIT {
+
+    @RegisterExtension
+    @Order(1)
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @RegisterExtension
+    @Order(2)
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    static List<String> values(String prefix, int count) {
+        return IntStream.range(0, count).mapToObj(i -> prefix + i).toList();
+    }
+
+    static List<String> collect(StreamSplitKafkaSource<String> source, int parallelism) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(parallelism);
+        List<String> out = new ArrayList<>();
+        try (CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "test")
+                .executeAndCollect("bounded read")) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    StreamSplitKafkaSourceBuilder<String> source(String topic) {
+        return StreamSplitKafkaSource.<String>builder()
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setTopics(topic)
+                .setValueOnlyDeserializer(new SimpleStringSchema());
+    }
+
+    @Test
+    void boundedSourceReadsExactlyEveryRecordOfEveryPartitionAndFinishes() throws Exception {
+        KAFKA.broker().createTopic("bounded", 3);
+        List<String> written = values("r", 3000);
+        KafkaTestRecords.write(KAFKA.bootstrapServers(), "bounded", 3, written);
+
+        List<String> read = collect(source("bounded").setBounded(StoppingOffsets.latest()).build(), 2);
+
+        assertThat(read).containsExactlyInAnyOrderElementsOf(written);
+    }
+
+    @Test
+    void boundedSourceWithMoreReadersThanPartitionsFinishesOnIdleReaders() throws Exception {
+        KAFKA.broker().createTopic("idle-readers", 1);
+        KafkaTestRecords.write(KAFKA.bootstrapServers(), "idle-readers", 1, values("x", 10));
+
+        assertThat(collect(source("idle-readers").setBounded(StoppingOffsets.latest()).build(), 4)).hasSize(10);
+    }
+
+    @Test
+    void specificStoppingOffsetsCutEachPartitionExactly() throws Exception {
+        KAFKA.broker().createTopic("stop-specific", 2);
+        KafkaTestRecords.write(KAFKA.bootstrapServers(), "stop-specific", 2, values("s", 20));
+
+        List<String> read = collect(source("stop-specific").setBounded(StoppingOffsets.specific(Map.of(
+                new TopicPartition("stop-specific", 0), 3L, new TopicPartition("stop-specific", 1), 0L))).build(), 2);
+
+        // partition 0 holds s0, s2, s4, ...; offsets 0..2 are s0, s2, s4. Partition 1 is cut at 0.
+        assertThat(read).containsExactlyInAnyOrder("s0", "s2", "s4");
+    }
+}

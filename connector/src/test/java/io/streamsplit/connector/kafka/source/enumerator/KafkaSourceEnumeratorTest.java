@@ -1,0 +1,240 @@
+package io.streamsplit.connector.kafka.source.enumerator;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class KafkaSourceEnumeratorTest {
+
+    private final InMemoryKafkaMetadata metadata = new InMemoryKafkaMetadata();
+
+    private KafkaSourceEnumerator enumerator(TestingSplitEnumeratorContext<KafkaPartitionSplit> context,
+            KafkaSubscription subscription, StartingOffsets starting, StoppingOffsets stopping, long intervalMillis,
+            KafkaEnumeratorState state) {
+        KafkaSourceEnumerator.Settings settings = new KafkaSourceEnumerator.Settings("test", subscription, starting,
+                stopping, "group", intervalMillis);
+        return new KafkaSourceEnumerator(settings, context, () -> metadata, state);
+    }
+
+    private static TestingSplitEnumeratorContext<KafkaPartitionSplit> contextWithReaders(int parallelism, int... readers) {
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = new TestingSplitEnumeratorContext<>(parallelism);
+        for (int reader : readers) {
+            context.registerReader(reader, "localhost");
+        }
+        return context;
+    }
+
+    private static void runAll(TestingSplitEnumeratorContext<?> context) {
+        for (int i = 0; i < 3; i++) {
+            context.triggerAllActions();
+        }
+    }
+
+    private static Map<TopicPartition, Integer> owners(TestingSplitEnumeratorContext<KafkaPartitionSplit> context) {
+        Map<TopicPartition, Integer> owners = new HashMap<>();
+        context.getSplitAssignments().forEach((reader, state) -> state.getAssignedSplits()
+                .forEach(split -> assertThat(owners.put(split.topicPartition(), reader)).as("assigned once").isNull()));
+        return owners;
+    }
+
+    private static Set<TopicPartition> partitions(String topic, int count) {
+        return java.util.stream.IntStream.range(0, count).mapToObj(p -> new TopicPartition(topic, p))
+                .collect(Collectors.toSet());
+    }
+
+    @Test
+    void everyPartitionGoesToItsFormulaOwnerExactlyOnceForSeveralParallelisms() {
+        metadata.topic("a", 4).topic("b", 3);
+        for (int parallelism : new int[] {1, 2, 3, 5}) {
+            int[] readers = java.util.stream.IntStream.range(0, parallelism).toArray();
+            TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(parallelism, readers);
+            enumerator(context, KafkaSubscription.topics(List.of("a", "b")), StartingOffsets.earliest(), null, 0,
+                    KafkaEnumeratorState.empty()).start();
+            runAll(context);
+
+            Map<TopicPartition, Integer> owners = owners(context);
+            assertThat(owners.keySet()).containsExactlyInAnyOrderElementsOf(
+                    java.util.stream.Stream.concat(partitions("a", 4).stream(), partitions("b", 3).stream()).toList());
+            owners.forEach((tp, reader) -> assertThat(reader).isEqualTo(KafkaSplitAssignment.ownerOf(tp, parallelism)));
+            if (parallelism > 1) {
+                assertThat(Set.copyOf(owners.values())).as("spread over readers").hasSizeGreaterThan(1);
+            }
+        }
+    }
+
+    @Test
+    void splitsWaitForTheirReaderAndAreAssignedWhenItRegisters() {
+        metadata.topic("orders", 4);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(2, 0);
+        KafkaSourceEnumerator enumerator = enumerator(context, KafkaSubscription.topics(List.of("orders")),
+                StartingOffsets.earliest(), null, 0, KafkaEnumeratorState.empty());
+        enumerator.start();
+        runAll(context);
+
+        assertThat(context.getSplitAssignments()).containsOnlyKeys(0);
+        Set<TopicPartition> pending = enumerator.snapshotState(1).pendingSplits().stream()
+                .map(KafkaPartitionSplit::topicPartition).collect(Collectors.toSet());
+        assertThat(pending).isNotEmpty().allMatch(tp -> KafkaSplitAssignment.ownerOf(tp, 2) == 1);
+
+        context.registerReader(1, "localhost");
+        enumerator.addReader(1);
+
+        assertThat(context.getSplitAssignments().get(1).getAssignedSplits())
+                .extracting(KafkaPartitionSplit::topicPartition).containsExactlyInAnyOrderElementsOf(pending);
+        assertThat(enumerator.snapshotState(2).pendingSplits()).isEmpty();
+        assertThat(enumerator.snapshotState(2).assignedPartitions()).hasSize(4);
+    }
+
+    @Test
+    void splitsAddedBackFromAFailedReaderKeepTheirProgressAndGoBackToIt() {
+        metadata.topic("orders", 2);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
+        KafkaSourceEnumerator enumerator = enumerator(context, KafkaSubscription.topics(List.of("orders")),
+                StartingOffsets.earliest(), null, 0, KafkaEnumeratorState.empty());
+        enumerator.start();
+        runAll(context);
+
+        KafkaPartitionSplit progressed = new KafkaPartitionSplit(new TopicPartition("orders", 0), 17);
+        context.registeredReaders().remove(0);
+        enumerator.addSplitsBack(List.of(progressed), 0);
+        assertThat(enumerator.snapshotState(3).pendingSplits()).containsExactly(progressed);
+
+        context.registerReader(0, "localhost");
+        enumerator.addReader(0);
+        List<KafkaPartitionSplit> all = context.getSplitAssignments().get(0).getAssignedSplits();
+        assertThat(all.get(all.size() - 1)).isEqualTo(progressed);
+    }
+
+    @Test
+    void initialDiscoveryUsesStartingOffsetsAndLaterPartitionsStartFromEarliest() {
+        metadata.topic("orders", 1).offsets(new TopicPartition("orders", 0), 2, 10);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
+        enumerator(context, KafkaSubscription.pattern(Pattern.compile("orders.*")), StartingOffsets.latest(), null,
+                1000, KafkaEnumeratorState.empty()).start();
+        runAll(context);
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits())
+                .containsExactly(new KafkaPartitionSplit(new TopicPartition("orders", 0), 10));
+
+        metadata.topic("orders", 2).offsets(new TopicPartition("orders", 1), 3, 20)
+                .topic("orders-eu", 1).offsets(new TopicPartition("orders-eu", 0), 0, 5);
+        runAll(context);
+
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).containsExactlyInAnyOrder(
+                new KafkaPartitionSplit(new TopicPartition("orders", 0), 10),
+                new KafkaPartitionSplit(new TopicPartition("orders", 1), 3),
+                new KafkaPartitionSplit(new TopicPartition("orders-eu", 0), 0));
+    }
+
+    @Test
+    void deletedTopicIsReleasedFromItsReaderAndDroppedFromState() {
+        metadata.topic("keep", 1).topic("gone", 2);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(2, 0, 1);
+        KafkaSourceEnumerator enumerator = enumerator(context, KafkaSubscription.topics(List.of("keep", "gone")),
+                StartingOffsets.earliest(), null, 1000, KafkaEnumeratorState.empty());
+        enumerator.start();
+        runAll(context);
+
+        metadata.deleteTopic("gone");
+        runAll(context);
+
+        Map<Integer, List<TopicPartition>> released = new HashMap<>();
+        context.getSentEvents().forEach((reader, events) -> events.forEach(event -> released
+                .computeIfAbsent(reader, r -> new java.util.ArrayList<>())
+                .addAll(((PartitionsRemovedEvent) event).partitions())));
+        assertThat(released.values().stream().flatMap(List::stream).toList())
+                .containsExactlyInAnyOrderElementsOf(partitions("gone", 2));
+        released.forEach((reader, tps) -> tps.forEach(tp -> assertThat(KafkaSplitAssignment.ownerOf(tp, 2)).isEqualTo(reader)));
+        assertThat(enumerator.snapshotState(5).assignedPartitions()).containsExactly(new TopicPartition("keep", 0));
+    }
+
+    @Test
+    void discoveryFailureOfPeriodicSourceIsRetriedAndOfOneShotSourceFailsTheJob() {
+        metadata.topic("orders", 1);
+        metadata.failing(true);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> periodic = contextWithReaders(1, 0);
+        enumerator(periodic, KafkaSubscription.topics(List.of("orders")), StartingOffsets.earliest(), null, 1000,
+                KafkaEnumeratorState.empty()).start();
+        runAll(periodic);
+        assertThat(periodic.getSplitAssignments()).isEmpty();
+        metadata.failing(false);
+        runAll(periodic);
+        assertThat(periodic.getSplitAssignments().get(0).getAssignedSplits()).hasSize(1);
+
+        metadata.failing(true);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> once = contextWithReaders(1, 0);
+        enumerator(once, KafkaSubscription.topics(List.of("orders")), StartingOffsets.earliest(), null, 0,
+                KafkaEnumeratorState.empty()).start();
+        assertThatThrownBy(() -> runAll(once)).hasStackTraceContaining("Source test could not discover partitions")
+                .hasStackTraceContaining("cluster unreachable");
+    }
+
+    @Test
+    void boundedSourceSignalsNoMoreSplitsToEveryReaderIncludingIdleOnes() {
+        metadata.topic("orders", 1).offsets(new TopicPartition("orders", 0), 0, 7);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(3, 0, 1, 2);
+        enumerator(context, KafkaSubscription.topics(List.of("orders")), StartingOffsets.earliest(),
+                StoppingOffsets.latest(), 0, KafkaEnumeratorState.empty()).start();
+        runAll(context);
+
+        assertThat(context.getSplitAssignments()).hasSize(3);
+        context.getSplitAssignments().values()
+                .forEach(state -> assertThat(state.hasReceivedNoMoreSplitsSignal()).isTrue());
+        assertThat(context.getSplitAssignments().values().stream().flatMap(s -> s.getAssignedSplits().stream()))
+                .containsExactly(new KafkaPartitionSplit(new TopicPartition("orders", 0), 0, 7));
+    }
+
+    @Test
+    void committedOffsetsWithFailStrategyFailNamingThePartitionsWithoutCommit() {
+        TopicPartition p0 = new TopicPartition("orders", 0);
+        metadata.topic("orders", 2).committed(p0, 5);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
+        enumerator(context, KafkaSubscription.topics(List.of("orders")),
+                StartingOffsets.committed(OffsetResetStrategy.FAIL), null, 0, KafkaEnumeratorState.empty()).start();
+
+        assertThatThrownBy(() -> runAll(context)).hasStackTraceContaining("no committed offset for [orders-1]")
+                .hasStackTraceContaining("group");
+    }
+
+    @Test
+    void committedOffsetsFallBackToTheResetStrategyPerPartition() {
+        TopicPartition p0 = new TopicPartition("orders", 0);
+        TopicPartition p1 = new TopicPartition("orders", 1);
+        metadata.topic("orders", 2).committed(p0, 5).offsets(p1, 1, 9);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
+        enumerator(context, KafkaSubscription.topics(List.of("orders")),
+                StartingOffsets.committed(OffsetResetStrategy.LATEST), null, 0, KafkaEnumeratorState.empty()).start();
+        runAll(context);
+
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).containsExactlyInAnyOrder(
+                new KafkaPartitionSplit(p0, 5), new KafkaPartitionSplit(p1, 9));
+    }
+
+    @Test
+    void restoredEnumeratorAssignsPendingSplitsAndReadsNewPartitionsFromEarliest() {
+        metadata.topic("orders", 3).offsets(new TopicPartition("orders", 2), 4, 50);
+        KafkaEnumeratorState restored = new KafkaEnumeratorState(List.of(new TopicPartition("orders", 0)),
+                List.of(new KafkaPartitionSplit(new TopicPartition("orders", 1), 33)), true);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
+        enumerator(context, KafkaSubscription.topics(List.of("orders")), StartingOffsets.latest(), null, 0, restored)
+                .start();
+        runAll(context);
+
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).containsExactlyInAnyOrder(
+                new KafkaPartitionSplit(new TopicPartition("orders", 1), 33),
+                new KafkaPartitionSplit(new TopicPartition("orders", 2), 4));
+    }
+}

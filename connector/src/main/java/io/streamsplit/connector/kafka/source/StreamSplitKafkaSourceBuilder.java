@@ -40,6 +40,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>Defaults: start from the earliest offset, unbounded, partitions discovered once at start,
  * offsets committed on checkpoint when a group id is set, {@code isolation.level=read_committed},
+ * {@code allow.auto.create.topics=false},
  * reset to earliest when an offset is out of range, bad records fail the job.
  *
  * @param <T> the element type
@@ -290,6 +291,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         consumer.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, reset.consumerValue());
         consumer.setProperty(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         consumer.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // a reader still polling a just-deleted topic must not bring it back through broker auto-creation
+        consumer.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
 
         Properties admin = new Properties();
         Set<String> adminKeys = AdminClientConfig.configNames();

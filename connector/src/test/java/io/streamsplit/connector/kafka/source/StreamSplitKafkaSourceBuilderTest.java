@@ -69,6 +69,7 @@ class StreamSplitKafkaSourceBuilderTest {
                 .containsEntry("value.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer")
                 .containsEntry("auto.offset.reset", "none")
                 .containsEntry("isolation.level", "read_committed")
+                .containsEntry("allow.auto.create.topics", "false")
                 .containsEntry("fetch.min.bytes", "1024")
                 .containsEntry("group.id", "g");
         assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);

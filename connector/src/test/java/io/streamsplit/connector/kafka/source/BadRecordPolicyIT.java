@@ -6,7 +6,6 @@ import java.util.List;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
@@ -28,8 +27,7 @@ class BadRecordPolicyIT {
 
     @RegisterExtension
     @Order(2)
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2);
 
     private static final String TOPIC = "numbers";
     private static final List<Integer> BAD_INDEXES = List.of(4, 11, 17);

@@ -8,7 +8,6 @@ import java.util.stream.IntStream;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
@@ -27,8 +26,7 @@ class BoundedReadIT {
 
     @RegisterExtension
     @Order(2)
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
     static List<String> values(String prefix, int count) {
         return IntStream.range(0, count).mapToObj(i -> prefix + i).toList();

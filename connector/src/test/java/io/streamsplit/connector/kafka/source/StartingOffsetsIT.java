@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
@@ -34,8 +33,7 @@ class StartingOffsetsIT {
 
     @RegisterExtension
     @Order(2)
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2);
 
     private StreamSplitKafkaSourceBuilder<String> source(String topic) {
         return StreamSplitKafkaSource.<String>builder().setBootstrapServers(KAFKA.bootstrapServers()).setTopics(topic)

@@ -100,11 +100,14 @@ class FailureRecoveryIT {
         }
     }
 
-    /** Throws once, in the first attempt, after a checkpoint completed and enough records passed. */
+    /**
+     * Fails the task once, in the first attempt, when a checkpoint completes after records went
+     * through: the restart must resume from that checkpoint. Failing in the checkpoint notification
+     * needs no further input, so it cannot wait forever on a source that already read everything.
+     */
     static final class FailOnceAfterCheckpoint extends RichMapFunction<String, String> implements CheckpointListener {
         private final int recordsBeforeFailure;
         private transient int seen;
-        private transient boolean checkpointCompleted;
 
         FailOnceAfterCheckpoint(int recordsBeforeFailure) {
             this.recordsBeforeFailure = recordsBeforeFailure;
@@ -113,21 +116,21 @@ class FailureRecoveryIT {
         @Override
         public void open(OpenContext openContext) {
             seen = 0;
-            checkpointCompleted = false;
         }
 
         @Override
         public String map(String value) {
-            if (++seen >= recordsBeforeFailure && checkpointCompleted && !FAILED.get()
-                    && getRuntimeContext().getTaskInfo().getAttemptNumber() == 0 && FAILED.compareAndSet(false, true)) {
-                throw new IllegalStateException("injected failure after " + seen + " records");
-            }
+            seen++;
             return value;
         }
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
-            checkpointCompleted = true;
+            if (seen >= recordsBeforeFailure && getRuntimeContext().getTaskInfo().getAttemptNumber() == 0
+                    && FAILED.compareAndSet(false, true)) {
+                throw new IllegalStateException("injected failure after checkpoint " + checkpointId + " and "
+                        + seen + " records");
+            }
         }
     }
 

@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.util.Objects;
 
 import org.apache.flink.api.common.serialization.DeserializationSchema;
-import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -64,28 +63,6 @@ public interface KafkaRecordEmitter<T> extends Serializable {
      * headers are ignored), with the record's timestamp.
      */
     static <T> KafkaRecordEmitter<T> valueOnly(DeserializationSchema<T> schema) {
-        Objects.requireNonNull(schema, "schema");
-        return new KafkaRecordEmitter<>() {
-            private static final long serialVersionUID = 1L;
-
-            @Override
-            public void emit(ConsumerRecord<byte[], byte[]> record, KafkaRecordCollector<T> out) throws Exception {
-                schema.deserialize(record.value(), new Collector<>() {
-                    @Override
-                    public void collect(T element) {
-                        out.collect(element);
-                    }
-
-                    @Override
-                    public void close() {
-                    }
-                });
-            }
-
-            @Override
-            public void open(DeserializationSchema.InitializationContext context) throws Exception {
-                schema.open(context);
-            }
-        };
+        return new ValueOnlyRecordEmitter<>(Objects.requireNonNull(schema, "schema"));
     }
 }

@@ -1,6 +1,7 @@
 package io.streamsplit.connector.kafka.source;
 
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.Properties;
 
 import io.streamsplit.connector.kafka.source.enumerator.AdminKafkaMetadata;
@@ -25,6 +26,7 @@ import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.function.SerializableSupplier;
+import org.apache.kafka.common.IsolationLevel;
 
 /**
  * StreamSplit's split-based (FLIP-27) Kafka source: one split per partition, an enumerator in the
@@ -59,9 +61,8 @@ public final class StreamSplitKafkaSource<OUT>
 
     /** Everything the builder collected; shared between the plain and the dead-letter variant. */
     record Config<T>(String name, KafkaSubscription subscription, StartingOffsets startingOffsets,
-            StoppingOffsets stoppingOffsets, OffsetResetStrategy offsetResetStrategy, long discoveryIntervalMillis,
-            String groupId, boolean commitOffsets, BadRecordPolicy badRecordPolicy, KafkaRecordEmitter<T> emitter,
-            TypeInformation<T> elementType, Properties consumerProperties, Properties adminProperties,
+            StoppingOffsets stoppingOffsets, long discoveryIntervalMillis, String groupId, boolean commitOffsets,
+            BadRecordPolicy badRecordPolicy, KafkaRecordEmitter<T> emitter, Properties consumerProperties,
             SerializableSupplier<KafkaMetadata> metadataFactory) implements Serializable {
     }
 
@@ -173,9 +174,9 @@ public final class StreamSplitKafkaSource<OUT>
     }
 
     /** The metadata client the enumerator uses against a real cluster. */
-    static SerializableSupplier<KafkaMetadata> adminMetadata(Properties adminProperties,
-            org.apache.kafka.common.IsolationLevel isolationLevel, long timeoutMillis) {
-        return () -> new AdminKafkaMetadata(adminProperties, isolationLevel, java.time.Duration.ofMillis(timeoutMillis));
+    static SerializableSupplier<KafkaMetadata> adminMetadata(Properties adminProperties, IsolationLevel isolationLevel,
+            long timeoutMillis) {
+        return () -> new AdminKafkaMetadata(adminProperties, isolationLevel, Duration.ofMillis(timeoutMillis));
     }
 
     @Override

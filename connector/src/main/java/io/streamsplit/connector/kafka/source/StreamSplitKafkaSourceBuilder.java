@@ -309,8 +309,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
         boolean commit = commitOffsets != null ? commitOffsets : groupId != null;
         StreamSplitKafkaSource.Config<T> config = new StreamSplitKafkaSource.Config<>(sourceName, subscription,
-                startingOffsets, stoppingOffsets, reset, discoveryInterval.toMillis(), groupId, commit,
-                badRecordPolicy, emitter, elementType, consumer, admin, metadata);
+                startingOffsets, stoppingOffsets, discoveryInterval.toMillis(), groupId, commit, badRecordPolicy,
+                emitter, consumer, metadata);
         return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), elementType);
     }
 

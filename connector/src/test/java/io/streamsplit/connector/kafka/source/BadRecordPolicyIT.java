@@ -4,30 +4,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** 20 records, 3 of them not numbers, read under each bad-record policy. */
-class BadRecordPolicyIT {
-
-    @RegisterExtension
-    @Order(1)
-    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
-
-    @RegisterExtension
-    @Order(2)
-    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2);
+class BadRecordPolicyIT extends KafkaFlinkIT {
 
     private static final String TOPIC = "numbers";
     private static final List<Integer> BAD_INDEXES = List.of(4, 11, 17);

@@ -1,47 +1,15 @@
 package io.streamsplit.connector.kafka.source;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.CloseableIterator;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class BoundedReadIT {
-
-    @RegisterExtension
-    @Order(1)
-    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
-
-    @RegisterExtension
-    @Order(2)
-    static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
-
-    static List<String> values(String prefix, int count) {
-        return IntStream.range(0, count).mapToObj(i -> prefix + i).toList();
-    }
-
-    static List<String> collect(StreamSplitKafkaSource<String> source, int parallelism) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(parallelism);
-        List<String> out = new ArrayList<>();
-        try (CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "test")
-                .executeAndCollect("bounded read")) {
-            it.forEachRemaining(out::add);
-        }
-        return out;
-    }
+class BoundedReadIT extends KafkaFlinkIT {
 
     StreamSplitKafkaSourceBuilder<String> source(String topic) {
         return StreamSplitKafkaSource.<String>builder()

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
@@ -13,27 +12,15 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.operators.collect.ClientAndIterator;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-import static io.streamsplit.connector.kafka.source.BoundedReadIT.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Partitions and topics that appear or disappear while a job runs. */
-class DiscoveryIT {
-
-    @RegisterExtension
-    @Order(1)
-    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
-
-    @RegisterExtension
-    @Order(2)
-    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2);
+class DiscoveryIT extends KafkaFlinkIT {
 
     private static ClientAndIterator<String> start(StreamSplitKafkaSource<String> source) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -66,7 +53,7 @@ class DiscoveryIT {
         try {
             // the first commit shows the initial discovery is done: partition 1 will be a new partition
             await().atMost(60, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(100))
-                    .until(() -> StartingOffsetsIT.committed(KAFKA, "grows-group", new TopicPartition("grows", 0)) == 10L);
+                    .until(() -> committed("grows-group", new TopicPartition("grows", 0)) == 10L);
             KAFKA.broker().addPartitions("grows", 2);
             try (var producer = KafkaTestRecords.producer(KAFKA.bootstrapServers())) {
                 for (String value : values("added", 10)) {

@@ -3,12 +3,10 @@ package io.streamsplit.connector.kafka.source;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
@@ -20,15 +18,12 @@ import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.util.RestartStrategyUtils;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -38,15 +33,7 @@ import static org.awaitility.Awaitility.await;
  * the keyed state counts every record exactly once: a record replayed without being covered by
  * the restored offsets would push a count above the number of records written for its key.
  */
-class FailureRecoveryIT {
-
-    @RegisterExtension
-    @Order(1)
-    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
-
-    @RegisterExtension
-    @Order(2)
-    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2);
+class FailureRecoveryIT extends KafkaFlinkIT {
 
     static final AtomicBoolean FAILED = new AtomicBoolean();
 

@@ -6,34 +6,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-import static io.streamsplit.connector.kafka.source.BoundedReadIT.collect;
-import static io.streamsplit.connector.kafka.source.BoundedReadIT.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Each starting-offset mode against the real broker, read back through a MiniCluster job. */
-class StartingOffsetsIT {
-
-    @RegisterExtension
-    @Order(1)
-    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
-
-    @RegisterExtension
-    @Order(2)
-    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2);
+class StartingOffsetsIT extends KafkaFlinkIT {
 
     private StreamSplitKafkaSourceBuilder<String> source(String topic) {
         return StreamSplitKafkaSource.<String>builder().setBootstrapServers(KAFKA.bootstrapServers()).setTopics(topic)
@@ -103,7 +89,7 @@ class StartingOffsetsIT {
                 .executeAndCollect("latest")) {
             // a commit of offset 10 proves the split was assigned at the end of the log
             await().atMost(60, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(100))
-                    .until(() -> committed(KAFKA, "latest-group", new TopicPartition(topic, 0)) == 10L);
+                    .until(() -> committed("latest-group", new TopicPartition(topic, 0)) == 10L);
             KafkaTestRecords.write(KAFKA.bootstrapServers(), topic, 1, values("new", 5));
             List<String> read = new ArrayList<>();
             while (read.size() < 5) {
@@ -111,14 +97,7 @@ class StartingOffsetsIT {
             }
             assertThat(read).containsExactlyElementsOf(values("new", 5));
             await().atMost(60, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(100))
-                    .until(() -> committed(KAFKA, "latest-group", new TopicPartition(topic, 0)) == 15L);
-        }
-    }
-
-    static long committed(EmbeddedKafkaExtension kafka, String group, TopicPartition tp) throws Exception {
-        try (Admin admin = Admin.create(kafka.broker().clientProperties())) {
-            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(tp);
-            return offset == null ? -1 : offset.offset();
+                    .until(() -> committed("latest-group", new TopicPartition(topic, 0)) == 15L);
         }
     }
 }

@@ -67,7 +67,6 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     private final Set<Integer> signalledNoMoreSplits = new HashSet<>();
     private boolean initialDiscoveryFinished;
     private boolean initialDiscoveryResolving;
-    private volatile long lastDiscoveryMillis = -1;
 
     private KafkaMetadata metadata;
 
@@ -137,7 +136,6 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
             handleDiscoveryError("discover partitions of " + settings.subscription(), error);
             return;
         }
-        lastDiscoveryMillis = System.currentTimeMillis();
         Set<TopicPartition> gone = new HashSet<>(assigned);
         gone.addAll(pending.keySet());
         gone.removeAll(current);
@@ -299,10 +297,5 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         if (metadata != null) {
             metadata.close();
         }
-    }
-
-    /** When partitions were last discovered (epoch millis), or -1 before the first discovery. */
-    public long lastDiscoveryMillis() {
-        return lastDiscoveryMillis;
     }
 }

@@ -77,7 +77,7 @@ final class KafkaPartitionSplitReader implements SplitReader<ConsumerRecord<byte
                     + " are no longer in the log (deleted by retention) and the offset reset strategy is FAIL."
                     + " Set the offset reset strategy to EARLIEST or LATEST to continue, accepting the gap.", e);
         }
-        List<TopicPartition> done = new ArrayList<>();
+        Set<TopicPartition> done = new HashSet<>();
         for (TopicPartition tp : records.partitions()) {
             List<ConsumerRecord<byte[], byte[]>> partitionRecords = records.records(tp);
             int limit = partitionRecords.size();
@@ -96,8 +96,7 @@ final class KafkaPartitionSplitReader implements SplitReader<ConsumerRecord<byte
             }
         }
         for (Map.Entry<TopicPartition, Long> entry : stoppingOffsets.entrySet()) {
-            if (!done.contains(entry.getKey()) && !records.partitions().contains(entry.getKey())
-                    && reachedStop(entry.getKey(), entry.getValue())) {
+            if (!records.partitions().contains(entry.getKey()) && reachedStop(entry.getKey(), entry.getValue())) {
                 done.add(entry.getKey()); // empty tail, or only transaction markers left before the stop
             }
         }
@@ -215,9 +214,5 @@ final class KafkaPartitionSplitReader implements SplitReader<ConsumerRecord<byte
     @Override
     public void close() {
         consumer.close(Duration.ofSeconds(10));
-    }
-
-    Set<TopicPartition> assignedPartitions() {
-        return assigned.keySet();
     }
 }

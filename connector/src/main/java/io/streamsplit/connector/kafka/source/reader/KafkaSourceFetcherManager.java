@@ -2,6 +2,7 @@ package io.streamsplit.connector.kafka.source.reader;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
@@ -24,7 +25,7 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<Consume
     /** Queue slot used when the fetcher reports removed splits outside a regular fetch. */
     private static final int REMOVAL_REPORT_THREAD_INDEX = Integer.MAX_VALUE / 2;
 
-    KafkaSourceFetcherManager(Function<java.util.function.Consumer<Set<String>>, KafkaPartitionSplitReader> readerFactory,
+    KafkaSourceFetcherManager(Function<Consumer<Set<String>>, KafkaPartitionSplitReader> readerFactory,
             Configuration configuration) {
         this(new ReaderFactoryHolder(readerFactory), configuration);
     }
@@ -66,10 +67,10 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<Consume
     }
 
     private static final class ReaderFactoryHolder {
-        private final Function<java.util.function.Consumer<Set<String>>, KafkaPartitionSplitReader> factory;
+        private final Function<Consumer<Set<String>>, KafkaPartitionSplitReader> factory;
         private KafkaSourceFetcherManager manager;
 
-        ReaderFactoryHolder(Function<java.util.function.Consumer<Set<String>>, KafkaPartitionSplitReader> factory) {
+        ReaderFactoryHolder(Function<Consumer<Set<String>>, KafkaPartitionSplitReader> factory) {
             this.factory = factory;
         }
 

@@ -188,11 +188,4 @@ public final class KafkaSourceReader<T, OUT>
             splitFetcherManager.removeSplits(toRemove);
         }
     }
-
-    /** Next offset per partition currently read by this reader (for tests and diagnostics). */
-    Map<TopicPartition, Long> currentOffsets() {
-        Map<TopicPartition, Long> offsets = new HashMap<>();
-        ownSplits.forEach((tp, state) -> offsets.put(tp, state.currentOffset()));
-        return offsets;
-    }
 }

@@ -1,0 +1,92 @@
+package io.streamsplit.boot.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.flink.connector.base.DeliveryGuarantee;
+
+/**
+ * One named Kafka sink, {@code streamsplit.kafka.sinks.<name>.*}, written with Flink's official
+ * {@code KafkaSink}.
+ */
+public class KafkaSinkProperties {
+
+    /** Topic to write to. */
+    private String topic;
+
+    /** Kafka bootstrap servers for this sink; defaults to streamsplit.kafka.bootstrap-servers, then Spring Boot's Kafka settings. */
+    private List<String> bootstrapServers = new ArrayList<>();
+
+    /** Delivery guarantee: none, at-least-once, or exactly-once (one Kafka transaction per checkpoint). */
+    private DeliveryGuarantee deliveryGuarantee = DeliveryGuarantee.AT_LEAST_ONCE;
+
+    /** Prefix of the Kafka transactional ids; required for exactly-once and unique per job writing to one cluster. */
+    private String transactionalIdPrefix;
+
+    /** Bean name of a Flink SerializationSchema for the value, or of a KafkaRecordSerializationSchema; unset: the only such bean. */
+    private String serializer;
+
+    /** Bean name of a Flink SerializationSchema for the record key. Unset: records have no key. */
+    private String keySerializer;
+
+    /** Extra Kafka producer properties for this sink; they override streamsplit.kafka.properties. */
+    private Map<String, String> properties = new LinkedHashMap<>();
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public List<String> getBootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public void setBootstrapServers(List<String> bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public DeliveryGuarantee getDeliveryGuarantee() {
+        return deliveryGuarantee;
+    }
+
+    public void setDeliveryGuarantee(DeliveryGuarantee deliveryGuarantee) {
+        this.deliveryGuarantee = deliveryGuarantee;
+    }
+
+    public String getTransactionalIdPrefix() {
+        return transactionalIdPrefix;
+    }
+
+    public void setTransactionalIdPrefix(String transactionalIdPrefix) {
+        this.transactionalIdPrefix = transactionalIdPrefix;
+    }
+
+    public String getSerializer() {
+        return serializer;
+    }
+
+    public void setSerializer(String serializer) {
+        this.serializer = serializer;
+    }
+
+    public String getKeySerializer() {
+        return keySerializer;
+    }
+
+    public void setKeySerializer(String keySerializer) {
+        this.keySerializer = keySerializer;
+    }
+
+    public Map<String, String> getProperties() {
+        return properties;
+    }
+
+    public void setProperties(Map<String, String> properties) {
+        this.properties = properties;
+    }
+}

@@ -1,0 +1,135 @@
+package io.streamsplit.boot.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
+/**
+ * The {@code streamsplit.*} tree: Kafka sources and sinks by name, and the Flink runtime.
+ *
+ * <pre>
+ * streamsplit:
+ *   kafka:
+ *     sources:
+ *       orders: { topics: orders, group-id: order-totals, deserializer: orderDeserializer }
+ *     sinks:
+ *       totals: { topic: customer-totals, delivery-guarantee: at-least-once }
+ *   flink:
+ *     parallelism: 2
+ *     checkpointing.interval: 10s
+ * </pre>
+ */
+@ConfigurationProperties("streamsplit")
+public class StreamSplitProperties {
+
+    /** Kafka connection, sources and sinks. */
+    private final Kafka kafka = new Kafka();
+
+    /** The Flink runtime the pipelines run on. */
+    @NestedConfigurationProperty
+    private final FlinkProperties flink = new FlinkProperties();
+
+    public Kafka getKafka() {
+        return kafka;
+    }
+
+    public FlinkProperties getFlink() {
+        return flink;
+    }
+
+    /** Kafka settings shared by all sources and sinks, and the named sources and sinks. */
+    public static class Kafka {
+
+        /** Kafka bootstrap servers for all sources and sinks. Unset: Spring Boot's Kafka settings (spring.kafka.bootstrap-servers, a @ServiceConnection), then the dev-mode embedded broker. */
+        private List<String> bootstrapServers = new ArrayList<>();
+
+        /** Kafka client properties for all sources (consumer) and sinks (producer), e.g. security settings. */
+        private Map<String, String> properties = new LinkedHashMap<>();
+
+        /** Named Kafka sources; each is also a StreamSplitKafkaSource bean of that name. */
+        private Map<String, KafkaSourceProperties> sources = new LinkedHashMap<>();
+
+        /** Named Kafka sinks, written with Flink's KafkaSink. */
+        private Map<String, KafkaSinkProperties> sinks = new LinkedHashMap<>();
+
+        /** Dev mode: an in-JVM Kafka broker when no Kafka is configured and streamsplit-embedded-kafka is on the classpath. */
+        private final Embedded embedded = new Embedded();
+
+        public List<String> getBootstrapServers() {
+            return bootstrapServers;
+        }
+
+        public void setBootstrapServers(List<String> bootstrapServers) {
+            this.bootstrapServers = bootstrapServers;
+        }
+
+        public Map<String, String> getProperties() {
+            return properties;
+        }
+
+        public void setProperties(Map<String, String> properties) {
+            this.properties = properties;
+        }
+
+        public Map<String, KafkaSourceProperties> getSources() {
+            return sources;
+        }
+
+        public void setSources(Map<String, KafkaSourceProperties> sources) {
+            this.sources = sources;
+        }
+
+        public Map<String, KafkaSinkProperties> getSinks() {
+            return sinks;
+        }
+
+        public void setSinks(Map<String, KafkaSinkProperties> sinks) {
+            this.sinks = sinks;
+        }
+
+        public Embedded getEmbedded() {
+            return embedded;
+        }
+    }
+
+    /** Dev-mode broker settings. */
+    public static class Embedded {
+
+        /** Whether to start the in-JVM broker when no bootstrap servers are configured anywhere. */
+        private boolean enabled = true;
+
+        /** Fixed broker port. Unset: a free port. */
+        private Integer port;
+
+        /** Partitions of the topics the dev broker creates for the configured sources and sinks. */
+        private int partitions = 3;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Integer getPort() {
+            return port;
+        }
+
+        public void setPort(Integer port) {
+            this.port = port;
+        }
+
+        public int getPartitions() {
+            return partitions;
+        }
+
+        public void setPartitions(int partitions) {
+            this.partitions = partitions;
+        }
+    }
+}

@@ -1,0 +1,278 @@
+package io.streamsplit.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.apache.commons.logging.LogFactory;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
+import org.springframework.mock.env.MockEnvironment;
+
+/**
+ * Every bad configuration fails startup, and the report Spring Boot prints (through the failure
+ * analyzers registered in spring.factories) names the property, the bad value and the fix.
+ */
+class StreamSplitFailureAnalysisTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+            .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
+            .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.embedded.enabled=false");
+
+    private FailureAnalysis failure(String... properties) {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).hasFailed();
+            analysis[0] = analyze(context.getStartupFailure());
+        });
+        assertThat(analysis[0]).as("a failure analyzer explains the failure").isNotNull();
+        return analysis[0];
+    }
+
+    private FailureAnalysis failureWithSerializer(String... properties) {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withBean("utf8", SimpleStringSchema.class, SimpleStringSchema::new).withPropertyValues(properties)
+                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+        return analysis[0];
+    }
+
+    static FailureAnalysis analyze(Throwable failure) {
+        List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
+                .load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, new MockEnvironment())
+                        .and(BeanFactory.class, new DefaultListableBeanFactory()),
+                        // like Boot itself: skip analyzers for technologies not on the classpath (web)
+                        SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(StreamSplitFailureAnalysisTest.class)));
+        for (FailureAnalyzer analyzer : analyzers) {
+            FailureAnalysis analysis = analyzer.analyze(failure);
+            if (analysis != null) {
+                return analysis;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void unknownDeserializerBeanNameListsTheBeansThatFit() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.deserializer=orderDeserializer");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.deserializer", "'orderDeserializer'",
+                "no bean named 'orderDeserializer'");
+        assertThat(analysis.getAction()).contains("[text]");
+    }
+
+    @Test
+    void sourceWithoutTopics() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.group-id=g");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.topics", "(not set)", "reads no topic");
+        assertThat(analysis.getAction()).contains("streamsplit.kafka.sources.orders.pattern");
+    }
+
+    @Test
+    void sourceWithTopicsAndPattern() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.pattern=orders-.*");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.pattern", "'orders-.*'", "both topics");
+        assertThat(analysis.getAction()).contains("Keep one");
+    }
+
+    @Test
+    void unknownStartingOffsetModeListsTheValidOnes() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.starting-offsets=latests");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.starting-offsets", "latests");
+        assertThat(analysis.getAction()).contains("EARLIEST", "LATEST", "COMMITTED", "TIMESTAMP");
+    }
+
+    @Test
+    void timestampStartWithoutTimestamp() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.starting-offsets=timestamp");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.starting-timestamp",
+                "starting-offsets is 'timestamp'");
+        assertThat(analysis.getAction()).contains("ISO-8601");
+    }
+
+    @Test
+    void timestampStartIsReadFromAnIsoInstant() {
+        runner.withPropertyValues("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.starting-offsets=timestamp",
+                "streamsplit.kafka.sources.orders.starting-timestamp=2026-01-31T00:00:00Z")
+                .run(context -> assertThat(context.getBean("orders",
+                        io.streamsplit.connector.kafka.source.StreamSplitKafkaSource.class).startingOffsets().toString())
+                        .contains("1769817600000"));
+    }
+
+    @Test
+    void negativeDiscoveryInterval() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.discovery-interval=-5s");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.discovery-interval", "'PT-5S'",
+                "must be positive");
+    }
+
+    @Test
+    void zeroCheckpointInterval() {
+        FailureAnalysis analysis = failure("streamsplit.flink.checkpointing.interval=0s");
+        assertThat(analysis.getDescription()).contains("streamsplit.flink.checkpointing.interval", "'PT0S'");
+        assertThat(analysis.getAction()).contains("positive duration");
+    }
+
+    @Test
+    void remoteModeWithoutHost() {
+        FailureAnalysis analysis = failure("streamsplit.flink.mode=remote");
+        assertThat(analysis.getDescription()).contains("streamsplit.flink.remote.host", "(not set)");
+        assertThat(analysis.getAction()).contains("streamsplit.flink.remote.host");
+    }
+
+    @Test
+    void remoteJarThatDoesNotExist() {
+        FailureAnalysis analysis = failure("streamsplit.flink.mode=remote", "streamsplit.flink.remote.host=jm",
+                "streamsplit.flink.remote.jars=target/missing.jar");
+        assertThat(analysis.getDescription()).contains("streamsplit.flink.remote.jars[0]", "'target/missing.jar'", "no such file");
+    }
+
+    @Test
+    void deadLetterPolicyWithoutTopic() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.bad-record-policy=dead-letter");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.dead-letter-topic", "(not set)");
+        assertThat(analysis.getAction()).contains("orders.DLT");
+    }
+
+    @Test
+    void deadLetterTopicWithoutDeadLetterPolicy() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.dead-letter-topic=orders.DLT");
+        assertThat(analysis.getDescription()).contains("'orders.DLT'", "would never be used");
+    }
+
+    @Test
+    void committedStartWithoutGroupId() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.starting-offsets=committed");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.group-id", "'committed'");
+    }
+
+    @Test
+    void boundedSourceWithDiscovery() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.stopping-offsets=latest",
+                "streamsplit.kafka.sources.orders.discovery-interval=10s");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.discovery-interval", "bounded");
+    }
+
+    @Test
+    void autoCommitInClientProperties() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.properties.enable.auto.commit=true");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.properties.enable.auto.commit",
+                "'true'", "committed when a Flink checkpoint completes");
+    }
+
+    @Test
+    void notSerializableDeserializerNamesTheBeanAndTheField() {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+                .withUserConfiguration(TestDeserializers.NotSerializableDeserializer.class)
+                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
+                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+        assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.deserializer",
+                "bean 'enrichingDeserializer'", "field 'enrichingDeserializer.lookup", "TestDeserializers$Lookup");
+        assertThat(analysis[0].getAction()).contains("transient");
+    }
+
+    @Test
+    void rawLambdaDeserializerWithoutTypeAsksForTheType() {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+                .withUserConfiguration(TestDeserializers.RawLambdaDeserializer.class)
+                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
+                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+        assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.type", "bean 'raw'");
+        assertThat(analysis[0].getAction()).contains("KafkaRecordDeserializer<Order>");
+    }
+
+    @Test
+    void twoDeserializersAndNoNameAsksToChoose() {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+                .withUserConfiguration(TestDeserializers.TwoDeserializers.class)
+                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
+                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+        assertThat(analysis[0].getAction()).contains("streamsplit.kafka.sources.orders.deserializer", "[text, length]");
+    }
+
+    @Test
+    void sourceNameTakenByAnotherBean() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.text.topics=t");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.text", "bean 'text' already exists");
+        assertThat(analysis.getAction()).contains("Rename");
+    }
+
+    @Test
+    void exactlyOnceSinkWithoutTransactionalIdPrefix() {
+        FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.out.topic=out",
+                "streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once", "streamsplit.kafka.sinks.out.serializer=utf8");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.transactional-id-prefix");
+    }
+
+    @Test
+    void exactlyOnceSinkWithoutCheckpointing() {
+        FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.out.topic=out",
+                "streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once",
+                "streamsplit.kafka.sinks.out.transactional-id-prefix=app", "streamsplit.flink.checkpointing.enabled=false",
+                "streamsplit.kafka.sinks.out.serializer=utf8");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.delivery-guarantee", "checkpointing is off");
+    }
+
+    @Test
+    void shutdownSavepointWithoutDirectory() {
+        FailureAnalysis analysis = failure("streamsplit.flink.shutdown.savepoint=true");
+        assertThat(analysis.getDescription()).contains("streamsplit.flink.shutdown.savepoint-directory");
+    }
+
+    @Test
+    void noKafkaAnywhereAndNoDevBroker() {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+                .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
+                .withPropertyValues("streamsplit.kafka.embedded.enabled=false", "streamsplit.kafka.sources.orders.topics=o")
+                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+        assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.bootstrap-servers",
+                "no Kafka cluster");
+        assertThat(analysis[0].getAction()).contains("streamsplit.kafka.bootstrap-servers", "streamsplit-embedded-kafka");
+    }
+
+    @Test
+    void pipelineThatThrowsIsNamed() {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withUserConfiguration(BrokenPipeline.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining("StreamSplitPipeline bean 'broken'")
+                    .hasStackTraceContaining("no source named 'missing'");
+            analysis[0] = analyze(context.getStartupFailure());
+        });
+        assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources", "'missing'");
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BrokenPipeline {
+
+        @Bean
+        StreamSplitPipeline broken() {
+            return pipeline -> pipeline.source("missing");
+        }
+    }
+}

@@ -8,6 +8,7 @@ import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.springframework.beans.factory.ObjectProvider;
@@ -103,6 +104,7 @@ public final class StreamSplitAutoConfiguration {
         if (cluster == null) {
             throw new IllegalStateException("Embedded mode needs an EmbeddedFlinkCluster bean");
         }
+        job.set(DeploymentOptions.TARGET, EmbeddedFlinkCluster.EXECUTOR_NAME);
         return new StreamExecutionEnvironment(cluster.executorServiceLoader(), job, classLoader);
     }
 

@@ -171,6 +171,9 @@ public class StreamSplitJob implements SmartLifecycle {
                         + " streamsplit.flink.restore-path={}", jobName, client.getJobID(), path, path);
             } else {
                 client.cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                // cancel() returns once Flink accepted it; wait until the tasks are really gone
+                client.getJobExecutionResult().handle((result, failure) -> null)
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 LOG.info("Cancelled Flink job '{}' ({})", jobName, client.getJobID());
             }
         } catch (Exception e) {

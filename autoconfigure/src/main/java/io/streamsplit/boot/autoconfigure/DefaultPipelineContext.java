@@ -52,6 +52,6 @@ final class DefaultPipelineContext implements PipelineContext {
 
     @Override
     public <T> DataStreamSink<T> sink(String name, DataStream<T> stream) {
-        return stream.sinkTo(sinks.<T>create(name)).name("kafka sink: " + name).uid("streamsplit-sink-" + name);
+        return stream.sinkTo(sinks.create(name, stream.getType())).name("kafka sink: " + name).uid("streamsplit-sink-" + name);
     }
 }

@@ -1,6 +1,11 @@
 package io.streamsplit.boot.autoconfigure;
 
+import java.io.IOException;
 import java.net.URI;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -37,6 +42,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
 
     private final Configuration configuration;
     private MiniCluster miniCluster;
+    private URL emptyClasspathEntry;
 
     EmbeddedFlinkCluster(Configuration configuration) {
         this.configuration = new Configuration(configuration);
@@ -107,6 +113,9 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     private CompletableFuture<JobClient> submit(org.apache.flink.api.dag.Pipeline pipeline, Configuration config,
             ClassLoader userCodeClassLoader) throws Exception {
         StreamGraph graph = PipelineExecutorUtils.getStreamGraph(pipeline, config);
+        if (graph.getClasspath().isEmpty() && ClassLoader.getSystemClassLoader() != EmbeddedFlinkCluster.class.getClassLoader()) {
+            graph.setClasspath(List.of(emptyClasspathEntry()));
+        }
         graph.serializeUserDefinedInstances();
         MiniCluster cluster = miniCluster();
         return cluster.submitJob(graph).thenApply(result -> {
@@ -121,6 +130,22 @@ public class EmbeddedFlinkCluster implements DisposableBean {
             return new MiniClusterJobClient(result.getJobID(), cluster, userCodeClassLoader,
                     MiniClusterJobClient.JobFinalizationBehavior.NOTHING);
         });
+    }
+
+    /**
+     * In an executable Spring Boot jar the application's classes (and Flink's) are not on the
+     * system class loader. A job without jars or classpath entries gets the system class loader in
+     * Flink's JobManager, which then cannot read the job graph; any classpath entry makes Flink
+     * create a user class loader whose parent is the loader Flink itself came from. An empty
+     * directory adds no classes.
+     */
+    private synchronized URL emptyClasspathEntry() throws IOException {
+        if (emptyClasspathEntry == null) {
+            Path directory = Files.createTempDirectory("streamsplit-classpath");
+            directory.toFile().deleteOnExit();
+            emptyClasspathEntry = directory.toUri().toURL();
+        }
+        return emptyClasspathEntry;
     }
 
     @Override

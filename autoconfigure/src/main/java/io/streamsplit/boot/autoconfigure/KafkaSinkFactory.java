@@ -5,6 +5,8 @@ import java.util.Properties;
 
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchemaBuilder;
@@ -37,11 +39,11 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
     /** Builds every configured sink once at startup, so a bad one fails startup even if no pipeline uses it yet. */
     @Override
     public void afterSingletonsInstantiated() {
-        kafka.getSinks().keySet().forEach(this::create);
+        kafka.getSinks().keySet().forEach(name -> create(name, TypeInformation.of(Object.class)));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    <T> KafkaSink<T> create(String name) {
+    <T> KafkaSink<T> create(String name, TypeInformation<T> elementType) {
         KafkaSinkProperties sink = kafka.getSinks().get(name);
         if (sink == null) {
             throw new InvalidStreamSplitConfigurationException("streamsplit.kafka.sinks", name,
@@ -63,18 +65,22 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
         } else {
             KafkaRecordSerializationSchemaBuilder<T> builder = KafkaRecordSerializationSchema.builder()
                     .setTopic(required(p + "topic", sink.getTopic()))
-                    .setValueSerializationSchema((SerializationSchema<T>) value.bean());
+                    .setValueSerializationSchema(typed((SerializationSchema<T>) value.bean(), elementType));
             if (sink.getKeySerializer() != null) {
                 UserBeans.Found key = beans.find(p + "key-serializer", sink.getKeySerializer(), "key serializer",
                         SerializationSchema.class);
                 SerializabilityCheck.requireSerializable(p + "key-serializer", key.name(), key.bean());
-                builder.setKeySerializationSchema((SerializationSchema<T>) key.bean());
+                builder.setKeySerializationSchema(typed((SerializationSchema<T>) key.bean(), elementType));
             }
             serializer = builder.build();
         }
         Properties producer = producerProperties(p, sink.getProperties());
         return build(p, sink.getBootstrapServers(), sink.getDeliveryGuarantee(), sink.getTransactionalIdPrefix(),
                 producer, serializer);
+    }
+
+    private static <T> SerializationSchema<T> typed(SerializationSchema<T> schema, TypeInformation<T> type) {
+        return schema instanceof ResultTypeQueryable<?> ? schema : new TypedSerializationSchema<>(schema, type);
     }
 
     /** The sink for the dead letters of source {@code sourceName}, with the raw record plus error headers. */

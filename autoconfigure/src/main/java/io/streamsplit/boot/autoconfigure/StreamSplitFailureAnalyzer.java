@@ -24,14 +24,22 @@ class StreamSplitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidStreamSp
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidStreamSplitConfigurationException cause) {
         StringBuilder description = new StringBuilder("Invalid StreamSplit configuration.\n\n")
                 .append("    Property: ").append(cause.getProperty()).append('\n')
-                .append("    Value:    ").append(cause.getValue() == null ? "(not set)" : "'" + cause.getValue() + "'")
-                .append('\n');
+                .append("    Value:    ").append(displayValue(cause)).append('\n');
         String origin = origin(cause.getProperty());
         if (origin != null) {
             description.append("    Origin:   ").append(origin).append('\n');
         }
         description.append("    Problem:  ").append(cause.getProblem());
         return new FailureAnalysis(description.toString(), cause.getAction(), cause);
+    }
+
+    /** The value as the user wrote it ("-5s", not the bound "PT-5S") when the environment has it. */
+    private String displayValue(InvalidStreamSplitConfigurationException cause) {
+        String written = environment.getProperty(cause.getProperty());
+        if (written != null) {
+            return "'" + written + "'";
+        }
+        return cause.getValue() == null ? "(not set)" : "'" + cause.getValue() + "'";
     }
 
     @SuppressWarnings("unchecked")

@@ -35,7 +35,7 @@ class StreamSplitFailureAnalysisTest {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withPropertyValues(properties).run(context -> {
             assertThat(context).hasFailed();
-            analysis[0] = analyze(context.getStartupFailure());
+            analysis[0] = analyze(context.getStartupFailure(), environment(properties));
         });
         assertThat(analysis[0]).as("a failure analyzer explains the failure").isNotNull();
         return analysis[0];
@@ -44,13 +44,27 @@ class StreamSplitFailureAnalysisTest {
     private FailureAnalysis failureWithSerializer(String... properties) {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withBean("utf8", SimpleStringSchema.class, SimpleStringSchema::new).withPropertyValues(properties)
-                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+                .run(context -> analysis[0] = analyze(context.getStartupFailure(), environment(properties)));
         return analysis[0];
     }
 
+    /** The environment Boot's reporter would see: the properties as written. */
+    private static Environment environment(String... properties) {
+        MockEnvironment environment = new MockEnvironment();
+        for (String property : properties) {
+            int eq = property.indexOf('=');
+            environment.setProperty(property.substring(0, eq), property.substring(eq + 1));
+        }
+        return environment;
+    }
+
     static FailureAnalysis analyze(Throwable failure) {
+        return analyze(failure, new MockEnvironment());
+    }
+
+    static FailureAnalysis analyze(Throwable failure, Environment environment) {
         List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
-                .load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, new MockEnvironment())
+                .load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, environment)
                         .and(BeanFactory.class, new DefaultListableBeanFactory()),
                         // like Boot itself: skip analyzers for technologies not on the classpath (web)
                         SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(StreamSplitFailureAnalysisTest.class)));
@@ -118,14 +132,14 @@ class StreamSplitFailureAnalysisTest {
     void negativeDiscoveryInterval() {
         FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.discovery-interval=-5s");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.discovery-interval", "'PT-5S'",
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.discovery-interval", "'-5s'",
                 "must be positive");
     }
 
     @Test
     void zeroCheckpointInterval() {
         FailureAnalysis analysis = failure("streamsplit.flink.checkpointing.interval=0s");
-        assertThat(analysis.getDescription()).contains("streamsplit.flink.checkpointing.interval", "'PT0S'");
+        assertThat(analysis.getDescription()).contains("streamsplit.flink.checkpointing.interval", "'0s'");
         assertThat(analysis.getAction()).contains("positive duration");
     }
 
@@ -235,6 +249,17 @@ class StreamSplitFailureAnalysisTest {
                 "streamsplit.kafka.sinks.out.transactional-id-prefix=app", "streamsplit.flink.checkpointing.enabled=false",
                 "streamsplit.kafka.sinks.out.serializer=utf8");
         assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.delivery-guarantee", "checkpointing is off");
+    }
+
+    @Test
+    void exactlyOnceTransactionTimeoutShorterThanTheCheckpointInterval() {
+        FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.out.topic=out",
+                "streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once", "streamsplit.kafka.sinks.out.serializer=utf8",
+                "streamsplit.kafka.sinks.out.transactional-id-prefix=app", "streamsplit.flink.checkpointing.interval=1m",
+                "streamsplit.kafka.sinks.out.properties.transaction.timeout.ms=30000");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.properties.transaction.timeout.ms",
+                "'30000'", "checkpoint interval (PT1M)");
+        assertThat(analysis.getAction()).contains("transaction.max.timeout.ms");
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.streamsplit.boot.autoconfigure;
 import java.nio.charset.StandardCharsets;
 
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
-import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -27,9 +27,10 @@ class WordsApplication {
         };
     }
 
+    /** A lambda on purpose: the official KafkaSink cannot read a lambda's type, the starter supplies it. */
     @Bean
-    SimpleStringSchema utf8() {
-        return new SimpleStringSchema();
+    SerializationSchema<String> utf8() {
+        return value -> value.getBytes(StandardCharsets.UTF_8);
     }
 
     @Bean

@@ -1,0 +1,39 @@
+package io.streamsplit.boot.autoconfigure;
+
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+
+/**
+ * A user's value {@link SerializationSchema} together with the element type of the stream it
+ * writes. flink-connector-kafka 5.0.0-2.2 reads the value schema's generic type for lineage and
+ * fails on lambdas ("The types of the interface SerializationSchema could not be inferred"); a
+ * schema that is {@link ResultTypeQueryable} skips that lookup, so lambda serializer beans work.
+ */
+final class TypedSerializationSchema<T> implements SerializationSchema<T>, ResultTypeQueryable<T> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final SerializationSchema<T> delegate;
+    private final TypeInformation<T> type;
+
+    TypedSerializationSchema(SerializationSchema<T> delegate, TypeInformation<T> type) {
+        this.delegate = delegate;
+        this.type = type;
+    }
+
+    @Override
+    public void open(InitializationContext context) throws Exception {
+        delegate.open(context);
+    }
+
+    @Override
+    public byte[] serialize(T element) {
+        return delegate.serialize(element);
+    }
+
+    @Override
+    public TypeInformation<T> getProducedType() {
+        return type;
+    }
+}

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import io.streamsplit.boot.autoconfigure.actuate.InProcessMetrics;
 import org.apache.flink.client.ClientUtils;
 import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
 import org.apache.flink.configuration.Configuration;
@@ -44,8 +45,16 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     private MiniCluster miniCluster;
     private URL emptyClasspathEntry;
 
+    private final InProcessMetrics inProcessMetrics = InProcessMetrics.create();
+
     EmbeddedFlinkCluster(Configuration configuration) {
         this.configuration = new Configuration(configuration);
+        inProcessMetrics.flinkConfiguration().forEach(this.configuration::setString);
+    }
+
+    /** The Kafka source metrics of this cluster's jobs, read in-process (Actuator uses them). */
+    public InProcessMetrics inProcessMetrics() {
+        return inProcessMetrics;
     }
 
     /** The MiniCluster, started on first use. */
@@ -155,5 +164,6 @@ public class EmbeddedFlinkCluster implements DisposableBean {
             miniCluster = null;
             LOG.info("Stopped embedded Flink MiniCluster");
         }
+        inProcessMetrics.close();
     }
 }

@@ -62,6 +62,11 @@ public class StreamSplitJob implements SmartLifecycle {
         return submission;
     }
 
+    /** Whether the application is stopping the job (so a CANCELED status is expected, not a failure). */
+    public boolean isStopping() {
+        return stopping;
+    }
+
     @Override
     public void start() {
         if (!flink.isEnabled()) {

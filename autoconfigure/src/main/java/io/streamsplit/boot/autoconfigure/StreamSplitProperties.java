@@ -33,6 +33,28 @@ public class StreamSplitProperties {
     @NestedConfigurationProperty
     private final FlinkProperties flink = new FlinkProperties();
 
+    /** The Actuator health indicator of the job. */
+    private final Health health = new Health();
+
+    public Health getHealth() {
+        return health;
+    }
+
+    /** Health indicator settings. */
+    public static class Health {
+
+        /** The job is DOWN when no checkpoint completed for this long. Unset: five checkpoint intervals, at least one minute. */
+        private java.time.Duration maxCheckpointAge;
+
+        public java.time.Duration getMaxCheckpointAge() {
+            return maxCheckpointAge;
+        }
+
+        public void setMaxCheckpointAge(java.time.Duration maxCheckpointAge) {
+            this.maxCheckpointAge = maxCheckpointAge;
+        }
+    }
+
     public Kafka getKafka() {
         return kafka;
     }

@@ -18,8 +18,6 @@ import org.apache.flink.runtime.client.JobStatusMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -33,16 +31,7 @@ class JobLifecycleIT {
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     private static ConfigurableApplicationContext start(String name, String... properties) {
-        return new SpringApplicationBuilder(WordsApplication.class).web(WebApplicationType.NONE)
-                .properties("spring.application.name=" + name, "streamsplit.kafka.embedded.enabled=false",
-                        "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                        "streamsplit.kafka.sources.words.topics=" + name + "-in",
-                        "streamsplit.kafka.sources.words.group-id=" + name,
-                        "streamsplit.kafka.sources.words.deserializer=wordDeserializer",
-                        "streamsplit.kafka.sinks.upper.topic=" + name + "-out",
-                        "streamsplit.kafka.sinks.upper.serializer=utf8",
-                        "streamsplit.flink.parallelism=2", "streamsplit.flink.checkpointing.interval=500ms")
-                .properties(properties).run();
+        return WordsApplication.start(KAFKA.bootstrapServers(), name, properties);
     }
 
     private static List<String> words(int from, int to) {

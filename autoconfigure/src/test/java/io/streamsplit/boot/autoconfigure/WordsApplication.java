@@ -5,6 +5,9 @@ import java.nio.charset.StandardCharsets;
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
@@ -14,10 +17,28 @@ import org.springframework.context.annotation.Bean;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-class WordsApplication {
+public class WordsApplication {
+
+    /**
+     * Starts the application without a web server: source {@code words} reads {@code <name>-in},
+     * sink {@code upper} writes {@code <name>-out}, parallelism 2, checkpoints every 500 ms;
+     * {@code properties} add to or override that.
+     */
+    public static ConfigurableApplicationContext start(String bootstrapServers, String name, String... properties) {
+        return new SpringApplicationBuilder(WordsApplication.class).web(WebApplicationType.NONE)
+                .properties("spring.application.name=" + name, "streamsplit.kafka.embedded.enabled=false",
+                        "streamsplit.kafka.bootstrap-servers=" + bootstrapServers,
+                        "streamsplit.kafka.sources.words.topics=" + name + "-in",
+                        "streamsplit.kafka.sources.words.group-id=" + name,
+                        "streamsplit.kafka.sources.words.deserializer=wordDeserializer",
+                        "streamsplit.kafka.sinks.upper.topic=" + name + "-out",
+                        "streamsplit.kafka.sinks.upper.serializer=utf8",
+                        "streamsplit.flink.parallelism=2", "streamsplit.flink.checkpointing.interval=500ms")
+                .properties(properties).run();
+    }
 
     @Bean
-    KafkaRecordDeserializer<String> wordDeserializer() {
+    public KafkaRecordDeserializer<String> wordDeserializer() {
         return record -> {
             String value = new String(record.value(), StandardCharsets.UTF_8);
             if (value.startsWith("bad")) {

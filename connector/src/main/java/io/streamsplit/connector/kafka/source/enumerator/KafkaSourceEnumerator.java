@@ -44,6 +44,10 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     public static final String METRIC_ASSIGNED_SPLITS = "assignedSplits";
     /** Gauge: splits waiting for their reader to register. */
     public static final String METRIC_PENDING_SPLITS = "pendingSplits";
+    /** Gauge (String): the pending splits' ids, comma-separated, e.g. {@code orders-3,orders-4}. */
+    public static final String METRIC_PENDING_PARTITIONS = "pendingPartitions";
+    /** Gauge: epoch milliseconds of the last successful partition discovery, -1 before the first. */
+    public static final String METRIC_LAST_DISCOVERY_TIME = "lastDiscoveryTime";
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceEnumerator.class);
 
@@ -66,6 +70,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     private final Set<TopicPartition> removed = new HashSet<>();
     private final Set<Integer> signalledNoMoreSplits = new HashSet<>();
     private boolean initialDiscoveryFinished;
+    // written on the coordinator thread, read by metric reporters on theirs
+    private volatile String pendingSnapshot = "";
+    private volatile long lastDiscoveryTime = -1;
     private boolean initialDiscoveryResolving;
 
     private KafkaMetadata metadata;
@@ -86,6 +93,8 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         context.metricGroup().gauge(METRIC_ASSIGNED_SPLITS, () -> (long) assigned.size());
         context.metricGroup().gauge(METRIC_PENDING_SPLITS, () -> (long) pending.size());
         context.metricGroup().setUnassignedSplitsGauge(() -> (long) pending.size());
+        context.metricGroup().gauge(METRIC_PENDING_PARTITIONS, () -> pendingSnapshot);
+        context.metricGroup().gauge(METRIC_LAST_DISCOVERY_TIME, () -> lastDiscoveryTime);
 
         if (settings.bounded() && initialDiscoveryFinished) {
             LOG.info("Source {}: restored bounded source with {} assigned and {} pending splits; "
@@ -136,6 +145,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
             handleDiscoveryError("discover partitions of " + settings.subscription(), error);
             return;
         }
+        lastDiscoveryTime = System.currentTimeMillis();
         Set<TopicPartition> gone = new HashSet<>(assigned);
         gone.addAll(pending.keySet());
         gone.removeAll(current);
@@ -231,6 +241,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
             LOG.info("Source {}: assigning {}", settings.sourceName(), describe(assignment));
             context.assignSplits(new SplitsAssignment<>(assignment));
         }
+        pendingSnapshot = String.join(",", pending.values().stream().map(KafkaPartitionSplit::splitId).sorted().toList());
         if (settings.bounded() && initialDiscoveryFinished) {
             for (int reader : readers) {
                 if (!signalledNoMoreSplits.contains(reader) && !hasPendingFor(reader)) {

@@ -189,6 +189,8 @@ final class KafkaPartitionSplitReader implements SplitReader<ConsumerRecord<byte
                 .filter(assigned::containsKey).toList();
         consumer.pause(pause);
         consumer.resume(resume);
+        pause.forEach(tp -> metrics.recordPaused(tp, true));
+        resume.forEach(tp -> metrics.recordPaused(tp, false));
     }
 
     /** Commits offsets for a completed checkpoint; runs on the fetcher thread like every consumer call. */

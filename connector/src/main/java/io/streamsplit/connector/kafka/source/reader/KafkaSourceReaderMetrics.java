@@ -15,7 +15,9 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Under the reader's operator group: {@code KafkaSourceReader.numRecordsSkipped},
  * {@code .numRecordsDeadLettered}, {@code .commitsSucceeded}, {@code .commitsFailed}, and per
  * partition {@code KafkaSourceReader.topic.<topic>.partition.<n>.currentOffset},
- * {@code .committedOffset}, {@code .logEndOffset}, {@code .lag}. Flink's standard
+ * {@code .committedOffset}, {@code .logEndOffset}, {@code .lag}, {@code .startingOffset},
+ * {@code .stoppingOffset} (-1 when unbounded), {@code .paused} (1 while paused for watermark
+ * alignment) and {@code .assigned} (1 while this reader owns the split). Flink's standard
  * {@code numRecordsIn}, {@code numRecordsInErrors} and {@code pendingRecords} (total lag) are
  * maintained too. Offsets that are not known yet read -1.
  */
@@ -28,6 +30,10 @@ public final class KafkaSourceReaderMetrics {
     public static final String COMMITTED_OFFSET = "committedOffset";
     public static final String LOG_END_OFFSET = "logEndOffset";
     public static final String LAG = "lag";
+    public static final String STARTING_OFFSET = "startingOffset";
+    public static final String STOPPING_OFFSET = "stoppingOffset";
+    public static final String PAUSED = "paused";
+    public static final String ASSIGNED = "assigned";
     public static final String RECORDS_SKIPPED = "numRecordsSkipped";
     public static final String RECORDS_DEAD_LETTERED = "numRecordsDeadLettered";
     public static final String COMMITS_SUCCEEDED = "commitsSucceeded";
@@ -57,6 +63,7 @@ public final class KafkaSourceReaderMetrics {
         PartitionMetrics metrics = partitions.computeIfAbsent(tp, this::register);
         metrics.state = state;
         metrics.active = true;
+        metrics.paused = false;
     }
 
     private PartitionMetrics register(TopicPartition tp) {
@@ -67,6 +74,10 @@ public final class KafkaSourceReaderMetrics {
         partitionGroup.gauge(COMMITTED_OFFSET, () -> metrics.committedOffset);
         partitionGroup.gauge(LOG_END_OFFSET, () -> metrics.logEndOffset);
         partitionGroup.gauge(LAG, metrics::lag);
+        partitionGroup.gauge(STARTING_OFFSET, metrics::startingOffset);
+        partitionGroup.gauge(STOPPING_OFFSET, metrics::stoppingOffset);
+        partitionGroup.gauge(PAUSED, () -> metrics.paused ? 1 : 0);
+        partitionGroup.gauge(ASSIGNED, () -> metrics.active ? 1 : 0);
         return metrics;
     }
 
@@ -75,6 +86,14 @@ public final class KafkaSourceReaderMetrics {
         PartitionMetrics metrics = partitions.get(tp);
         if (metrics != null) {
             metrics.logEndOffset = logEndOffset;
+        }
+    }
+
+    /** The consumer paused or resumed fetching a partition (watermark alignment). */
+    void recordPaused(TopicPartition tp, boolean paused) {
+        PartitionMetrics metrics = partitions.get(tp);
+        if (metrics != null) {
+            metrics.paused = paused;
         }
     }
 
@@ -107,6 +126,7 @@ public final class KafkaSourceReaderMetrics {
         PartitionMetrics metrics = partitions.get(tp);
         if (metrics != null) {
             metrics.active = false;
+            metrics.paused = false;
         }
     }
 
@@ -125,6 +145,17 @@ public final class KafkaSourceReaderMetrics {
         volatile long committedOffset = -1;
         volatile long logEndOffset = -1;
         volatile boolean active = true;
+        volatile boolean paused;
+
+        long startingOffset() {
+            KafkaPartitionSplitState s = state;
+            return s == null ? -1 : s.split().startingOffset();
+        }
+
+        long stoppingOffset() {
+            KafkaPartitionSplitState s = state;
+            return s == null || !s.split().isBounded() ? -1 : s.split().stoppingOffset();
+        }
 
         long currentOffset() {
             KafkaPartitionSplitState s = state;

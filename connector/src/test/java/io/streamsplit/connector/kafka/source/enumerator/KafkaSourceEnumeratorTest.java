@@ -12,6 +12,9 @@ import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +76,55 @@ class KafkaSourceEnumeratorTest {
             if (parallelism > 1) {
                 assertThat(Set.copyOf(owners.values())).as("spread over readers").hasSizeGreaterThan(1);
             }
+        }
+    }
+
+    @Test
+    void pendingPartitionsAndLastDiscoveryTimeAreReportedAsGauges() {
+        metadata.topic("orders", 4);
+        Map<String, Gauge<?>> gauges = new HashMap<>();
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = new TestingSplitEnumeratorContext<>(2) {
+            @Override
+            public SplitEnumeratorMetricGroup metricGroup() {
+                return new CapturingMetricGroup(gauges);
+            }
+        };
+        context.registerReader(0, "localhost");
+        KafkaSourceEnumerator enumerator = enumerator(context, KafkaSubscription.topics(List.of("orders")),
+                StartingOffsets.earliest(), null, 0, KafkaEnumeratorState.empty());
+        long before = System.currentTimeMillis();
+        enumerator.start();
+        assertThat(gauges.get(KafkaSourceEnumerator.METRIC_LAST_DISCOVERY_TIME).getValue()).isEqualTo(-1L);
+        runAll(context);
+
+        String expectedPending = partitions("orders", 4).stream().filter(tp -> KafkaSplitAssignment.ownerOf(tp, 2) == 1)
+                .map(KafkaPartitionSplit::splitId).sorted().collect(Collectors.joining(","));
+        assertThat(gauges.get(KafkaSourceEnumerator.METRIC_PENDING_PARTITIONS).getValue()).isEqualTo(expectedPending);
+        assertThat((Long) gauges.get(KafkaSourceEnumerator.METRIC_LAST_DISCOVERY_TIME).getValue())
+                .isGreaterThanOrEqualTo(before);
+
+        context.registerReader(1, "localhost");
+        enumerator.addReader(1);
+        assertThat(gauges.get(KafkaSourceEnumerator.METRIC_PENDING_PARTITIONS).getValue()).isEqualTo("");
+    }
+
+    /** Keeps the gauges the enumerator registers, so the test can read them. */
+    private static final class CapturingMetricGroup extends UnregisteredMetricsGroup implements SplitEnumeratorMetricGroup {
+        private final Map<String, Gauge<?>> gauges;
+
+        CapturingMetricGroup(Map<String, Gauge<?>> gauges) {
+            this.gauges = gauges;
+        }
+
+        @Override
+        public <T, G extends Gauge<T>> G gauge(String name, G gauge) {
+            gauges.put(name, gauge);
+            return gauge;
+        }
+
+        @Override
+        public <G extends Gauge<Long>> G setUnassignedSplitsGauge(G gauge) {
+            return gauge;
         }
     }
 

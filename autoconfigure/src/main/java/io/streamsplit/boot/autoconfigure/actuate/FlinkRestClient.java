@@ -1,0 +1,79 @@
+package io.streamsplit.boot.autoconfigure.actuate;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The few calls of Flink's REST API the actuator needs (job, checkpoints, exceptions, metrics).
+ * Uses Flink's own shaded Jackson, so it adds no JSON library to the application.
+ */
+final class FlinkRestClient {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final int METRICS_PER_REQUEST = 40;
+
+    private final Supplier<URI> baseUri;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final ObjectMapper json = new ObjectMapper();
+
+    FlinkRestClient(Supplier<URI> baseUri) {
+        this.baseUri = baseUri;
+    }
+
+    JsonNode get(String path) throws IOException, InterruptedException {
+        URI uri = baseUri.get().resolve(path);
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("Flink REST " + uri + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return json.readTree(response.body());
+    }
+
+    JsonNode job(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId);
+    }
+
+    JsonNode checkpoints(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId + "/checkpoints");
+    }
+
+    JsonNode exceptions(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId + "/exceptions");
+    }
+
+    /** Job-level metric values by name, e.g. {@code numRestarts}. */
+    JsonNode jobMetrics(String jobId, String names) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId + "/metrics?get=" + URLEncoder.encode(names, StandardCharsets.UTF_8));
+    }
+
+    /** All metric values of one vertex whose id passes {@code filter}: [{id, value}, ...]. */
+    List<JsonNode> vertexMetrics(String path, java.util.function.Predicate<String> filter)
+            throws IOException, InterruptedException {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode entry : get(path)) {
+            String id = entry.path("id").asText();
+            if (filter.test(id)) {
+                ids.add(id);
+            }
+        }
+        List<JsonNode> values = new ArrayList<>();
+        for (int from = 0; from < ids.size(); from += METRICS_PER_REQUEST) {
+            String batch = String.join(",", ids.subList(from, Math.min(ids.size(), from + METRICS_PER_REQUEST)));
+            get(path + "?get=" + URLEncoder.encode(batch, StandardCharsets.UTF_8)).forEach(values::add);
+        }
+        return values;
+    }
+}

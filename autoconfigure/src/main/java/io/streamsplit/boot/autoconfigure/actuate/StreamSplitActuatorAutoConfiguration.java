@@ -1,0 +1,106 @@
+package io.streamsplit.boot.autoconfigure.actuate;
+
+import java.net.URI;
+import java.util.List;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.streamsplit.boot.autoconfigure.EmbeddedFlinkCluster;
+import io.streamsplit.boot.autoconfigure.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
+import io.streamsplit.boot.autoconfigure.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Actuator support for the StreamSplit job: the {@code streamsplit} health indicator, the
+ * {@code kafkasplits} endpoint and Micrometer meters, each only when its part of Spring Boot is on
+ * the classpath. Embedded mode reads split state in-process; remote mode from Flink's REST API.
+ */
+@AutoConfiguration(after = StreamSplitAutoConfiguration.class)
+@ConditionalOnBean(StreamSplitJob.class)
+public final class StreamSplitActuatorAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    FlinkRestClient streamSplitFlinkRestClient(StreamSplitProperties properties,
+            ObjectProvider<EmbeddedFlinkCluster> embedded) {
+        FlinkProperties flink = properties.getFlink();
+        if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
+            URI base = URI.create("http://" + flink.getRemote().getHost() + ":" + flink.getRemote().getPort());
+            return new FlinkRestClient(() -> base);
+        }
+        EmbeddedFlinkCluster cluster = embedded.getObject();
+        return new FlinkRestClient(() -> {
+            try {
+                return cluster.restAddress();
+            } catch (Exception e) {
+                throw new IllegalStateException("The embedded Flink cluster has no REST address: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KafkaSplitStates kafkaSplitStates(StreamSplitProperties properties, StreamSplitJob job, FlinkRestClient rest,
+            ObjectProvider<EmbeddedFlinkCluster> embedded) {
+        if (properties.getFlink().getMode() == FlinkProperties.Mode.REMOTE) {
+            return new KafkaSplitStates(properties, job, SplitMetricsReader.rest(rest), "remote");
+        }
+        return new KafkaSplitStates(properties, job, SplitMetricsReader.inProcess(embedded.getObject().inProcessMetrics()),
+                "embedded");
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnEnabledHealthIndicator("streamsplit")
+    static final class HealthConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "streamsplitHealthIndicator")
+        StreamSplitHealthIndicator streamsplitHealthIndicator(StreamSplitProperties properties, StreamSplitJob job,
+                FlinkRestClient rest, KafkaSplitStates splits) {
+            return new StreamSplitHealthIndicator(job, rest, properties.getFlink(),
+                    StreamSplitHealthIndicator.maxCheckpointAge(properties.getHealth().getMaxCheckpointAge(),
+                            properties.getFlink()), splits);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    @ConditionalOnAvailableEndpoint(KafkaSplitsEndpoint.class)
+    static final class EndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        KafkaSplitsEndpoint kafkaSplitsEndpoint(KafkaSplitStates splits, StreamSplitJob job,
+                StreamSplitProperties properties) {
+            String directory = properties.getFlink().getShutdown().getSavepointDirectory();
+            if (directory == null) {
+                directory = properties.getFlink().getConfiguration().get("execution.checkpointing.savepoint-dir");
+            }
+            return new KafkaSplitsEndpoint(splits, job, directory);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    static final class MetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        StreamSplitMeters streamSplitMeters(KafkaSplitStates splits, StreamSplitJob job, FlinkRestClient rest,
+                StreamSplitProperties properties) {
+            return new StreamSplitMeters(splits, job, rest, List.copyOf(properties.getKafka().getSources().keySet()));
+        }
+    }
+}

@@ -1,8 +1,13 @@
 package io.streamsplit.boot.autoconfigure;
 
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -11,35 +16,70 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchemaBuilder;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.TopicSelector;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * Builds Flink's official {@link KafkaSink} from {@code streamsplit.kafka.sinks.<name>}, and the
- * dead-letter sinks of sources with {@code bad-record-policy: dead-letter}.
+ * dead-letter sinks of sources with {@code bad-record-policy: dead-letter}. Dead letters are
+ * written with the strongest guarantee among the configured sinks (the pipeline's output
+ * guarantee), so under exactly-once a bad record reaches its topic exactly once too.
  */
 final class KafkaSinkFactory implements SmartInitializingSingleton {
 
     /** Below a stock broker's 15-minute transaction.max.timeout.ms, well above a checkpoint interval. */
     static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(10);
 
+    private static final Duration BROKER_TRANSACTION_CAP = Duration.ofMinutes(15);
+
     private final StreamSplitProperties.Kafka kafka;
     private final FlinkProperties flink;
+    private final String jobName;
     private final KafkaBootstrapServers bootstrapServers;
     private final UserBeans beans;
 
-    KafkaSinkFactory(StreamSplitProperties.Kafka kafka, FlinkProperties flink, KafkaBootstrapServers bootstrapServers,
-            UserBeans beans) {
+    KafkaSinkFactory(StreamSplitProperties.Kafka kafka, FlinkProperties flink, String jobName,
+            KafkaBootstrapServers bootstrapServers, UserBeans beans) {
         this.kafka = kafka;
         this.flink = flink;
+        this.jobName = jobName;
         this.bootstrapServers = bootstrapServers;
         this.beans = beans;
     }
 
-    /** Builds every configured sink once at startup, so a bad one fails startup even if no pipeline uses it yet. */
+    /**
+     * Builds every configured sink once at startup, so a bad one fails startup even if no pipeline
+     * uses it yet, and checks that no two transactional sinks share a transactional id prefix.
+     */
     @Override
     public void afterSingletonsInstantiated() {
-        kafka.getSinks().keySet().forEach(name -> create(name, TypeInformation.of(Object.class)));
+        Map<String, String> prefixes = new HashMap<>();
+        kafka.getSinks().forEach((name, sink) -> {
+            create(name, TypeInformation.of(Object.class));
+            if (sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
+                claim(prefixes, transactionalIdPrefix(name, sink), "streamsplit.kafka.sinks." + name);
+            }
+        });
+        if (deadLetterGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
+            kafka.getSources().forEach((name, source) -> {
+                if (source.getBadRecordPolicy() == BadRecordPolicy.DEAD_LETTER) {
+                    claim(prefixes, deadLetterPrefix(name), KafkaSourceFactory.prefix(name) + "dead-letter-topic");
+                }
+            });
+        }
+    }
+
+    private static void claim(Map<String, String> prefixes, String prefix, String owner) {
+        String other = prefixes.putIfAbsent(prefix, owner);
+        if (other != null) {
+            throw new InvalidStreamSplitConfigurationException(owner.endsWith("dead-letter-topic") ? owner
+                    : owner + ".transactional-id-prefix", prefix,
+                    "the transactional id prefix is also used by " + other + "; two transactional producers with one"
+                            + " prefix abort each other's transactions",
+                    "Give each exactly-once sink its own transactional-id-prefix (or leave it unset: the default is"
+                            + " <job name>-<sink name>).");
+        }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -56,16 +96,16 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
         SerializabilityCheck.requireSerializable(p + "serializer", value.name(), value.bean());
         KafkaRecordSerializationSchema<T> serializer;
         if (value.bean() instanceof KafkaRecordSerializationSchema<?> full) {
-            if (sink.getKeySerializer() != null) {
-                throw new InvalidStreamSplitConfigurationException(p + "key-serializer", sink.getKeySerializer(),
-                        "serializer '" + value.name() + "' is a KafkaRecordSerializationSchema, which writes the key itself",
-                        "Remove " + p + "key-serializer.");
+            if (sink.getKeySerializer() != null || sink.getTopicSelector() != null) {
+                throw new InvalidStreamSplitConfigurationException(p + "serializer", value.name(),
+                        "serializer '" + value.name() + "' is a KafkaRecordSerializationSchema, which chooses topic and"
+                                + " key itself", "Remove " + p + "key-serializer and " + p + "topic-selector.");
             }
             serializer = (KafkaRecordSerializationSchema<T>) full;
         } else {
             KafkaRecordSerializationSchemaBuilder<T> builder = KafkaRecordSerializationSchema.builder()
-                    .setTopic(required(p + "topic", sink.getTopic()))
                     .setValueSerializationSchema(typed((SerializationSchema<T>) value.bean(), elementType));
+            topic(builder, sink, p);
             if (sink.getKeySerializer() != null) {
                 UserBeans.Found key = beans.find(p + "key-serializer", sink.getKeySerializer(), "key serializer",
                         SerializationSchema.class);
@@ -74,9 +114,27 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
             }
             serializer = builder.build();
         }
-        Properties producer = producerProperties(p, sink.getProperties());
-        return build(p, sink.getBootstrapServers(), sink.getDeliveryGuarantee(), sink.getTransactionalIdPrefix(),
-                producer, serializer);
+        return build(p, sink.getBootstrapServers(), sink.getDeliveryGuarantee(),
+                transactionalIdPrefix(name, sink), producerProperties(sink.getProperties()), serializer);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private <T> void topic(KafkaRecordSerializationSchemaBuilder<T> builder, KafkaSinkProperties sink, String p) {
+        boolean hasTopic = sink.getTopic() != null && !sink.getTopic().isBlank();
+        if (hasTopic == (sink.getTopicSelector() != null)) {
+            throw new InvalidStreamSplitConfigurationException(p + "topic", sink.getTopic(),
+                    hasTopic ? "both a topic and a topic selector ('" + sink.getTopicSelector() + "') are set"
+                            : "the sink has no topic", hasTopic ? "Keep one of them."
+                            : "Set " + p + "topic, or " + p + "topic-selector to a TopicSelector bean.");
+        }
+        if (hasTopic) {
+            builder.setTopic(sink.getTopic());
+            return;
+        }
+        UserBeans.Found selector = beans.find(p + "topic-selector", sink.getTopicSelector(), "topic selector",
+                TopicSelector.class);
+        SerializabilityCheck.requireSerializable(p + "topic-selector", selector.name(), selector.bean());
+        builder.setTopicSelector((TopicSelector) selector.bean());
     }
 
     private static <T> SerializationSchema<T> typed(SerializationSchema<T> schema, TypeInformation<T> type) {
@@ -90,21 +148,46 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
         String topic = source.getDeadLetterTopic();
         KafkaRecordSerializationSchema<DeadLetterRecord> serializer =
                 (record, context, timestamp) -> record.toProducerRecord(topic);
-        return build(p + "dead-letter-topic", source.getBootstrapServers(), DeliveryGuarantee.AT_LEAST_ONCE, null,
-                producerProperties(p, source.getProperties()), serializer);
+        DeliveryGuarantee guarantee = deadLetterGuarantee();
+        return build(p + "dead-letter-topic", source.getBootstrapServers(), guarantee,
+                guarantee == DeliveryGuarantee.EXACTLY_ONCE ? deadLetterPrefix(sourceName) : null,
+                producerProperties(source.getProperties()), serializer);
     }
 
-    private Properties producerProperties(String p, java.util.Map<String, String> own) {
+    /** The strongest guarantee of the configured sinks; at-least-once when there are none. */
+    DeliveryGuarantee deadLetterGuarantee() {
+        List<DeliveryGuarantee> order = List.of(DeliveryGuarantee.NONE, DeliveryGuarantee.AT_LEAST_ONCE,
+                DeliveryGuarantee.EXACTLY_ONCE);
+        return kafka.getSinks().values().stream().map(KafkaSinkProperties::getDeliveryGuarantee)
+                .max(Comparator.comparingInt(order::indexOf)).orElse(DeliveryGuarantee.AT_LEAST_ONCE);
+    }
+
+    private String transactionalIdPrefix(String sinkName, KafkaSinkProperties sink) {
+        if (sink.getTransactionalIdPrefix() != null && !sink.getTransactionalIdPrefix().isBlank()) {
+            return sink.getTransactionalIdPrefix();
+        }
+        return sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE ? safe(jobName + "-" + sinkName) : null;
+    }
+
+    private String deadLetterPrefix(String sourceName) {
+        return safe(jobName + "-" + sourceName + "-dead-letters");
+    }
+
+    private static String safe(String prefix) {
+        return prefix.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    private Properties producerProperties(Map<String, String> own) {
         Properties producer = new Properties();
         producer.putAll(kafka.getProperties());
         producer.putAll(own);
         return producer;
     }
 
-    private <T> KafkaSink<T> build(String p, java.util.List<String> servers, DeliveryGuarantee guarantee,
+    private <T> KafkaSink<T> build(String p, List<String> servers, DeliveryGuarantee guarantee,
             String transactionalIdPrefix, Properties producer, KafkaRecordSerializationSchema<T> serializer) {
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
-            checkExactlyOnce(p, transactionalIdPrefix, producer);
+            checkExactlyOnce(p, producer);
         }
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(bootstrapServers.resolve(p + "bootstrap-servers", servers))
@@ -117,37 +200,29 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
         return builder.build();
     }
 
-    private void checkExactlyOnce(String p, String prefix, Properties producer) {
+    private void checkExactlyOnce(String p, Properties producer) {
         if (!flink.getCheckpointing().isEnabled()) {
             throw new InvalidStreamSplitConfigurationException(p + "delivery-guarantee", "exactly-once",
                     "exactly-once commits one Kafka transaction per checkpoint, but checkpointing is off"
                             + " (streamsplit.flink.checkpointing.enabled=false)",
                     "Turn checkpointing on, or use delivery-guarantee at-least-once.");
         }
-        if (prefix == null || prefix.isBlank()) {
-            throw new InvalidStreamSplitConfigurationException(p + "transactional-id-prefix", null,
-                    "exactly-once needs a transactional id prefix that no other job on this Kafka cluster uses",
-                    "Set " + p + "transactional-id-prefix, e.g. to the application name.");
-        }
         Object configured = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
         Duration timeout = configured == null ? DEFAULT_TRANSACTION_TIMEOUT
                 : Duration.ofMillis(Long.parseLong(configured.toString().trim()));
         producer.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout.toMillis()));
         Duration interval = flink.getCheckpointing().getInterval();
-        if (interval != null && timeout.compareTo(interval) <= 0) {
+        // a transaction stays open for a checkpoint interval, plus a restart before it is committed
+        Duration needed = interval.plus(flink.getRestart().getDelay()).plus(Duration.ofMinutes(1));
+        if (timeout.compareTo(needed) < 0) {
+            Duration suggested = needed.multipliedBy(2).compareTo(BROKER_TRANSACTION_CAP) > 0 ? BROKER_TRANSACTION_CAP
+                    : needed.multipliedBy(2);
             throw new InvalidStreamSplitConfigurationException(p + "properties.transaction.timeout.ms", timeout.toMillis(),
-                    "a transaction stays open for a whole checkpoint interval (" + interval + ") plus restart time,"
-                            + " so a timeout this short aborts it and loses its records",
-                    "Raise transaction.timeout.ms well above streamsplit.flink.checkpointing.interval"
-                            + " (and at most the broker's transaction.max.timeout.ms, 15 minutes by default).");
+                    "a transaction stays open for a whole checkpoint interval (" + interval + ") plus restart time;"
+                            + " the broker aborts it after " + timeout.toMillis() + " ms and its records are lost",
+                    "Use transaction.timeout.ms=" + suggested.toMillis() + " (at least " + needed.toMillis()
+                            + ", at most the broker's transaction.max.timeout.ms, 900000 by default), or remove it"
+                            + " for the default " + DEFAULT_TRANSACTION_TIMEOUT.toMillis() + ".");
         }
-    }
-
-    private static String required(String property, String value) {
-        if (value == null || value.isBlank()) {
-            throw new InvalidStreamSplitConfigurationException(property, null, "the sink has no topic",
-                    "Set " + property + ".");
-        }
-        return value;
     }
 }

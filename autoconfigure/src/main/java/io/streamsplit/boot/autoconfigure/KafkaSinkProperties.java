@@ -13,8 +13,11 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
  */
 public class KafkaSinkProperties {
 
-    /** Topic to write to. */
+    /** Topic to write to. Set either this or topic-selector. */
     private String topic;
+
+    /** Bean name of a TopicSelector choosing each record's topic. Set either this or {@code topic}. */
+    private String topicSelector;
 
     /** Kafka bootstrap servers for this sink; defaults to streamsplit.kafka.bootstrap-servers, then Spring Boot's Kafka settings. */
     private List<String> bootstrapServers = new ArrayList<>();
@@ -22,7 +25,7 @@ public class KafkaSinkProperties {
     /** Delivery guarantee: none, at-least-once, or exactly-once (one Kafka transaction per checkpoint). */
     private DeliveryGuarantee deliveryGuarantee = DeliveryGuarantee.AT_LEAST_ONCE;
 
-    /** Prefix of the Kafka transactional ids; required for exactly-once and unique per job writing to one cluster. */
+    /** Prefix of the Kafka transactional ids (exactly-once); unique per sink on a Kafka cluster. Unset: <job name>-<sink name>. */
     private String transactionalIdPrefix;
 
     /** Bean name of a Flink SerializationSchema for the value, or of a KafkaRecordSerializationSchema; unset: the only such bean. */
@@ -40,6 +43,14 @@ public class KafkaSinkProperties {
 
     public void setTopic(String topic) {
         this.topic = topic;
+    }
+
+    public String getTopicSelector() {
+        return topicSelector;
+    }
+
+    public void setTopicSelector(String topicSelector) {
+        this.topicSelector = topicSelector;
     }
 
     public List<String> getBootstrapServers() {

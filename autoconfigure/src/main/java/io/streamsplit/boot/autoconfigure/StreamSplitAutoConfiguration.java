@@ -63,10 +63,10 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    KafkaSinkFactory streamSplitKafkaSinkFactory(StreamSplitProperties properties,
+    KafkaSinkFactory streamSplitKafkaSinkFactory(StreamSplitProperties properties, Environment environment,
             KafkaBootstrapServers bootstrapServers, ConfigurableListableBeanFactory beanFactory) {
-        return new KafkaSinkFactory(properties.getKafka(), properties.getFlink(), bootstrapServers,
-                new UserBeans(beanFactory));
+        return new KafkaSinkFactory(properties.getKafka(), properties.getFlink(),
+                jobName(properties.getFlink(), environment), bootstrapServers, new UserBeans(beanFactory));
     }
 
     @Bean

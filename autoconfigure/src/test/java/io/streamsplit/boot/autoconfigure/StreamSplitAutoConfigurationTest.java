@@ -252,6 +252,20 @@ class StreamSplitAutoConfigurationTest {
         });
     }
 
+    @Test
+    void deadLettersAreWrittenWithTheStrongestGuaranteeOfTheConfiguredSinks() {
+        runner.run(context -> assertThat(context.getBean(KafkaSinkFactory.class).deadLetterGuarantee())
+                .isEqualTo(org.apache.flink.connector.base.DeliveryGuarantee.AT_LEAST_ONCE));
+        runner.withBean("utf8", org.apache.flink.api.common.serialization.SimpleStringSchema.class)
+                .withPropertyValues("streamsplit.kafka.sources.orders.topics=orders",
+                        "streamsplit.kafka.sources.orders.deserializer=text",
+                        "streamsplit.kafka.sinks.a.topic=a", "streamsplit.kafka.sinks.a.serializer=utf8",
+                        "streamsplit.kafka.sinks.b.topic=b", "streamsplit.kafka.sinks.b.serializer=utf8",
+                        "streamsplit.kafka.sinks.b.delivery-guarantee=exactly-once")
+                .run(context -> assertThat(context.getBean(KafkaSinkFactory.class).deadLetterGuarantee())
+                        .isEqualTo(org.apache.flink.connector.base.DeliveryGuarantee.EXACTLY_ONCE));
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class ServiceConnection {
 

@@ -236,10 +236,21 @@ class StreamSplitFailureAnalysisTest {
     }
 
     @Test
-    void exactlyOnceSinkWithoutTransactionalIdPrefix() {
+    void twoExactlyOnceSinksWithOneTransactionalIdPrefix() {
+        FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.a.topic=a",
+                "streamsplit.kafka.sinks.a.delivery-guarantee=exactly-once", "streamsplit.kafka.sinks.a.serializer=utf8",
+                "streamsplit.kafka.sinks.a.transactional-id-prefix=shared",
+                "streamsplit.kafka.sinks.b.topic=b", "streamsplit.kafka.sinks.b.delivery-guarantee=exactly-once",
+                "streamsplit.kafka.sinks.b.serializer=utf8", "streamsplit.kafka.sinks.b.transactional-id-prefix=shared");
+        assertThat(analysis.getDescription()).contains("transactional-id-prefix", "'shared'", "also used by streamsplit.kafka.sinks.");
+        assertThat(analysis.getAction()).contains("its own transactional-id-prefix");
+    }
+
+    @Test
+    void sinkWithTopicAndTopicSelector() {
         FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.out.topic=out",
-                "streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once", "streamsplit.kafka.sinks.out.serializer=utf8");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.transactional-id-prefix");
+                "streamsplit.kafka.sinks.out.topic-selector=router", "streamsplit.kafka.sinks.out.serializer=utf8");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.topic", "'out'", "topic selector ('router')");
     }
 
     @Test
@@ -259,7 +270,8 @@ class StreamSplitFailureAnalysisTest {
                 "streamsplit.kafka.sinks.out.properties.transaction.timeout.ms=30000");
         assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.properties.transaction.timeout.ms",
                 "'30000'", "checkpoint interval (PT1M)");
-        assertThat(analysis.getAction()).contains("transaction.max.timeout.ms");
+        // interval 1 min + restart delay 2 s + 1 min margin = 122 s; twice that is suggested
+        assertThat(analysis.getAction()).contains("transaction.timeout.ms=244000", "at least 122000", "900000");
     }
 
     @Test

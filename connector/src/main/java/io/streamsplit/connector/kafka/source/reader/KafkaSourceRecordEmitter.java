@@ -42,12 +42,34 @@ final class KafkaSourceRecordEmitter<T, OUT>
             KafkaPartitionSplitState splitState) throws Exception {
         collector.output = output;
         collector.recordTimestamp = record.timestamp();
+        collector.downstreamFailure = null;
         try {
             userEmitter.emit(record, collector);
         } catch (Exception | LinkageError e) {
+            rethrowDownstreamFailure();
             handleBadRecord(record, output, e);
         }
+        // also when the user's emitter caught and swallowed it
+        rethrowDownstreamFailure();
         splitState.setCurrentOffset(record.offset() + 1);
+    }
+
+    /**
+     * An exception from an operator after the source (chained, so it surfaces inside
+     * {@code collect}) is that operator's failure, not a bad record: it fails the task, and the
+     * record is read again after recovery. Applying the bad-record policy to it would drop the
+     * record from the output.
+     */
+    private void rethrowDownstreamFailure() throws Exception {
+        Throwable failure = collector.downstreamFailure;
+        if (failure == null) {
+            return;
+        }
+        collector.downstreamFailure = null;
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        throw (Exception) failure;
     }
 
     private void handleBadRecord(ConsumerRecord<byte[], byte[]> record, SourceOutput<OUT> output, Throwable error)
@@ -80,15 +102,22 @@ final class KafkaSourceRecordEmitter<T, OUT>
     private final class Collector implements KafkaRecordCollector<T> {
         SourceOutput<OUT> output;
         long recordTimestamp;
+        Throwable downstreamFailure;
 
         @Override
         public void collect(T element) {
-            output.collect(mapping.element(element), recordTimestamp);
+            collect(element, recordTimestamp);
         }
 
         @Override
         public void collect(T element, long timestampMillis) {
-            output.collect(mapping.element(element), timestampMillis);
+            OUT mapped = mapping.element(element);
+            try {
+                output.collect(mapped, timestampMillis);
+            } catch (RuntimeException | Error e) {
+                downstreamFailure = e;
+                throw e;
+            }
         }
     }
 

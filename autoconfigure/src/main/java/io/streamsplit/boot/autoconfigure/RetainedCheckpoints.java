@@ -1,0 +1,66 @@
+package io.streamsplit.boot.autoconfigure;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * Lets an embedded-mode application continue where its last run stopped. With a checkpoint
+ * storage directory configured, the job gets a job id derived from its name, so every run writes
+ * its checkpoints to {@code <storage>/<job id>/chk-<n>}; on start, the newest complete one (it has
+ * {@code _metadata}) is where the job resumes from.
+ */
+final class RetainedCheckpoints {
+
+    private static final String CHECKPOINT_PREFIX = "chk-";
+    private static final String METADATA = "_metadata";
+
+    private RetainedCheckpoints() {
+    }
+
+    /** The same id for every run of the job named {@code jobName}. */
+    static JobID jobId(String jobName) {
+        UUID uuid = UUID.nameUUIDFromBytes(("streamsplit-job:" + jobName).getBytes(StandardCharsets.UTF_8));
+        return new JobID(uuid.getLeastSignificantBits(), uuid.getMostSignificantBits());
+    }
+
+    /** A completed checkpoint: its directory, number and when it was written. */
+    record Checkpoint(String path, long id, Instant writtenAt) {
+    }
+
+    /** The newest complete checkpoint of {@code jobId} under {@code storage}, if any. */
+    static Optional<Checkpoint> latest(String storage, JobID jobId) throws IOException {
+        Path jobDirectory = new Path(new Path(storage), jobId.toString());
+        FileSystem fs = jobDirectory.getFileSystem();
+        if (!fs.exists(jobDirectory)) {
+            return Optional.empty();
+        }
+        Checkpoint latest = null;
+        FileStatus[] entries = fs.listStatus(jobDirectory);
+        for (FileStatus entry : entries == null ? new FileStatus[0] : entries) {
+            String name = entry.getPath().getName();
+            if (!entry.isDir() || !name.startsWith(CHECKPOINT_PREFIX)) {
+                continue;
+            }
+            long id;
+            try {
+                id = Long.parseLong(name.substring(CHECKPOINT_PREFIX.length()));
+            } catch (NumberFormatException notACheckpoint) {
+                continue;
+            }
+            Path metadata = new Path(entry.getPath(), METADATA);
+            if (fs.exists(metadata) && (latest == null || id > latest.id())) {
+                latest = new Checkpoint(entry.getPath().toString(), id,
+                        Instant.ofEpochMilli(fs.getFileStatus(metadata).getModificationTime()));
+            }
+        }
+        return Optional.ofNullable(latest);
+    }
+}

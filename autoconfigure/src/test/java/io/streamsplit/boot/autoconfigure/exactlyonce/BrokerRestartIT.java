@@ -1,0 +1,52 @@
+package io.streamsplit.boot.autoconfigure.exactlyonce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The broker goes away mid-run and comes back on the same port with the same log directories
+ * (its own broker, so other tests are not disturbed): the job fails, restarts from its last
+ * checkpoint, and the output still holds every id exactly once.
+ */
+class BrokerRestartIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerRestartIT.class);
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @Test
+    void exactlyOnceHoldsAcrossABrokerRestart() throws Exception {
+        IdsRun run = new IdsRun(KAFKA.bootstrapServers());
+        KAFKA.broker().createTopic(run.input, 3);
+        KAFKA.broker().createTopic(run.output, 2);
+        KAFKA.broker().createTopic(run.deadLetters, 1);
+        int records = 30_000;
+        try (ConfigurableApplicationContext app = run.start("exactly-once")) {
+            CompletableFuture<Void> written = run.writeWhileRunning(records, 250);
+            run.awaitDistinct(run.output, 3_000, Duration.ofMinutes(2));
+            int beforeRestart = run.committed(run.output).size();
+            KAFKA.broker().stop();
+            KAFKA.broker().start();
+            LOG.info("broker restarted at {} after {} ids were committed", KAFKA.bootstrapServers(), beforeRestart);
+            written.get(3, TimeUnit.MINUTES);
+            run.awaitDistinct(run.output, records, Duration.ofMinutes(3));
+            assertThat(beforeRestart).isLessThan(records);
+            assertThat(run.committed(run.output)).isEqualTo(
+                    IntStream.range(0, records).boxed().collect(Collectors.toMap(i -> "id-" + i, i -> 1)));
+        }
+    }
+}

@@ -18,6 +18,7 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -151,6 +152,12 @@ public final class DeliveryGuaranteeBenchmark {
         Configuration config = new Configuration();
         config.set(CoreOptions.DEFAULT_PARALLELISM, settings.parallelism());
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.checkpointInterval());
+        if (ClassLoader.getSystemClassLoader() != DeliveryGuaranteeBenchmark.class.getClassLoader()) {
+            // under exec:java the classes are not on the system class loader, which Flink's JobManager uses
+            // for jobs without classpath entries; an empty directory makes it build a child loader instead
+            config.set(PipelineOptions.CLASSPATHS, List.of(
+                    java.nio.file.Files.createTempDirectory("bench-classpath").toUri().toURL().toString()));
+        }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         StreamSplitKafkaSource<byte[]> source = StreamSplitKafkaSource.<byte[]>builder()
                 .setBootstrapServers(broker.bootstrapServers()).setTopics(input).setBounded(StoppingOffsets.latest())

@@ -33,8 +33,11 @@ class StreamSplitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidStreamSp
         return new FailureAnalysis(description.toString(), cause.getAction(), cause);
     }
 
-    /** The value as the user wrote it ("-5s", not the bound "PT-5S") when the environment has it. */
+    /** The value as the user wrote it ("-5s", not the bound "PT-5S") when the environment has it; secrets masked. */
     private String displayValue(InvalidStreamSplitConfigurationException cause) {
+        if (InvalidStreamSplitConfigurationException.isSecret(cause.getProperty())) {
+            return InvalidStreamSplitConfigurationException.MASK;
+        }
         String written = environment.getProperty(cause.getProperty());
         if (written != null) {
             return "'" + written + "'";

@@ -196,6 +196,17 @@ class StreamSplitFailureAnalysisTest {
     }
 
     @Test
+    void secretValuesAreNeverPrinted() {
+        InvalidStreamSplitConfigurationException failure = new InvalidStreamSplitConfigurationException(
+                "streamsplit.kafka.sources.orders.properties.sasl.jaas.config", "password=\"hunter2\"",
+                "a test problem", "a test action");
+        assertThat(failure.getMessage()).doesNotContain("hunter2");
+        FailureAnalysis analysis = analyze(failure, environment(
+                        "streamsplit.kafka.sources.orders.properties.sasl.jaas.config=password=\"hunter2\""));
+        assertThat(analysis.getDescription()).contains("sasl.jaas.config", "masked").doesNotContain("hunter2");
+    }
+
+    @Test
     void notSerializableDeserializerNamesTheBeanAndTheField() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
+import java.util.Map;
 import java.util.UUID;
 
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
@@ -17,19 +17,11 @@ import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * What exactly-once costs compared with at-least-once, Kafka → Kafka on the same data: a bounded
@@ -49,26 +41,11 @@ public final class DeliveryGuaranteeBenchmark {
     record Settings(int records, int recordSize, int partitions, int parallelism, int runs, Duration checkpointInterval) {
 
         static Settings parse(String... args) {
-            int records = 1_000_000;
-            int recordSize = 100;
-            int partitions = 4;
-            int parallelism = 2;
-            int runs = 3;
-            long checkpointMillis = 1000;
-            for (int i = 0; i + 1 < args.length; i += 2) {
-                int value = Integer.parseInt(args[i + 1]);
-                switch (args[i]) {
-                    case "--records" -> records = value;
-                    case "--record-size" -> recordSize = value;
-                    case "--partitions" -> partitions = value;
-                    case "--parallelism" -> parallelism = value;
-                    case "--runs" -> runs = value;
-                    case "--checkpoint-interval-ms" -> checkpointMillis = value;
-                    default -> throw new IllegalArgumentException("unknown option " + args[i] + "; known: --records,"
-                            + " --record-size, --partitions, --parallelism, --runs, --checkpoint-interval-ms");
-                }
-            }
-            return new Settings(records, recordSize, partitions, parallelism, runs, Duration.ofMillis(checkpointMillis));
+            Map<String, Integer> defaults = BenchmarkSupport.commonDefaults(1_000_000, 3);
+            defaults.put("checkpoint-interval-ms", 1000);
+            Map<String, Integer> f = BenchmarkSupport.flags(defaults, args);
+            return new Settings(f.get("records"), f.get("record-size"), f.get("partitions"), f.get("parallelism"),
+                    f.get("runs"), Duration.ofMillis(f.get("checkpoint-interval-ms")));
         }
     }
 
@@ -91,7 +68,7 @@ public final class DeliveryGuaranteeBenchmark {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
             String input = "bench-in";
             broker.createTopic(input, settings.partitions());
-            write(broker.bootstrapServers(), input, settings);
+            BenchmarkSupport.writeRecords(broker.bootstrapServers(), input, settings.records(), settings.recordSize());
             out.printf(Locale.ROOT, "%,d records x %d B, %d partitions, parallelism %d, checkpoint every %d ms%n",
                     settings.records(), settings.recordSize(), settings.partitions(), settings.parallelism(),
                     settings.checkpointInterval().toMillis());
@@ -120,28 +97,8 @@ public final class DeliveryGuaranteeBenchmark {
             ratios.add(eo.get(i) / alo.get(i));
         }
         out.printf(Locale.ROOT, "median at-least-once %,.0f records/s, exactly-once %,.0f records/s;"
-                + " exactly-once/at-least-once per pair %s (median %.2f)%n", median(alo), median(eo),
-                ratios.stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).toList(), median(ratios));
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n == 0 ? Double.NaN : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    }
-
-    private static void write(String bootstrapServers, String topic, Settings settings) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
-        byte[] value = new byte[settings.recordSize()];
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            for (int i = 0; i < settings.records(); i++) {
-                producer.send(new ProducerRecord<>(topic, value));
-            }
-        }
+                + " exactly-once/at-least-once per pair %s (median %.2f)%n", BenchmarkSupport.median(alo), BenchmarkSupport.median(eo),
+                ratios.stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).toList(), BenchmarkSupport.median(ratios));
     }
 
     /** Copies {@code input} into a new topic with {@code guarantee}; returns the timed run after checking the count. */
@@ -149,15 +106,8 @@ public final class DeliveryGuaranteeBenchmark {
             throws Exception {
         String output = "bench-out-" + UUID.randomUUID();
         broker.createTopic(output, settings.partitions());
-        Configuration config = new Configuration();
-        config.set(CoreOptions.DEFAULT_PARALLELISM, settings.parallelism());
+        Configuration config = BenchmarkSupport.jobConfiguration(settings.parallelism());
         config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, settings.checkpointInterval());
-        if (ClassLoader.getSystemClassLoader() != DeliveryGuaranteeBenchmark.class.getClassLoader()) {
-            // under exec:java the classes are not on the system class loader, which Flink's JobManager uses
-            // for jobs without classpath entries; an empty directory makes it build a child loader instead
-            config.set(PipelineOptions.CLASSPATHS, List.of(
-                    java.nio.file.Files.createTempDirectory("bench-classpath").toUri().toURL().toString()));
-        }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         StreamSplitKafkaSource<byte[]> source = StreamSplitKafkaSource.<byte[]>builder()
                 .setBootstrapServers(broker.bootstrapServers()).setTopics(input).setBounded(StoppingOffsets.latest())
@@ -173,7 +123,7 @@ public final class DeliveryGuaranteeBenchmark {
         long start = System.nanoTime();
         env.execute("copy " + guarantee);
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        long copied = countCommitted(broker.bootstrapServers(), output);
+        long copied = BenchmarkSupport.readToEnd(broker.bootstrapServers(), output);
         if (copied < settings.records() || guarantee == DeliveryGuarantee.EXACTLY_ONCE && copied != settings.records()) {
             throw new IllegalStateException(guarantee + " copied " + copied + " of " + settings.records() + " records");
         }
@@ -192,27 +142,6 @@ public final class DeliveryGuaranteeBenchmark {
         @Override
         public byte[] serialize(byte[] element) {
             return element;
-        }
-    }
-
-    private static long countCommitted(String bootstrapServers, String topic) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            var partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
-            // with read_committed the end offsets stop at the last stable offset; transaction markers take one offset
-            // each, so count by reading rather than by offsets
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            var end = consumer.endOffsets(partitions);
-            long count = 0;
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                count += consumer.poll(Duration.ofMillis(500)).count();
-            }
-            return count;
         }
     }
 }

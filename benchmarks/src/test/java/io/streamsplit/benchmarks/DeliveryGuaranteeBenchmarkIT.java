@@ -29,7 +29,7 @@ class DeliveryGuaranteeBenchmarkIT {
 
     @Test
     void medianOfEvenAndOddCounts() {
-        assertThat(DeliveryGuaranteeBenchmark.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
-        assertThat(DeliveryGuaranteeBenchmark.median(List.of(4.0, 1.0, 2.0, 3.0))).isEqualTo(2.5);
+        assertThat(BenchmarkSupport.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
+        assertThat(BenchmarkSupport.median(List.of(4.0, 1.0, 2.0, 3.0))).isEqualTo(2.5);
     }
 }

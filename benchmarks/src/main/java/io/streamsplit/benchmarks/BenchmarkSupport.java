@@ -1,0 +1,111 @@
+package io.streamsplit.benchmarks;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** What the harnesses share: flags, input topics, job configuration, medians. */
+final class BenchmarkSupport {
+
+    private BenchmarkSupport() {
+    }
+
+    /** {@code --name value} pairs over {@code defaults}; an unknown flag fails and lists the known ones. */
+    static Map<String, Integer> flags(Map<String, Integer> defaults, String... args) {
+        Map<String, Integer> values = new LinkedHashMap<>(defaults);
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            String name = args[i].replaceFirst("^--", "");
+            if (!values.containsKey(name)) {
+                throw new IllegalArgumentException("unknown option " + args[i] + "; known: --"
+                        + String.join(", --", defaults.keySet()));
+            }
+            values.put(name, Integer.parseInt(args[i + 1]));
+        }
+        return values;
+    }
+
+    /** Flags every harness has: records, record-size, partitions, parallelism, runs. */
+    static Map<String, Integer> commonDefaults(int records, int runs) {
+        Map<String, Integer> defaults = new LinkedHashMap<>();
+        defaults.put("records", records);
+        defaults.put("record-size", 100);
+        defaults.put("partitions", 4);
+        defaults.put("parallelism", 2);
+        defaults.put("runs", runs);
+        return defaults;
+    }
+
+    /** Reads {@code topic} from the beginning to its current end with read_committed; returns the record count. */
+    static long readToEnd(String bootstrapServers, String topic) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            // with read_committed the end is the last stable offset and transaction markers take offsets,
+            // so count what is read rather than subtracting offsets
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long count = 0;
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                count += consumer.poll(Duration.ofMillis(100)).count();
+            }
+            return count;
+        }
+    }
+
+    /** Writes {@code count} records of {@code size} bytes, spread over the topic's partitions. */
+    static void writeRecords(String bootstrapServers, String topic, int count, int size) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
+        byte[] value = new byte[size];
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, value));
+            }
+        }
+    }
+
+    /**
+     * A local job configuration. Under {@code exec:java} the classes are not on the system class
+     * loader, which Flink's JobManager uses for jobs without classpath entries; an empty directory
+     * as classpath entry makes it build a child loader instead.
+     */
+    static Configuration jobConfiguration(int parallelism) throws IOException {
+        Configuration config = new Configuration();
+        config.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+        if (ClassLoader.getSystemClassLoader() != BenchmarkSupport.class.getClassLoader()) {
+            config.set(PipelineOptions.CLASSPATHS,
+                    List.of(Files.createTempDirectory("bench-classpath").toUri().toURL().toString()));
+        }
+        return config;
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n == 0 ? Double.NaN : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}

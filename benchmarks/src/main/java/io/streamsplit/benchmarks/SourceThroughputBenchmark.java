@@ -1,0 +1,177 @@
+package io.streamsplit.benchmarks;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * How fast each reader consumes a prepared topic: a plain {@code KafkaConsumer} loop (the practical
+ * limit), Flink's official {@code KafkaSource}, and StreamSplit's source, the two Flink sources in the
+ * same bounded job shape (source → counting map → discarding sink), same consumer settings
+ * (read_committed, byte arrays). Runs alternate raw, official, streamsplit after a warm-up; the
+ * report gives records/s per run, medians, and the streamsplit/official and streamsplit/raw ratios
+ * of each round. A Flink job's fixed cost (start, deploy, finish) is measured on an empty topic and
+ * reported separately; "net" figures subtract its median. Every run's record count is checked.
+ *
+ * <pre>
+ * mvn -B -q -DskipTests install -pl benchmarks -am
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.SourceThroughputBenchmark \
+ *     -Dexec.args="--records 5000000 --partitions 4 --parallelism 2 --runs 5"
+ * </pre>
+ */
+public final class SourceThroughputBenchmark {
+
+    enum Reader { RAW, OFFICIAL, STREAMSPLIT }
+
+    record Settings(int records, int recordSize, int partitions, int parallelism, int runs) {
+        static Settings parse(String... args) {
+            Map<String, Integer> f = BenchmarkSupport.flags(BenchmarkSupport.commonDefaults(5_000_000, 5), args);
+            return new Settings(f.get("records"), f.get("record-size"), f.get("partitions"), f.get("parallelism"),
+                    f.get("runs"));
+        }
+    }
+
+    /** The report: per reader the counted runs' records/s (gross and net of the fixed job cost). */
+    record Result(Map<Reader, List<Double>> gross, Map<Reader, List<Double>> net, Map<Reader, Double> fixedCostMillis) {
+    }
+
+    private SourceThroughputBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        run(Settings.parse(args), System.out);
+    }
+
+    static Result run(Settings settings, PrintStream out) throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
+            String bootstrap = broker.bootstrapServers();
+            broker.createTopic("bench-empty", settings.partitions());
+            broker.createTopic("bench-in", settings.partitions());
+            BenchmarkSupport.writeRecords(bootstrap, "bench-in", settings.records(), settings.recordSize());
+            double mb = settings.records() * (double) settings.recordSize() / (1024 * 1024);
+            out.printf(Locale.ROOT, "%,d records x %d B (%.0f MB), %d partitions, parallelism %d%n", settings.records(),
+                    settings.recordSize(), mb, settings.partitions(), settings.parallelism());
+
+            Map<Reader, Double> fixed = new EnumMap<>(Reader.class);
+            fixed.put(Reader.RAW, 0.0);
+            for (Reader reader : List.of(Reader.OFFICIAL, Reader.STREAMSPLIT)) {
+                read(reader, bootstrap, "bench-empty", 0, settings); // warm-up
+                List<Double> costs = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    costs.add((double) read(reader, bootstrap, "bench-empty", 0, settings).toMillis());
+                }
+                fixed.put(reader, BenchmarkSupport.median(costs));
+                out.printf(Locale.ROOT, "fixed job cost %-11s %,6.0f ms (median of 3 runs on an empty topic)%n", reader,
+                        fixed.get(reader));
+            }
+            for (Reader reader : Reader.values()) {
+                read(reader, bootstrap, "bench-in", settings.records(), settings); // warm-up
+            }
+            Map<Reader, List<Double>> gross = new EnumMap<>(Reader.class);
+            Map<Reader, List<Double>> net = new EnumMap<>(Reader.class);
+            for (int run = 1; run <= settings.runs(); run++) {
+                for (Reader reader : Reader.values()) {
+                    long millis = read(reader, bootstrap, "bench-in", settings.records(), settings).toMillis();
+                    double perSecond = settings.records() * 1000.0 / Math.max(1, millis);
+                    double netPerSecond = settings.records() * 1000.0 / Math.max(1, millis - fixed.get(reader));
+                    gross.computeIfAbsent(reader, r -> new ArrayList<>()).add(perSecond);
+                    net.computeIfAbsent(reader, r -> new ArrayList<>()).add(netPerSecond);
+                    out.printf(Locale.ROOT, "run %d %-11s %,11.0f rec/s %7.1f MB/s  net %,11.0f rec/s (%,d ms)%n", run,
+                            reader, perSecond, perSecond * settings.recordSize() / (1024 * 1024), netPerSecond, millis);
+                }
+                out.printf(Locale.ROOT, "run %d ratios: streamsplit/official %.2f (net %.2f), streamsplit/raw net %.2f%n",
+                        run, last(gross, Reader.STREAMSPLIT) / last(gross, Reader.OFFICIAL),
+                        last(net, Reader.STREAMSPLIT) / last(net, Reader.OFFICIAL),
+                        last(net, Reader.STREAMSPLIT) / last(net, Reader.RAW));
+            }
+            for (Reader reader : Reader.values()) {
+                List<Double> values = gross.get(reader);
+                out.printf(Locale.ROOT, "median %-11s %,11.0f rec/s (min %,.0f, max %,.0f), net %,11.0f rec/s%n", reader,
+                        BenchmarkSupport.median(values), values.stream().mapToDouble(d -> d).min().orElse(0),
+                        values.stream().mapToDouble(d -> d).max().orElse(0), BenchmarkSupport.median(net.get(reader)));
+            }
+            return new Result(gross, net, fixed);
+        }
+    }
+
+    private static double last(Map<Reader, List<Double>> values, Reader reader) {
+        List<Double> list = values.get(reader);
+        return list.get(list.size() - 1);
+    }
+
+    /** Reads {@code topic} to its end with {@code reader}; checks the count; returns the wall time. */
+    static Duration read(Reader reader, String bootstrap, String topic, long expected, Settings settings)
+            throws Exception {
+        long start = System.nanoTime();
+        long count = reader == Reader.RAW ? BenchmarkSupport.readToEnd(bootstrap, topic) : flinkRead(reader, bootstrap, topic, settings);
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        if (count != expected) {
+            throw new IllegalStateException(reader + " read " + count + " records, expected " + expected);
+        }
+        return elapsed;
+    }
+
+    private static long flinkRead(Reader reader, String bootstrap, String topic, Settings settings) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                BenchmarkSupport.jobConfiguration(settings.parallelism()));
+        Source<byte[], ?, ?> source = reader == Reader.OFFICIAL
+                ? KafkaSource.<byte[]>builder().setBootstrapServers(bootstrap).setTopics(topic)
+                        .setStartingOffsets(OffsetsInitializer.earliest()).setBounded(OffsetsInitializer.latest())
+                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                        .setDeserializer(KafkaRecordDeserializationSchema.valueOnly(ByteArrayDeserializer.class)).build()
+                : StreamSplitKafkaSource.<byte[]>builder().setBootstrapServers(bootstrap).setTopics(topic)
+                        .setBounded(StoppingOffsets.latest())
+                        .setRecordEmitter(passThrough(), PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO).build();
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), reader.name().toLowerCase(Locale.ROOT))
+                .map(new Counting()).sinkTo(new DiscardingSink<>());
+        JobExecutionResult result = env.execute(reader + " read");
+        Long count = result.getAccumulatorResult(Counting.NAME);
+        return count == null ? 0 : count;
+    }
+
+    private static KafkaRecordEmitter<byte[]> passThrough() {
+        return (record, out) -> out.collect(record.value());
+    }
+
+    /** Counts records in an accumulator, so every run proves it read everything. */
+    static final class Counting extends RichMapFunction<byte[], byte[]> {
+        private static final long serialVersionUID = 1L;
+        static final String NAME = "records";
+        private transient LongCounter counter;
+
+        @Override
+        public void open(OpenContext openContext) {
+            counter = new LongCounter();
+            getRuntimeContext().addAccumulator(NAME, counter);
+        }
+
+        @Override
+        public byte[] map(byte[] value) {
+            counter.add(1L);
+            return value;
+        }
+    }
+}

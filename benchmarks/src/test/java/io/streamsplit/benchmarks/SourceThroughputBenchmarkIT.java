@@ -1,0 +1,27 @@
+package io.streamsplit.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+/** A tiny run of the source comparison in the normal build, so the harness cannot rot. */
+class SourceThroughputBenchmarkIT {
+
+    @Test
+    void tinyRunReadsEverythingWithEachReaderAndReportsRatios() throws Exception {
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        SourceThroughputBenchmark.Result result = SourceThroughputBenchmark.run(
+                SourceThroughputBenchmark.Settings.parse("--records", "5000", "--runs", "1", "--partitions", "2"),
+                new PrintStream(report, true, StandardCharsets.UTF_8));
+
+        for (SourceThroughputBenchmark.Reader reader : SourceThroughputBenchmark.Reader.values()) {
+            assertThat(result.gross().get(reader)).as(reader.name()).hasSize(1).allSatisfy(v -> assertThat(v).isPositive());
+        }
+        assertThat(result.fixedCostMillis().get(SourceThroughputBenchmark.Reader.STREAMSPLIT)).isPositive();
+        assertThat(report.toString(StandardCharsets.UTF_8)).contains("streamsplit/official", "streamsplit/raw net");
+    }
+}

@@ -149,6 +149,10 @@ public class StreamSplitJob implements SmartLifecycle {
 
     private void submit(StreamGraph graph) {
         try {
+            if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
+                FlinkVersionCheck.requireCompatible(java.net.URI.create(
+                        "http://" + flink.getRemote().getHost() + ":" + flink.getRemote().getPort()));
+            }
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
             submission.complete(client);

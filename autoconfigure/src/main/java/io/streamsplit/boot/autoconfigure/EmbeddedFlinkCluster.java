@@ -22,7 +22,6 @@ import org.apache.flink.core.execution.PipelineExecutorServiceLoader;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.minicluster.MiniClusterJobClient;
-import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.minicluster.RpcServiceSharing;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.slf4j.Logger;
@@ -122,13 +121,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
 
     private CompletableFuture<JobClient> submit(org.apache.flink.api.dag.Pipeline pipeline, Configuration config,
             ClassLoader userCodeClassLoader) throws Exception {
-        // getStreamGraph replaces the graph's restore settings with the configuration's; keep a
-        // resume point chosen on the graph itself (StreamSplitJob's retained-checkpoint resume)
-        SavepointRestoreSettings chosen = pipeline instanceof StreamGraph g ? g.getSavepointRestoreSettings() : null;
         StreamGraph graph = PipelineExecutorUtils.getStreamGraph(pipeline, config);
-        if (chosen != null && chosen.restoreSavepoint() && !graph.getSavepointRestoreSettings().restoreSavepoint()) {
-            graph.setSavepointRestoreSettings(chosen);
-        }
         if (graph.getClasspath().isEmpty() && ClassLoader.getSystemClassLoader() != EmbeddedFlinkCluster.class.getClassLoader()) {
             graph.setClasspath(List.of(emptyClasspathEntry()));
         }

@@ -7,9 +7,14 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptionsInternal;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Lets an embedded-mode application continue where its last run stopped. With a checkpoint
@@ -19,10 +24,43 @@ import org.apache.flink.core.fs.Path;
  */
 final class RetainedCheckpoints {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RetainedCheckpoints.class);
+
     private static final String CHECKPOINT_PREFIX = "chk-";
     private static final String METADATA = "_metadata";
 
     private RetainedCheckpoints() {
+    }
+
+    /**
+     * Embedded mode with checkpointing and a storage directory: gives the job a stable id, and
+     * unless a restore path is configured, points {@code execution.state-recovery.path} at the
+     * newest retained checkpoint. Through the configuration, as Flink's executors read it.
+     */
+    static void resume(FlinkProperties flink, String jobName, Configuration configuration) {
+        String storage = flink.getCheckpointing().getStorage();
+        if (flink.getMode() != FlinkProperties.Mode.EMBEDDED || !flink.getCheckpointing().isEnabled() || storage == null) {
+            return;
+        }
+        JobID jobId = jobId(jobName);
+        configuration.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, jobId.toHexString());
+        if (configuration.contains(StateRecoveryOptions.SAVEPOINT_PATH)) {
+            LOG.info("Flink job '{}' starts from the configured restore path {}", jobName,
+                    configuration.get(StateRecoveryOptions.SAVEPOINT_PATH));
+            return;
+        }
+        try {
+            latest(storage, jobId).ifPresentOrElse(checkpoint -> {
+                configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.path());
+                LOG.info("Resuming Flink job '{}' from checkpoint {} at {} (written {}): sources continue from its"
+                        + " offsets", jobName, checkpoint.id(), checkpoint.path(), checkpoint.writtenAt());
+            }, () -> LOG.info("No retained checkpoint of Flink job '{}' in {}; sources start from their"
+                    + " starting offsets", jobName, storage));
+        } catch (IOException e) {
+            throw new InvalidStreamSplitConfigurationException("streamsplit.flink.checkpointing.storage", storage,
+                    "the checkpoint directory cannot be read to resume the job: " + e.getMessage(),
+                    "Fix the path or its permissions, or set streamsplit.flink.restore-path explicitly.", e);
+        }
     }
 
     /** The same id for every run of the job named {@code jobName}. */

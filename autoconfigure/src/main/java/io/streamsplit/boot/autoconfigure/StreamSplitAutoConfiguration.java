@@ -6,7 +6,6 @@ import java.util.List;
 
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -36,8 +35,6 @@ import org.springframework.core.env.Environment;
 @Import(KafkaSourceBeanRegistrar.class)
 public final class StreamSplitAutoConfiguration {
 
-    private static final String DEFAULT_JOB_NAME = "streamsplit";
-
     @Bean
     @ConditionalOnMissingBean
     KafkaBootstrapServers streamSplitKafkaBootstrapServers(StreamSplitProperties properties, Environment environment,
@@ -63,32 +60,32 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    KafkaSinkFactory streamSplitKafkaSinkFactory(StreamSplitProperties properties, Environment environment,
+    KafkaSinkFactory streamSplitKafkaSinkFactory(StreamSplitProperties properties, FlinkJobDefinition job,
             KafkaBootstrapServers bootstrapServers, ConfigurableListableBeanFactory beanFactory) {
-        return new KafkaSinkFactory(properties.getKafka(), properties.getFlink(),
-                jobName(properties.getFlink(), environment), bootstrapServers, new UserBeans(beanFactory));
+        return new KafkaSinkFactory(properties.getKafka(), properties.getFlink(), job.name(), bootstrapServers,
+                new UserBeans(beanFactory));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    FlinkJobDefinition streamSplitFlinkJobDefinition(StreamSplitProperties properties, Environment environment) {
+        return FlinkJobDefinition.of(properties.getFlink(), environment);
     }
 
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "embedded", matchIfMissing = true)
-    EmbeddedFlinkCluster embeddedFlinkCluster(StreamSplitProperties properties, Environment environment) {
-        FlinkProperties flink = properties.getFlink();
-        Configuration job = FlinkConfigurationMapper.jobConfiguration(flink, jobName(flink, environment));
-        return new EmbeddedFlinkCluster(FlinkConfigurationMapper.embeddedClusterConfiguration(flink, job));
+    EmbeddedFlinkCluster embeddedFlinkCluster(StreamSplitProperties properties, FlinkJobDefinition job) {
+        return new EmbeddedFlinkCluster(
+                FlinkConfigurationMapper.embeddedClusterConfiguration(properties.getFlink(), job.configuration()));
     }
 
     @Bean
     @ConditionalOnMissingBean
-    StreamExecutionEnvironment streamExecutionEnvironment(StreamSplitProperties properties, Environment environment,
-            ObjectProvider<EmbeddedFlinkCluster> embedded) {
+    StreamExecutionEnvironment streamExecutionEnvironment(StreamSplitProperties properties,
+            FlinkJobDefinition definition, ObjectProvider<EmbeddedFlinkCluster> embedded) {
         FlinkProperties flink = properties.getFlink();
-        Configuration job = FlinkConfigurationMapper.jobConfiguration(flink, jobName(flink, environment));
-        if (flink.getShutdown().isSavepoint() && !job.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
-            throw new InvalidStreamSplitConfigurationException("streamsplit.flink.shutdown.savepoint-directory", null,
-                    "streamsplit.flink.shutdown.savepoint is true but there is no directory to write the savepoint to",
-                    "Set streamsplit.flink.shutdown.savepoint-directory (e.g. file:///var/lib/app/savepoints).");
-        }
+        Configuration job = new Configuration(definition.configuration());
         ClassLoader classLoader = StreamSplitAutoConfiguration.class.getClassLoader();
         if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
             FlinkProperties.Remote remote = flink.getRemote();
@@ -110,14 +107,14 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    StreamSplitJob streamSplitJob(StreamSplitProperties properties, Environment environment,
+    StreamSplitJob streamSplitJob(StreamSplitProperties properties, FlinkJobDefinition job,
             StreamExecutionEnvironment streamExecutionEnvironment, ConfigurableListableBeanFactory beanFactory,
             KafkaSourceFactory sources, KafkaSinkFactory sinks) {
         FlinkProperties flink = properties.getFlink();
         String target = flink.getMode() == FlinkProperties.Mode.REMOTE
                 ? "the Flink cluster at " + flink.getRemote().getHost() + ":" + flink.getRemote().getPort()
                 : "the embedded Flink MiniCluster";
-        return new StreamSplitJob(flink, jobName(flink, environment), streamExecutionEnvironment, beanFactory,
+        return new StreamSplitJob(flink, job.name(), streamExecutionEnvironment, beanFactory,
                 () -> new DefaultPipelineContext(streamExecutionEnvironment, beanFactory, sources, sinks), target);
     }
 
@@ -125,13 +122,6 @@ public final class StreamSplitAutoConfiguration {
     @ConditionalOnMissingBean
     JobClient streamSplitJobClient(StreamSplitJob job) {
         return new SubmittedJobClient(job.submission());
-    }
-
-    static String jobName(FlinkProperties flink, Environment environment) {
-        if (flink.getJobName() != null && !flink.getJobName().isBlank()) {
-            return flink.getJobName();
-        }
-        return environment.getProperty("spring.application.name", DEFAULT_JOB_NAME);
     }
 
     private static String[] existingJars(List<String> jars) {

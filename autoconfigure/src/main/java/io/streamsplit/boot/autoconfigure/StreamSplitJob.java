@@ -8,9 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -113,38 +111,7 @@ public class StreamSplitJob implements SmartLifecycle {
                     + " (pipeline.sink(name, stream)) or print them.", e);
         }
         graph.setJobName(jobName);
-        resumeFromRetainedCheckpoint(graph);
         return graph;
-    }
-
-    /**
-     * Embedded mode with a checkpoint directory: a stable job id, and a start from the newest
-     * retained checkpoint unless a restore path is configured.
-     */
-    private void resumeFromRetainedCheckpoint(StreamGraph graph) {
-        String storage = flink.getCheckpointing().getStorage();
-        if (flink.getMode() != FlinkProperties.Mode.EMBEDDED || !flink.getCheckpointing().isEnabled() || storage == null) {
-            return;
-        }
-        JobID jobId = RetainedCheckpoints.jobId(jobName);
-        graph.setJobId(jobId);
-        if (graph.getSavepointRestoreSettings().restoreSavepoint()) {
-            LOG.info("Flink job '{}' starts from the configured restore path {}", jobName,
-                    graph.getSavepointRestoreSettings().getRestorePath());
-            return;
-        }
-        try {
-            RetainedCheckpoints.latest(storage, jobId).ifPresentOrElse(checkpoint -> {
-                graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(checkpoint.path(), false));
-                LOG.info("Resuming Flink job '{}' from checkpoint {} at {} (written {}): sources continue from its"
-                        + " offsets", jobName, checkpoint.id(), checkpoint.path(), checkpoint.writtenAt());
-            }, () -> LOG.info("No retained checkpoint of Flink job '{}' in {}; sources start from their"
-                    + " starting offsets", jobName, storage));
-        } catch (java.io.IOException e) {
-            throw new InvalidStreamSplitConfigurationException("streamsplit.flink.checkpointing.storage", storage,
-                    "the checkpoint directory cannot be read to resume the job: " + e.getMessage(),
-                    "Fix the path or its permissions, or set streamsplit.flink.restore-path explicitly.", e);
-        }
     }
 
     private void submit(StreamGraph graph) {

@@ -1,8 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.Field;
@@ -11,6 +9,8 @@ import java.lang.reflect.Modifier;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+
+import org.apache.flink.util.InstantiationUtil;
 
 /**
  * Checks that a user bean Flink ships to its TaskManagers can be Java-serialized, and when it
@@ -26,8 +26,8 @@ final class SerializabilityCheck {
 
     /** Serializes {@code bean}; on failure throws an error naming the property, the bean and the field. */
     static void requireSerializable(String property, String beanName, Object bean) {
-        try (ObjectOutputStream out = new ObjectOutputStream(new ByteArrayOutputStream())) {
-            out.writeObject(bean);
+        try {
+            InstantiationUtil.serializeObject(bean);
         } catch (IOException | RuntimeException e) {
             String path = findNonSerializable(bean, beanName, Collections.newSetFromMap(new IdentityHashMap<>()), 0);
             String where = path != null ? "field '" + path + "'" : "an object it references (" + e + ")";

@@ -18,34 +18,42 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Writes and reads test topics on a real broker. */
-final class KafkaTopics {
+public final class KafkaTopics {
 
     private KafkaTopics() {
     }
 
-    static void write(String bootstrapServers, String topic, List<String> values) throws Exception {
+    /** Writes {@code values} (in order, batched) and returns once all are acknowledged. */
+    public static void write(String bootstrapServers, String topic, List<String> values) throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "10");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
+            java.util.concurrent.Future<?> last = null;
             for (String value : values) {
-                producer.send(new ProducerRecord<>(topic, value.getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
+                last = producer.send(new ProducerRecord<>(topic, value.getBytes(StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+            if (last != null) {
+                last.get(30, TimeUnit.SECONDS); // surfaces a failed send
             }
         }
     }
 
     /** Every record now in {@code topic} that a read_committed consumer sees. */
-    static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic) {
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
                 if (!consumer.assignment().isEmpty()) {
@@ -62,7 +70,7 @@ final class KafkaTopics {
         return records;
     }
 
-    static List<String> values(String bootstrapServers, String topic) {
+    public static List<String> values(String bootstrapServers, String topic) {
         return readAll(bootstrapServers, topic).stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
     }
 }

@@ -2,22 +2,13 @@ package io.streamsplit.boot.autoconfigure.exactlyonce;
 
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -37,17 +28,12 @@ final class IdsRun {
 
     /** Writes ids {@code from} ≤ n < {@code to}; every {@code badEvery}-th record is a bad one instead. */
     void write(int from, int to, int badEvery) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "10");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = from; i < to; i++) {
-                boolean bad = badEvery > 0 && i % badEvery == badEvery - 1;
-                producer.send(new ProducerRecord<>(input, (bad ? "bad-" : "id-") + i));
-            }
-            producer.flush();
+        List<String> values = new java.util.ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+            boolean bad = badEvery > 0 && i % badEvery == badEvery - 1;
+            values.add((bad ? "bad-" : "id-") + i);
         }
+        KafkaTopics.write(bootstrapServers, input, values);
     }
 
     /**
@@ -95,27 +81,8 @@ final class IdsRun {
 
     /** How often each value appears in {@code topic}, read with isolation.level=read_committed. */
     Map<String, Integer> committed(String topic) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "check-" + UUID.randomUUID());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         Map<String, Integer> counts = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    counts.merge(new String(record.value(), StandardCharsets.UTF_8), 1, Integer::sum);
-                }
-                if (!consumer.assignment().isEmpty() && consumer.endOffsets(consumer.assignment()).entrySet().stream()
-                        .allMatch(end -> consumer.position(end.getKey()) >= end.getValue())) {
-                    break;
-                }
-            }
-        }
+        KafkaTopics.values(bootstrapServers, topic).forEach(value -> counts.merge(value, 1, Integer::sum));
         return counts;
     }
 

@@ -1,9 +1,9 @@
 package io.streamsplit.sample;
 
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-import io.streamsplit.boot.autoconfigure.StreamSplitPipeline;
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import org.apache.flink.api.common.functions.AggregateFunction;

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.pipeline.PipelineContext;
 import java.util.HashMap;
 import java.util.Map;
 

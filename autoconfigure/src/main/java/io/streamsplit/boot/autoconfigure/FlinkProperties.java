@@ -238,8 +238,21 @@ public class FlinkProperties {
         /** Port of the Flink JobManager's REST endpoint. */
         private int port = 8081;
 
-        /** Jars shipped with the job (the application's classes and the connector), as file paths. */
+        /**
+         * Whether to ship the application's classpath with the job: its classes and every library the
+         * job's code can need (class directories are packed into jars, a Spring Boot fat jar is opened);
+         * Flink's own jars, Spring and the starter's Spring side stay behind.
+         */
+        private boolean shipClasspath = true;
+
+        /** More jars to ship, as file paths (e.g. a library the job loads by reflection). */
         private List<String> jars = new ArrayList<>();
+
+        /**
+         * File-name patterns (globs, e.g. 'guava-*.jar') of classpath jars not to ship; the cluster must
+         * then have them in its lib/ folder.
+         */
+        private List<String> excludeJars = new ArrayList<>();
 
         public String getHost() {
             return host;
@@ -257,8 +270,24 @@ public class FlinkProperties {
             this.port = port;
         }
 
+        public boolean isShipClasspath() {
+            return shipClasspath;
+        }
+
+        public void setShipClasspath(boolean shipClasspath) {
+            this.shipClasspath = shipClasspath;
+        }
+
         public List<String> getJars() {
             return jars;
+        }
+
+        public List<String> getExcludeJars() {
+            return excludeJars;
+        }
+
+        public void setExcludeJars(List<String> excludeJars) {
+            this.excludeJars = excludeJars;
         }
 
         public void setJars(List<String> jars) {

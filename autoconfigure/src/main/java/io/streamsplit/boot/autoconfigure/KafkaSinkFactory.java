@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Properties;
 
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
+import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -93,7 +95,7 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
         String p = "streamsplit.kafka.sinks." + name + ".";
         UserBeans.Found value = beans.find(p + "serializer", sink.getSerializer(), "serializer",
                 SerializationSchema.class, KafkaRecordSerializationSchema.class);
-        SerializabilityCheck.requireSerializable(p + "serializer", value.name(), value.bean());
+        beans.requireShippable(p + "serializer", value);
         KafkaRecordSerializationSchema<T> serializer;
         if (value.bean() instanceof KafkaRecordSerializationSchema<?> full) {
             if (sink.getKeySerializer() != null || sink.getTopicSelector() != null) {
@@ -109,7 +111,7 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
             if (sink.getKeySerializer() != null) {
                 UserBeans.Found key = beans.find(p + "key-serializer", sink.getKeySerializer(), "key serializer",
                         SerializationSchema.class);
-                SerializabilityCheck.requireSerializable(p + "key-serializer", key.name(), key.bean());
+                beans.requireShippable(p + "key-serializer", key);
                 builder.setKeySerializationSchema(typed((SerializationSchema<T>) key.bean(), elementType));
             }
             serializer = builder.build();
@@ -133,7 +135,7 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
         }
         UserBeans.Found selector = beans.find(p + "topic-selector", sink.getTopicSelector(), "topic selector",
                 TopicSelector.class);
-        SerializabilityCheck.requireSerializable(p + "topic-selector", selector.name(), selector.bean());
+        beans.requireShippable(p + "topic-selector", selector);
         builder.setTopicSelector((TopicSelector) selector.bean());
     }
 
@@ -146,8 +148,7 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
         KafkaSourceProperties source = kafka.getSources().get(sourceName);
         String p = KafkaSourceFactory.prefix(sourceName);
         String topic = source.getDeadLetterTopic();
-        KafkaRecordSerializationSchema<DeadLetterRecord> serializer =
-                (record, context, timestamp) -> record.toProducerRecord(topic);
+        KafkaRecordSerializationSchema<DeadLetterRecord> serializer = new DeadLetterSerializationSchema(topic);
         DeliveryGuarantee guarantee = deadLetterGuarantee();
         return build(p + "dead-letter-topic", source.getBootstrapServers(), guarantee,
                 guarantee == DeliveryGuarantee.EXACTLY_ONCE ? deadLetterPrefix(sourceName) : null,

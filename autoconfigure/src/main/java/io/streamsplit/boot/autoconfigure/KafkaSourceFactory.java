@@ -187,14 +187,14 @@ final class KafkaSourceFactory {
         if (source.getRecordEmitter() != null) {
             UserBeans.Found found = beans.find(p + "record-emitter", source.getRecordEmitter(), "record emitter",
                     KafkaRecordEmitter.class);
-            SerializabilityCheck.requireSerializable(p + "record-emitter", found.name(), found.bean());
+            beans.requireShippable(p + "record-emitter", found);
             TypeInformation type = beans.elementType(p + "type", source.getType(), found, KafkaRecordEmitter.class);
             builder.setRecordEmitter((KafkaRecordEmitter) found.bean(), type);
             return;
         }
         UserBeans.Found found = beans.find(p + "deserializer", source.getDeserializer(), "deserializer",
                 KafkaRecordDeserializer.class, DeserializationSchema.class, KafkaRecordEmitter.class);
-        SerializabilityCheck.requireSerializable(p + "deserializer", found.name(), found.bean());
+        beans.requireShippable(p + "deserializer", found);
         if (found.bean() instanceof DeserializationSchema<?> schema) {
             builder.setValueOnlyDeserializer(schema);
         } else if (found.bean() instanceof KafkaRecordEmitter<?> emitter) {

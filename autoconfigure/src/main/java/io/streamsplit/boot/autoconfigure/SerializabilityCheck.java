@@ -8,7 +8,9 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.apache.flink.util.InstantiationUtil;
 
@@ -29,7 +31,8 @@ final class SerializabilityCheck {
         try {
             InstantiationUtil.serializeObject(bean);
         } catch (IOException | RuntimeException e) {
-            String path = findNonSerializable(bean, beanName, Collections.newSetFromMap(new IdentityHashMap<>()), 0);
+            String path = find(bean, beanName, value -> !(value instanceof Serializable) ? value.getClass().getName() : null,
+                    Collections.newSetFromMap(new IdentityHashMap<>()), 0);
             String where = path != null ? "field '" + path + "'" : "an object it references (" + e + ")";
             throw new InvalidStreamSplitConfigurationException(property, beanName,
                     "bean '" + beanName + "' (" + bean.getClass().getName() + ") is shipped to Flink's TaskManagers,"
@@ -39,20 +42,47 @@ final class SerializabilityCheck {
         }
     }
 
-    private static String findNonSerializable(Object value, String path, Set<Object> seen, int depth) {
+    /**
+     * Remote mode: fails startup when {@code bean}'s serialized form needs a class the Flink cluster
+     * will not have (Spring, the starter's Spring side, an excluded jar), naming the field that holds it.
+     */
+    static void requireOnCluster(String property, String beanName, Object bean, ClusterClasses cluster) {
+        ClusterClasses.Missing missing = cluster.missingFor(bean);
+        if (missing == null) {
+            return;
+        }
+        // the object of the missing class itself if a field holds one, else the object whose class needs it
+        String path = null;
+        for (String offending : List.of(missing.needed(), missing.className())) {
+            path = path != null ? path : find(bean, beanName, value -> offending.equals(value.getClass().getName())
+                    || offending.equals(capturingClass(value)) ? offending : null,
+                    Collections.newSetFromMap(new IdentityHashMap<>()), 0);
+        }
+        String where = path == null || path.startsWith(beanName + " (") ? "it" : "field '" + path + "'";
+        throw new InvalidStreamSplitConfigurationException(property, beanName,
+                "bean '" + beanName + "' (" + bean.getClass().getName() + ") is shipped to the Flink cluster, but "
+                        + where + " needs a class the cluster will not have: " + missing,
+                "Spring and the starter's Spring side are not shipped. Make that field transient and create it in"
+                        + " open(), or move the code into a class whose fields and methods do not mention Spring types;"
+                        + " if a library is missing, ship it with streamsplit.flink.remote.jars.");
+    }
+
+    private static String find(Object value, String path, Function<Object, String> offending, Set<Object> seen,
+            int depth) {
         if (value == null || depth > MAX_DEPTH || !seen.add(value)) {
             return null;
         }
         Class<?> type = value.getClass();
-        if (!(value instanceof Serializable)) {
-            return path + " (" + type.getName() + ")";
+        String found = offending.apply(value);
+        if (found != null) {
+            return path + " (" + found + ")";
         }
         if (type.isArray() && !type.getComponentType().isPrimitive()) {
             Object[] items = (Object[]) value;
             for (int i = 0; i < items.length; i++) {
-                String found = findNonSerializable(items[i], path + "[" + i + "]", seen, depth + 1);
-                if (found != null) {
-                    return found;
+                String item = find(items[i], path + "[" + i + "]", offending, seen, depth + 1);
+                if (item != null) {
+                    return item;
                 }
             }
             return null;
@@ -60,10 +90,10 @@ final class SerializabilityCheck {
         SerializedLambda lambda = serializedLambda(value);
         if (lambda != null) {
             for (int i = 0; i < lambda.getCapturedArgCount(); i++) {
-                String found = findNonSerializable(lambda.getCapturedArg(i), path + ".<captured " + i + ">", seen,
+                String captured = find(lambda.getCapturedArg(i), path + ".<captured " + i + ">", offending, seen,
                         depth + 1);
-                if (found != null) {
-                    return found;
+                if (captured != null) {
+                    return captured;
                 }
             }
             return null;
@@ -85,13 +115,19 @@ final class SerializabilityCheck {
                     continue;
                 }
                 String name = field.getName().startsWith("this$") ? "<enclosing instance>" : field.getName();
-                String found = findNonSerializable(fieldValue, path + "." + name, seen, depth + 1);
-                if (found != null) {
-                    return found;
+                String inField = find(fieldValue, path + "." + name, offending, seen, depth + 1);
+                if (inField != null) {
+                    return inField;
                 }
             }
         }
         return null;
+    }
+
+    /** The class that defines {@code value} when it is a serializable lambda, else null. */
+    private static String capturingClass(Object value) {
+        SerializedLambda lambda = serializedLambda(value);
+        return lambda != null ? lambda.getCapturingClass().replace('/', '.') : null;
     }
 
     /** A serializable lambda's captured arguments, through its synthetic {@code writeReplace}. */

@@ -1,6 +1,8 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -82,8 +84,25 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "remote")
+    JobJars streamSplitJobJars(StreamSplitProperties properties) {
+        FlinkProperties.Remote remote = properties.getFlink().getRemote();
+        return JobJars.collect(System.getProperty("java.class.path"), remote.isShipClasspath(),
+                existingJars(remote.getJars()), new ShipRules(remote.getExcludeJars()));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "remote")
+    ClusterClasses streamSplitClusterClasses(JobJars jobJars) {
+        return new ClusterClasses(jobJars, StreamSplitAutoConfiguration.class.getClassLoader());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     StreamExecutionEnvironment streamExecutionEnvironment(StreamSplitProperties properties,
-            FlinkJobDefinition definition, ObjectProvider<EmbeddedFlinkCluster> embedded) {
+            FlinkJobDefinition definition, ObjectProvider<EmbeddedFlinkCluster> embedded,
+            ObjectProvider<JobJars> jobJars) {
         FlinkProperties flink = properties.getFlink();
         Configuration job = new Configuration(definition.configuration());
         ClassLoader classLoader = StreamSplitAutoConfiguration.class.getClassLoader();
@@ -94,8 +113,8 @@ public final class StreamSplitAutoConfiguration {
                         "streamsplit.flink.mode is 'remote' but no JobManager host is set",
                         "Set streamsplit.flink.remote.host (and remote.port, default 8081), or use mode 'embedded'.");
             }
-            return StreamExecutionEnvironment.createRemoteEnvironment(remote.getHost(), remote.getPort(), job,
-                    existingJars(remote.getJars()));
+            String[] jars = jobJars.getObject().shipped().stream().map(Path::toString).toArray(String[]::new);
+            return StreamExecutionEnvironment.createRemoteEnvironment(remote.getHost(), remote.getPort(), job, jars);
         }
         EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
         if (cluster == null) {
@@ -124,7 +143,7 @@ public final class StreamSplitAutoConfiguration {
         return new SubmittedJobClient(job.submission());
     }
 
-    private static String[] existingJars(List<String> jars) {
+    private static List<Path> existingJars(List<String> jars) {
         for (int i = 0; i < jars.size(); i++) {
             if (!new File(jars.get(i)).isFile()) {
                 throw new InvalidStreamSplitConfigurationException("streamsplit.flink.remote.jars[" + i + "]",
@@ -132,7 +151,7 @@ public final class StreamSplitAutoConfiguration {
                         "Point it at the built jar (e.g. target/app.jar), or remove it.");
             }
         }
-        return jars.toArray(String[]::new);
+        return jars.stream().map(Path::of).toList();
     }
 
     /** Spring Boot's Kafka connection ({@code @ServiceConnection}, {@code spring.kafka.*}) when spring-boot-kafka is present. */

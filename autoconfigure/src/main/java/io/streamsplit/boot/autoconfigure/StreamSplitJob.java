@@ -1,7 +1,10 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.pipeline.StreamSplitPipeline;
+import io.streamsplit.pipeline.PipelineContext;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +16,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -84,6 +88,10 @@ public class StreamSplitJob implements SmartLifecycle {
             return;
         }
         StreamGraph graph = buildGraph(pipelines);
+        ClusterClasses cluster = beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
+        if (cluster != null) {
+            requireOnCluster(graph, cluster);
+        }
         Thread submitter = new Thread(() -> submit(graph), "streamsplit-submit-" + jobName);
         submitter.setDaemon(true);
         submitter.start();
@@ -112,6 +120,35 @@ public class StreamSplitJob implements SmartLifecycle {
         }
         graph.setJobName(jobName);
         return graph;
+    }
+
+    /**
+     * Remote mode: every operator's function, key selector and serializer must load on the cluster
+     * from the shipped jars. A lambda is rebuilt there through the class that defines it, so a lambda
+     * written in a class whose methods mention Spring types cannot run on a cluster without Spring.
+     */
+    private static void requireOnCluster(StreamGraph graph, ClusterClasses cluster) {
+        for (StreamNode node : graph.getStreamNodes()) {
+            List<Object> parts = new ArrayList<>();
+            parts.add(node.getOperatorFactory());
+            parts.addAll(Arrays.asList(node.getStatePartitioners()));
+            parts.addAll(Arrays.asList(node.getTypeSerializersIn()));
+            parts.add(node.getTypeSerializerOut());
+            parts.add(node.getStateKeySerializer());
+            node.getOutEdges().forEach(edge -> parts.add(edge.getPartitioner()));
+            for (Object part : parts) {
+                ClusterClasses.Missing missing = part == null ? null : cluster.missingFor(part);
+                if (missing != null) {
+                    throw new IllegalStateException("Operator '" + node.getOperatorName() + "' of the Flink job"
+                            + " cannot be loaded on the Flink cluster: " + missing + ". Spring and the starter's"
+                            + " Spring side are not shipped, and the cluster rebuilds a lambda or method reference"
+                            + " through the class that defines it. Move the function into a class whose fields"
+                            + " and method signatures do not mention Spring types (e.g. its own class implementing"
+                            + " the Flink function interface); if a library is missing, ship it with"
+                            + " streamsplit.flink.remote.jars.");
+                }
+            }
+        }
     }
 
     private void submit(StreamGraph graph) {

@@ -32,6 +32,18 @@ final class UserBeans {
     }
 
     /**
+     * Fails startup unless {@code found} can travel in the job: Java-serializable, and in remote mode
+     * made only of classes the Flink cluster will have (see {@link ClusterClasses}).
+     */
+    void requireShippable(String property, Found found) {
+        SerializabilityCheck.requireSerializable(property, found.name(), found.bean());
+        ClusterClasses cluster = beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
+        if (cluster != null) {
+            SerializabilityCheck.requireOnCluster(property, found.name(), found.bean(), cluster);
+        }
+    }
+
+    /**
      * The bean named {@code name} (which must be one of {@code types}), or when {@code name} is
      * {@code null} the only bean of those types.
      */

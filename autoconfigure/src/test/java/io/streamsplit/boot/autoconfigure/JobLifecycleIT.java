@@ -31,7 +31,7 @@ class JobLifecycleIT {
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     private static ConfigurableApplicationContext start(String name, String... properties) {
-        return WordsApplication.start(KAFKA.bootstrapServers(), name, properties);
+        return Words.start(KAFKA.bootstrapServers(), name, properties);
     }
 
     private static List<String> words(int from, int to) {

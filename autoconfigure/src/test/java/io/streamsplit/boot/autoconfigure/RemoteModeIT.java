@@ -15,16 +15,12 @@ import io.streamsplit.boot.autoconfigure.actuate.SplitState;
 import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaSplitAssignment;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import org.apache.flink.configuration.MetricOptions;
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
-import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.RemoteStreamEnvironment;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,31 +29,28 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Remote mode submits over Flink's REST API to a session cluster the application does not own
- * (here a MiniCluster reached only through its REST port), and cancels the job on shutdown.
+ * Remote mode submits over Flink's REST API to a session cluster the application does not own: a
+ * standalone cluster in two separate JVMs with only Flink's jars, so the job runs only if the
+ * application's classes (the pipeline in test-classes, the connector, kafka-clients) were shipped.
  */
 class RemoteModeIT {
 
     @RegisterExtension
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
-    private static MiniCluster sessionCluster;
+    private static StandaloneFlinkCluster sessionCluster;
     private static URI rest;
 
     @BeforeAll
-    static void startSessionCluster() throws Exception {
-        Configuration config = new Configuration();
-        config.set(RestOptions.BIND_PORT, "0");
+    static void startSessionCluster() {
         // the REST metric store refreshes every 10 s by default; the split endpoint is as fresh as it
-        config.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofMillis(500));
-        sessionCluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(config)
-                .setNumTaskManagers(1).setNumSlotsPerTaskManager(2).build());
-        sessionCluster.start();
-        rest = sessionCluster.getRestAddress().get();
+        sessionCluster = StandaloneFlinkCluster.builder().taskSlots(2)
+                .config(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key(), "500 ms").start();
+        rest = sessionCluster.restAddress();
     }
 
     @AfterAll
-    static void stopSessionCluster() throws Exception {
+    static void stopSessionCluster() {
         sessionCluster.close();
     }
 
@@ -66,9 +59,12 @@ class RemoteModeIT {
         KAFKA.broker().createTopic("remote-in", 2);
         KAFKA.broker().createTopic("remote-out", 1);
         JobClient client;
-        try (ConfigurableApplicationContext app = WordsApplication.start(KAFKA.bootstrapServers(), "remote",
+        try (ConfigurableApplicationContext app = Words.start(KAFKA.bootstrapServers(), "remote",
                 "streamsplit.flink.mode=remote", "streamsplit.flink.remote.host=" + rest.getHost(),
-                "streamsplit.flink.remote.port=" + rest.getPort())) {
+                "streamsplit.flink.remote.port=" + rest.getPort(),
+                // the test JVM's own libraries need not travel (and the job shows it does not need them)
+                "streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
+                        + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar")) {
             assertThat(app.getBeansOfType(EmbeddedFlinkCluster.class)).isEmpty();
             assertThat(app.getBean(org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.class))
                     .isInstanceOf(RemoteStreamEnvironment.class);
@@ -77,7 +73,19 @@ class RemoteModeIT {
                     assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-out"))
                             .containsExactlyInAnyOrder("A", "B", "C"));
             client = app.getBean(JobClient.class);
-            assertThat(sessionCluster.getJobStatus(client.getJobID()).get()).isEqualTo(JobStatus.RUNNING);
+            assertThat(sessionCluster.jobState(client.getJobID().toHexString())).isEqualTo("RUNNING");
+
+            // what travelled: the test classes (the pipeline) and the connector, not the starter or Flink
+            assertThat(app.getBean(JobJars.class).all()).filteredOn(jar -> jar.verdict() == ShipRules.Verdict.EXCLUDED)
+                    .hasSizeGreaterThan(10);
+            List<String> shipped = app.getBean(JobJars.class).shipped().stream()
+                    .map(jar -> jar.getFileName().toString()).toList();
+            assertThat(shipped).anyMatch(name -> name.endsWith("autoconfigure-test-classes.jar"))
+                    .anyMatch(name -> name.startsWith("streamsplit-connector-kafka") || name.endsWith("connector-classes.jar"))
+                    .anyMatch(name -> name.startsWith("kafka-clients-"))
+                    .noneMatch(name -> name.startsWith("flink-runtime") || name.startsWith("spring-")
+                            || name.startsWith("streamsplit-spring-boot-autoconfigure")
+                            || name.endsWith("autoconfigure-classes.jar"));
 
             // split state and health come from the session cluster's REST API, not from an in-process handle
             KafkaSplitStates splits = app.getBean(KafkaSplitStates.class);
@@ -100,6 +108,9 @@ class RemoteModeIT {
                 assertThat(health.getDetails()).containsEntry("status", "RUNNING");
             });
         }
-        assertThat(sessionCluster.getJobStatus(client.getJobID()).get()).isEqualTo(JobStatus.CANCELED);
+        JobClient stopped = client;
+        // the application waited for the job's result; the REST API's job view is cached for a few seconds
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(sessionCluster.jobState(stopped.getJobID().toHexString())).isEqualTo("CANCELED"));
     }
 }

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

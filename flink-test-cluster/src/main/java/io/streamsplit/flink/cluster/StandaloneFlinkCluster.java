@@ -197,6 +197,11 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         }
     }
 
+    /** The jars on the JobManager's and TaskManager's classpath: Flink's runtime and what it depends on. */
+    public static List<Path> classpath() {
+        return java.util.Arrays.stream(clusterClasspath().split(java.io.File.pathSeparator)).map(Path::of).toList();
+    }
+
     static String clusterClasspath() {
         try (InputStream in = StandaloneFlinkCluster.class.getResourceAsStream("flink-cluster.classpath")) {
             if (in == null) {

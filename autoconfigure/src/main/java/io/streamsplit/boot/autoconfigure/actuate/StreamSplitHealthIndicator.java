@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

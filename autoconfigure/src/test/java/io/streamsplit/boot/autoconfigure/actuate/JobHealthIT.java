@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 
-import io.streamsplit.boot.autoconfigure.WordsApplication;
+import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -28,7 +28,7 @@ class JobHealthIT {
     void runningJobIsUpAndAJobThatFailedForGoodIsDownWithItsCause() throws Exception {
         KAFKA.broker().createTopic("health-in", 1);
         KAFKA.broker().createTopic("health-out", 1);
-        try (ConfigurableApplicationContext app = WordsApplication.start(KAFKA.bootstrapServers(), "health",
+        try (ConfigurableApplicationContext app = Words.start(KAFKA.bootstrapServers(), "health",
                 "streamsplit.flink.parallelism=1", "streamsplit.flink.restart.strategy=none")) {
             StreamSplitHealthIndicator indicator = app.getBean(StreamSplitHealthIndicator.class);
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {

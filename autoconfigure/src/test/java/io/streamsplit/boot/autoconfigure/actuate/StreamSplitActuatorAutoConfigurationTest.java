@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,8 +1,8 @@
 package io.streamsplit.boot.autoconfigure.exactlyonce;
 
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.nio.charset.StandardCharsets;
 
-import io.streamsplit.boot.autoconfigure.StreamSplitPipeline;
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.springframework.beans.factory.annotation.Value;

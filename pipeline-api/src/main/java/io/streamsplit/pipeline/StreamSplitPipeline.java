@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure;
+package io.streamsplit.pipeline;
 
 /**
  * Builds (part of) the application's Flink job from the sources and sinks named in

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure;
+package io.streamsplit.pipeline;
 
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;

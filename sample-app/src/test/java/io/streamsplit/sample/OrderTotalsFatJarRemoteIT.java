@@ -1,0 +1,185 @@
+package io.streamsplit.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The packaged sample, started the way it is deployed ({@code java -jar}), in remote mode against a
+ * standalone Flink cluster in two other JVMs that have only Flink's jars: the application's classes
+ * come out of the fat jar's {@code BOOT-INF/} and travel with the job. Totals must be exact, the split
+ * endpoint must show the cluster's splits, and stopping the application must cancel the job.
+ */
+class OrderTotalsFatJarRemoteIT {
+
+    private static final long WINDOW_START = 1_700_000_000_000L;
+    private static final Path FAT_JAR = Path.of("target", "streamsplit-sample-app-exec.jar");
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    private StandaloneFlinkCluster cluster;
+    private Process app;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void startClusterAndTopics() {
+        cluster = StandaloneFlinkCluster.builder().taskSlots(2)
+                .config("metrics.fetcher.update-interval", "500 ms").start();
+        for (String topic : List.of("orders", "refunds", "customer-totals", "orders.DLT")) {
+            KAFKA.broker().createTopic(topic, 2);
+        }
+    }
+
+    @AfterEach
+    void stopEverything() {
+        if (app != null) {
+            app.descendants().forEach(ProcessHandle::destroyForcibly);
+            app.destroyForcibly();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void theFatJarRunsItsPipelineOnTheClusterWithExactTotals() throws Exception {
+        assertThat(FAT_JAR).as("the repackaged sample (mvn package builds it)").exists();
+        int port = freePort();
+        Path log = Path.of("target", "fat-jar-remote-app.log");
+        app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                "-Djava.io.tmpdir=" + Files.createDirectories(Path.of("target", "tmp")).toAbsolutePath(),
+                "-jar", FAT_JAR.toString(),
+                "--server.port=" + port, "--sample.demo-data.enabled=false",
+                "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                "--streamsplit.flink.mode=remote", "--streamsplit.flink.remote.host=localhost",
+                "--streamsplit.flink.remote.port=" + cluster.restPort())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+
+        await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
+            assertThat(app.isAlive()).as("the application is up (see %s)", log).isTrue();
+            assertThat(jobs()).contains("\"name\":\"order-totals\"").contains("\"state\":\"RUNNING\"");
+        });
+        assertThat(Files.readString(log)).contains("Jars for the Flink cluster:");
+
+        produceOneWindowOfOrders();
+        String window = "\"windowStart\":\"2023-11-14T22:13:20Z\",\"windowEnd\":\"2023-11-14T22:13:25Z\"";
+        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(totals()).containsExactlyInAnyOrder(
+                "{\"customer\":\"alice\"," + window + ",\"orders\":3,\"totalCents\":320}",
+                "{\"customer\":\"bob\"," + window + ",\"orders\":1,\"totalCents\":70}"));
+
+        // split state comes from the cluster's REST API
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            String splits = get("http://localhost:" + port + "/actuator/kafkasplits/orders");
+            assertThat(splits).contains("\"mode\":\"remote\"").contains("\"status\":\"RUNNING\"")
+                    .contains("\"assignedSplits\":2").contains("\"lag\":0");
+            assertThat(count(splits, "\"topic\":\"orders\",\"partition\":")).isEqualTo(2);
+        });
+
+        String jobId = jobId();
+        app.destroy(); // SIGTERM: Spring's graceful shutdown stops the job
+        assertThat(app.waitFor(60, TimeUnit.SECONDS)).as("the application exits").isTrue();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(cluster.jobState(jobId)).isEqualTo("CANCELED"));
+        assertThat(Files.readString(log)).contains("Cancelled Flink job 'order-totals'");
+    }
+
+    private void produceOneWindowOfOrders() throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            send(producer, "orders", null, WINDOW_START, order("o1", "alice", 100, 1000) + "\n" + order("o2", "alice", 250, 2000));
+            send(producer, "orders", null, WINDOW_START, order("o3", "bob", 70, 3000));
+            send(producer, "orders", null, WINDOW_START, "not an order");
+            send(producer, "refunds", "alice", WINDOW_START + 4000, "r1;30");
+            send(producer, "orders", null, WINDOW_START, order("o4", "carol", 1, 20_000));
+        }
+    }
+
+    private List<String> totals() {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.assign(consumer.partitionsFor("customer-totals").stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList());
+            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
+            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
+            }
+        }
+        return values;
+    }
+
+    private String jobs() {
+        return cluster.get("/jobs/overview");
+    }
+
+    private String jobId() {
+        Matcher id = Pattern.compile("\"jid\":\"([0-9a-f]{32})\",\"name\":\"order-totals\"").matcher(jobs());
+        assertThat(id.find()).as("job order-totals on the cluster: %s", jobs()).isTrue();
+        return id.group(1);
+    }
+
+    private String get(String url) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
+        return response.body();
+    }
+
+    private static int count(String text, String part) {
+        return text.split(Pattern.quote(part), -1).length - 1;
+    }
+
+    private static String order(String id, String customer, long cents, long offsetMillis) {
+        return new Order(id, customer, cents, WINDOW_START + offsetMillis).format();
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, long timestamp,
+            String value) throws Exception {
+        producer.send(new ProducerRecord<>(topic, null, timestamp, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8))).get();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -40,6 +40,12 @@ final class JobJars implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobJars.class);
 
+    /**
+     * Files one job submission can carry: Flink's REST server decodes uploads with Netty's multipart
+     * decoder, which stops at 128 form fields; the request body and the job graph take two.
+     */
+    static final int MAX_SHIPPED_JARS = 126;
+
     /** One classpath jar (or packed directory), what it is and whether it travels. */
     record Jar(Path path, String source, ShipRules.Verdict verdict, long bytes) {
     }
@@ -81,6 +87,15 @@ final class JobJars implements AutoCloseable {
                     + e.getMessage(), e);
         }
         JobJars jobJars = new JobJars(workDir, collector.jars);
+        if (jobJars.shipped().size() > MAX_SHIPPED_JARS) {
+            jobJars.close();
+            throw new InvalidStreamSplitConfigurationException("streamsplit.flink.remote.exclude-jars",
+                    rules.excludePatterns(), jobJars.summary() + ", but a Flink cluster accepts at most "
+                            + MAX_SHIPPED_JARS + " jars in one job submission (its REST upload limit)",
+                    "Exclude jars the job does not use with streamsplit.flink.remote.exclude-jars (file-name globs,"
+                            + " e.g. 'aws-java-sdk-*.jar'; debug logging of " + JobJars.class.getName()
+                            + " lists them), or build one job jar and set ship-classpath: false and jars: [it].");
+        }
         LOG.info("Jars for the Flink cluster: {}", jobJars.summary());
         if (LOG.isDebugEnabled()) {
             jobJars.all().forEach(jar -> LOG.debug("  {} {} ({} bytes)", jar.verdict(), jar.source(), jar.bytes()));

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
 import java.io.IOException;
@@ -133,6 +134,22 @@ class JobJarsTest {
         try (JobJars jars = JobJars.collect(booter.toString(), false, List.of(extra), rules)) {
             assertThat(jars.shipped()).containsExactly(extra);
         }
+    }
+
+    @Test
+    void moreJarsThanOneSubmissionCanCarryFailWithTheWayOut() throws Exception {
+        StringBuilder classPath = new StringBuilder();
+        for (int i = 0; i <= JobJars.MAX_SHIPPED_JARS; i++) {
+            Path dir = Files.createDirectories(temp.resolve("module" + i + "/target/classes/com/acme" + i));
+            Files.write(dir.resolve("Fn.class"), new byte[] {1});
+            classPath.append(dir.getParent().getParent()).append(File.pathSeparator);
+        }
+        assertThatThrownBy(() -> JobJars.collect(classPath.toString(), true, List.of(), rules))
+                .isInstanceOfSatisfying(InvalidStreamSplitConfigurationException.class, e -> {
+                    assertThat(e.getProperty()).isEqualTo("streamsplit.flink.remote.exclude-jars");
+                    assertThat(e.getProblem()).startsWith("127 jars").contains("at most 126 jars");
+                    assertThat(e.getAction()).contains("exclude-jars", "ship-classpath: false");
+                });
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,9 +26,17 @@ final class FlinkVersionCheck {
 
     /** Throws when the cluster at {@code restBase} runs another Flink major.minor than this application. */
     static void requireCompatible(URI restBase) throws Exception {
-        HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(TIMEOUT).build().send(
-                HttpRequest.newBuilder(restBase.resolve("/config")).timeout(TIMEOUT).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response;
+        try {
+            response = HttpClient.newBuilder().connectTimeout(TIMEOUT).build().send(
+                    HttpRequest.newBuilder(restBase.resolve("/config")).timeout(TIMEOUT).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot reach the Flink cluster's REST API at " + restBase + " ("
+                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName() + ": connection refused"
+                    + " or closed") + "). Is the JobManager running, and are streamsplit.flink.remote.host/port its"
+                    + " REST address (rest.address/rest.port, 8081 by default)?", e);
+        }
         Matcher version = VERSION_FIELD.matcher(response.body());
         if (response.statusCode() != 200 || !version.find()) {
             throw new IllegalStateException("The Flink cluster at " + restBase + " did not report its version on GET"

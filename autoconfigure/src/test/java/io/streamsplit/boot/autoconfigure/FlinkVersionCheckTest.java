@@ -49,4 +49,16 @@ class FlinkVersionCheckTest {
             server.stop(0);
         }
     }
+
+    @Test
+    void anUnreachableClusterNamesTheAddressAndWhatToCheck() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        URI base = URI.create("http://localhost:" + closedPort);
+        assertThatThrownBy(() -> FlinkVersionCheck.requireCompatible(base))
+                .hasMessageContaining("Cannot reach the Flink cluster's REST API at " + base)
+                .hasMessageContaining("streamsplit.flink.remote.host/port");
+    }
 }

@@ -6,10 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.time.Duration;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.streamsplit.boot.autoconfigure.actuate.JobSplits;
 import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
+import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitsEndpoint;
 import io.streamsplit.boot.autoconfigure.actuate.SourceState;
 import io.streamsplit.boot.autoconfigure.actuate.SplitState;
 import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
@@ -54,17 +58,51 @@ class RemoteModeIT {
         sessionCluster.close();
     }
 
+    private static ConfigurableApplicationContext startRemote(String name, String... more) {
+        List<String> properties = new ArrayList<>(List.of("streamsplit.flink.mode=remote",
+                "streamsplit.flink.remote.host=" + rest.getHost(), "streamsplit.flink.remote.port=" + rest.getPort(),
+                // the test JVM's own libraries need not travel (and the job shows it does not need them)
+                "streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
+                        + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar"));
+        properties.addAll(List.of(more));
+        return Words.start(KAFKA.bootstrapServers(), name, properties.toArray(String[]::new));
+    }
+
+    @Test
+    void aSavepointTakenThroughTheEndpointResumesTheJobOnTheCluster() throws Exception {
+        KAFKA.broker().createTopic("remote-sp-in", 2);
+        KAFKA.broker().createTopic("remote-sp-out", 1);
+        // the cluster writes the savepoint; on one machine a local directory is "shared storage"
+        String savepoints = Path.of("target", "tmp", "remote-savepoints").toAbsolutePath().toUri().toString();
+        String savepoint;
+        try (ConfigurableApplicationContext app = startRemote("remote-sp",
+                "streamsplit.flink.shutdown.savepoint-directory=" + savepoints,
+                // the endpoint exists when exposed; this app has no web server, so over JMX
+                "spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=kafkasplits")) {
+            KafkaTopics.write(KAFKA.bootstrapServers(), "remote-sp-in", List.of("a", "b"));
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
+                    KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out")).containsExactlyInAnyOrder("A", "B"));
+            Map<String, String> taken = app.getBean(KafkaSplitsEndpoint.class).savepoint();
+            savepoint = taken.get("savepoint");
+            assertThat(savepoint).as("%s", taken).startsWith(savepoints.replace("file:///", "file:/"));
+            assertThat(Path.of(URI.create(savepoint))).isDirectory();
+        }
+        KafkaTopics.write(KAFKA.bootstrapServers(), "remote-sp-in", List.of("c"));
+        try (ConfigurableApplicationContext app = startRemote("remote-sp", "streamsplit.flink.restore-path=" + savepoint)) {
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
+                    KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out")).contains("C"));
+            // resumed from the savepoint's offsets: a and b are not read again
+            assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out"))
+                    .containsExactlyInAnyOrder("A", "B", "C");
+        }
+    }
+
     @Test
     void jobRunsOnTheSessionClusterAndIsCancelledOnShutdown() throws Exception {
         KAFKA.broker().createTopic("remote-in", 2);
         KAFKA.broker().createTopic("remote-out", 1);
         JobClient client;
-        try (ConfigurableApplicationContext app = Words.start(KAFKA.bootstrapServers(), "remote",
-                "streamsplit.flink.mode=remote", "streamsplit.flink.remote.host=" + rest.getHost(),
-                "streamsplit.flink.remote.port=" + rest.getPort(),
-                // the test JVM's own libraries need not travel (and the job shows it does not need them)
-                "streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
-                        + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar")) {
+        try (ConfigurableApplicationContext app = startRemote("remote")) {
             assertThat(app.getBeansOfType(EmbeddedFlinkCluster.class)).isEmpty();
             assertThat(app.getBean(org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.class))
                     .isInstanceOf(RemoteStreamEnvironment.class);

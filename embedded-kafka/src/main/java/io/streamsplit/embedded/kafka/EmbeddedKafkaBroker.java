@@ -23,6 +23,8 @@ import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
@@ -65,10 +67,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final Path requestedLogDir;
     private final Map<String, String> brokerProperties;
     private final Short transactionVersion;
+    private final BrokerSecurity security;
 
     private Path logDir;
     private boolean ownsLogDir;
     private int port;
+    private int internalPort;
     private int controllerPort;
     private String clusterId;
     private KafkaRaftServer server;
@@ -78,6 +82,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         this.requestedLogDir = builder.logDir;
         this.brokerProperties = new LinkedHashMap<>(builder.brokerProperties);
         this.transactionVersion = builder.transactionVersion;
+        this.security = builder.security;
     }
 
     /** Starts building a broker; {@code builder().build().start()} gives one on a free port. */
@@ -104,6 +109,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             raftServer.startup();
             server = raftServer;
             awaitReady();
+            if (security != null) {
+                SecuritySetup.createScramUsers(this, security);
+            }
             LOG.info("Embedded Kafka broker (KRaft) is up at {} (log dir {})", bootstrapServers(), logDir);
             return this;
         } catch (IOException e) {
@@ -130,6 +138,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     @Override
     public synchronized void close() {
         stop();
+        if (security != null) {
+            security.deleteTlsMaterial();
+        }
         if (ownsLogDir && logDir != null) {
             deleteRecursively(logDir);
             logDir = null;
@@ -141,12 +152,49 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return server != null;
     }
 
-    /** The {@code bootstrap.servers} value for clients, e.g. {@code localhost:40123}. */
+    /**
+     * The {@code bootstrap.servers} value for clients, e.g. {@code localhost:40123}: the secured
+     * listener when the broker has {@link Builder#security security}.
+     */
     public String bootstrapServers() {
         if (port == 0) {
             throw new IllegalStateException("The embedded Kafka broker has not been started yet; call start() first");
         }
         return "localhost:" + port;
+    }
+
+    /** The broker's own PLAINTEXT listener (a super user when ACLs are on); the client listener without security. */
+    public String internalBootstrapServers() {
+        return "localhost:" + (internalPort != 0 ? internalPort : port);
+    }
+
+    /** The client listener's security, or null for a PLAINTEXT broker. */
+    public BrokerSecurity security() {
+        return security;
+    }
+
+    /**
+     * Settings for a client of the secured listener: bootstrap servers, protocol, SASL login for
+     * {@code user} with {@code mechanism} (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512), trust store.
+     */
+    public Properties clientProperties(String user, String password, String mechanism) {
+        if (security == null) {
+            throw new IllegalStateException("This broker has no security; use clientProperties()");
+        }
+        Properties properties = security.clientProperties(user, password, mechanism);
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return properties;
+    }
+
+    /**
+     * Grants {@code principal} (e.g. {@code User:alice}) {@code operation} on {@code resource} and waits
+     * until the broker enforces it.
+     */
+    public void allow(String principal, AclOperation operation, ResourcePattern resource) {
+        withAdmin(admin -> {
+            SecuritySetup.allow(admin, principal, operation, resource);
+            return null;
+        }, "grant " + operation + " on " + resource + " to " + principal);
     }
 
     /** The broker's client port. */
@@ -159,10 +207,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return logDir;
     }
 
-    /** Admin client settings pointing at this broker. */
+    /** Admin client settings pointing at this broker (its internal listener when it has security). */
     public Properties clientProperties() {
         Properties properties = new Properties();
-        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, internalBootstrapServers());
         return properties;
     }
 
@@ -201,11 +249,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "delete topic " + topic);
     }
 
-    private interface AdminCall<T> {
+    interface AdminCall<T> {
         T call(Admin admin) throws Exception;
     }
 
-    private <T> T withAdmin(AdminCall<T> call, String what) {
+    <T> T withAdmin(AdminCall<T> call, String what) {
         try (Admin admin = Admin.create(clientProperties())) {
             return call.call(admin);
         } catch (Exception e) {
@@ -225,6 +273,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
         port = requestedPort != 0 ? requestedPort : freePort();
         controllerPort = freePort();
+        internalPort = security != null ? freePort() : 0;
         clusterId = Uuid.randomUuid().toString();
         Formatter formatter = new Formatter()
                 .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
@@ -247,11 +296,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         props.put("process.roles", "broker,controller");
         props.put("node.id", String.valueOf(NODE_ID));
         props.put("controller.quorum.voters", NODE_ID + "@localhost:" + controllerPort);
-        props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
         props.put("controller.listener.names", "CONTROLLER");
-        props.put("inter.broker.listener.name", "PLAINTEXT");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        if (security == null) {
+            props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
+            props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
+            props.put("inter.broker.listener.name", "PLAINTEXT");
+            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        } else {
+            String secure = BrokerSecurity.LISTENER;
+            props.put("listeners", "INTERNAL://localhost:" + internalPort + "," + secure + "://localhost:" + port
+                    + ",CONTROLLER://localhost:" + controllerPort);
+            props.put("advertised.listeners", "INTERNAL://localhost:" + internalPort + "," + secure + "://localhost:" + port);
+            props.put("inter.broker.listener.name", "INTERNAL");
+            props.put("listener.security.protocol.map", "INTERNAL:PLAINTEXT," + secure + ":" + security.protocol()
+                    + ",CONTROLLER:PLAINTEXT");
+            props.putAll(security.brokerProperties());
+        }
         props.put("log.dirs", logDir.toString());
         props.put("metadata.log.dir", logDir.toString());
         // One node: internal topics must not ask for replicas that can never exist.
@@ -312,7 +372,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException e) {
@@ -326,8 +386,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         private Path logDir;
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private Short transactionVersion;
+        private BrokerSecurity security;
 
         private Builder() {
+        }
+
+        /**
+         * Secures the client listener (SASL_PLAINTEXT, SSL or SASL_SSL, users, ACLs); see
+         * {@link BrokerSecurity}. Without it the broker speaks PLAINTEXT to everyone.
+         */
+        public Builder security(BrokerSecurity security) {
+            this.security = security;
+            return this;
         }
 
         /** The client port; 0 (the default) picks a free one on first start and keeps it for restarts. */

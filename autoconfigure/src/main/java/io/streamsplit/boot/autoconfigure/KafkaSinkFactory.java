@@ -40,10 +40,12 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
     private final String jobName;
     private final KafkaBootstrapServers bootstrapServers;
     private final UserBeans beans;
+    private final KafkaClientProperties clientProperties;
 
-    KafkaSinkFactory(StreamSplitProperties.Kafka kafka, FlinkProperties flink, String jobName,
-            KafkaBootstrapServers bootstrapServers, UserBeans beans) {
+    KafkaSinkFactory(StreamSplitProperties.Kafka kafka, KafkaClientProperties clientProperties, FlinkProperties flink,
+            String jobName, KafkaBootstrapServers bootstrapServers, UserBeans beans) {
         this.kafka = kafka;
+        this.clientProperties = clientProperties;
         this.flink = flink;
         this.jobName = jobName;
         this.bootstrapServers = bootstrapServers;
@@ -116,8 +118,11 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
             }
             serializer = builder.build();
         }
-        return build(p, sink.getBootstrapServers(), sink.getDeliveryGuarantee(),
+        KafkaSink<T> built = build(p, sink.getBootstrapServers(), sink.getDeliveryGuarantee(),
                 transactionalIdPrefix(name, sink), producerProperties(sink.getProperties()), serializer);
+        verifyAccess("sink '" + name + "'", p, sink.getBootstrapServers(), sink.getProperties(), p + "topic",
+                sink.getTopic());
+        return built;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -150,9 +155,12 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
         String topic = source.getDeadLetterTopic();
         KafkaRecordSerializationSchema<DeadLetterRecord> serializer = new DeadLetterSerializationSchema(topic);
         DeliveryGuarantee guarantee = deadLetterGuarantee();
-        return build(p + "dead-letter-topic", source.getBootstrapServers(), guarantee,
+        KafkaSink<DeadLetterRecord> built = build(p + "dead-letter-topic", source.getBootstrapServers(), guarantee,
                 guarantee == DeliveryGuarantee.EXACTLY_ONCE ? deadLetterPrefix(sourceName) : null,
                 producerProperties(source.getProperties()), serializer);
+        verifyAccess("the dead letters of source '" + sourceName + "'", p, source.getBootstrapServers(),
+                source.getProperties(), p + "dead-letter-topic", topic);
+        return built;
     }
 
     /** The strongest guarantee of the configured sinks; at-least-once when there are none. */
@@ -180,7 +188,7 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
 
     private Properties producerProperties(Map<String, String> own) {
         Properties producer = new Properties();
-        producer.putAll(kafka.getProperties());
+        producer.putAll(clientProperties.common());
         producer.putAll(own);
         return producer;
     }
@@ -199,6 +207,19 @@ final class KafkaSinkFactory implements SmartInitializingSingleton {
             builder.setTransactionalIdPrefix(transactionalIdPrefix);
         }
         return builder.build();
+    }
+
+    /** A secured writer's credentials and WRITE on its topic, checked at startup (see {@link KafkaAccessCheck}). */
+    private void verifyAccess(String what, String p, List<String> servers, Map<String, String> own,
+            String topicProperty, String topic) {
+        if (!kafka.isVerifyAccess()) {
+            return;
+        }
+        Properties client = clientProperties.forClient(bootstrapServers.resolve(p + "bootstrap-servers", servers), own);
+        if (KafkaAccessCheck.secured(client)) {
+            KafkaAccessCheck.checkWriter(what, client, topicProperty, topic, own.containsKey("sasl.jaas.config")
+                    ? p + "properties.sasl.jaas.config" : clientProperties.origin("sasl.jaas.config"));
+        }
     }
 
     private void checkExactlyOnce(String p, Properties producer) {

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.autoconfigure;
 
 import java.time.Duration;
+import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -25,9 +26,12 @@ final class KafkaSourceFactory {
     private final StreamSplitProperties.Kafka kafka;
     private final KafkaBootstrapServers bootstrapServers;
     private final UserBeans beans;
+    private final KafkaClientProperties clientProperties;
 
-    KafkaSourceFactory(StreamSplitProperties.Kafka kafka, KafkaBootstrapServers bootstrapServers, UserBeans beans) {
+    KafkaSourceFactory(StreamSplitProperties.Kafka kafka, KafkaClientProperties clientProperties,
+            KafkaBootstrapServers bootstrapServers, UserBeans beans) {
         this.kafka = kafka;
+        this.clientProperties = clientProperties;
         this.bootstrapServers = bootstrapServers;
         this.beans = beans;
     }
@@ -53,9 +57,16 @@ final class KafkaSourceFactory {
         StreamSplitKafkaSourceBuilder builder = StreamSplitKafkaSource.builder().setName(name);
         subscribe(builder, source, p);
         validate(source, p);
-        builder.setBootstrapServers(bootstrapServers.resolve(p + "bootstrap-servers", source.getBootstrapServers()));
-        kafka.getProperties().forEach((key, value) -> setProperty(builder, "streamsplit.kafka.properties." + key, key, value));
+        String servers = bootstrapServers.resolve(p + "bootstrap-servers", source.getBootstrapServers());
+        builder.setBootstrapServers(servers);
+        clientProperties.common().forEach((key, value) -> setProperty(builder, clientProperties.origin(key), key, value));
         source.getProperties().forEach((key, value) -> setProperty(builder, p + "properties." + key, key, value));
+        Properties client = clientProperties.forClient(servers, source.getProperties());
+        if (kafka.isVerifyAccess() && KafkaAccessCheck.secured(client)) {
+            KafkaAccessCheck.checkSource(name, client, source.getTopics().isEmpty() ? null : source.getTopics(),
+                    source.getGroupId(), source.getProperties().containsKey("sasl.jaas.config")
+                            ? p + "properties.sasl.jaas.config" : clientProperties.origin("sasl.jaas.config"));
+        }
         if (source.getGroupId() != null) {
             builder.setGroupId(source.getGroupId());
         }

@@ -22,6 +22,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.core.env.Environment;
 
 /**
@@ -56,16 +57,26 @@ public final class StreamSplitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     KafkaSourceFactory streamSplitKafkaSourceFactory(StreamSplitProperties properties,
-            KafkaBootstrapServers bootstrapServers, ConfigurableListableBeanFactory beanFactory) {
-        return new KafkaSourceFactory(properties.getKafka(), bootstrapServers, new UserBeans(beanFactory));
+            KafkaClientProperties clientProperties, KafkaBootstrapServers bootstrapServers,
+            ConfigurableListableBeanFactory beanFactory) {
+        return new KafkaSourceFactory(properties.getKafka(), clientProperties, bootstrapServers,
+                new UserBeans(beanFactory));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KafkaClientProperties streamSplitKafkaClientProperties(StreamSplitProperties properties, Environment environment,
+            ObjectProvider<SslBundles> sslBundles) {
+        return new KafkaClientProperties(properties.getKafka(), environment, sslBundles);
     }
 
     @Bean
     @ConditionalOnMissingBean
     KafkaSinkFactory streamSplitKafkaSinkFactory(StreamSplitProperties properties, FlinkJobDefinition job,
-            KafkaBootstrapServers bootstrapServers, ConfigurableListableBeanFactory beanFactory) {
-        return new KafkaSinkFactory(properties.getKafka(), properties.getFlink(), job.name(), bootstrapServers,
-                new UserBeans(beanFactory));
+            KafkaClientProperties clientProperties, KafkaBootstrapServers bootstrapServers,
+            ConfigurableListableBeanFactory beanFactory) {
+        return new KafkaSinkFactory(properties.getKafka(), clientProperties, properties.getFlink(), job.name(),
+                bootstrapServers, new UserBeans(beanFactory));
     }
 
     @Bean

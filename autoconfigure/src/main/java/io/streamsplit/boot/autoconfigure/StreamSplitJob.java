@@ -162,9 +162,12 @@ public class StreamSplitJob implements SmartLifecycle {
             submission.complete(client);
             client.getJobExecutionResult().whenComplete((result, failure) -> {
                 if (failure != null && !stopping) {
-                    LOG.error("Flink job '{}' ({}) failed for good after its restarts: {}. The application keeps"
+                    String access = KafkaAccessErrors.explain(org.apache.flink.util.ExceptionUtils
+                            .stringifyException(failure));
+                    LOG.error("Flink job '{}' ({}) failed for good after its restarts: {}.{} The application keeps"
                             + " running without it; fix the cause and restart the application.", jobName,
-                            client.getJobID(), rootMessage(failure), failure);
+                            client.getJobID(), rootMessage(failure).replaceAll("\\.+$", ""),
+                            access != null ? " " + access : "", failure);
                 } else if (failure == null && !stopping) {
                     LOG.info("Flink job '{}' ({}) finished (all sources are bounded and fully read)", jobName,
                             client.getJobID());

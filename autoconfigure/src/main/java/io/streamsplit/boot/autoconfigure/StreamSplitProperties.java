@@ -72,6 +72,19 @@ public class StreamSplitProperties {
         /** Kafka client properties for all sources (consumer) and sinks (producer), e.g. security settings. */
         private Map<String, String> properties = new LinkedHashMap<>();
 
+        /**
+         * Name of a Spring Boot SSL bundle (spring.ssl.bundle.*) for all Kafka clients; its trust and key
+         * material travel with the Flink job as PEM client properties. Unset: spring.kafka.ssl.bundle.
+         */
+        private String sslBundle;
+
+        /**
+         * Whether to check at startup, when the clients use SASL or TLS, that Kafka accepts their
+         * credentials and grants what each source and sink needs (DESCRIBE/READ on topics and group,
+         * WRITE on sink topics), so a missing ACL fails startup with the permission to grant.
+         */
+        private boolean verifyAccess = true;
+
         /** Named Kafka sources; each is also a StreamSplitKafkaSource bean of that name. */
         private Map<String, KafkaSourceProperties> sources = new LinkedHashMap<>();
 
@@ -95,6 +108,22 @@ public class StreamSplitProperties {
 
         public void setProperties(Map<String, String> properties) {
             this.properties = properties;
+        }
+
+        public String getSslBundle() {
+            return sslBundle;
+        }
+
+        public void setSslBundle(String sslBundle) {
+            this.sslBundle = sslBundle;
+        }
+
+        public boolean isVerifyAccess() {
+            return verifyAccess;
+        }
+
+        public void setVerifyAccess(boolean verifyAccess) {
+            this.verifyAccess = verifyAccess;
         }
 
         public Map<String, KafkaSourceProperties> getSources() {

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.streamsplit.boot.autoconfigure.KafkaAccessErrors;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -27,7 +28,10 @@ record JobCheckpoints(long restarts, long lastCheckpointId, Instant lastCheckpoi
         }
         JsonNode completed = rest.checkpoints(jobId).path("latest").path("completed");
         JsonNode latest = rest.exceptions(jobId).path("exceptionHistory").path("entries").path(0);
-        String failure = latest.isMissingNode() ? null : rootCause(latest.path("stacktrace").asText());
+        String stacktrace = latest.path("stacktrace").asText();
+        String access = KafkaAccessErrors.explain(stacktrace);
+        String failure = latest.isMissingNode() ? null
+                : rootCause(stacktrace) + (access != null ? " — " + access : "");
         if (completed.isMissingNode() || completed.isNull()) {
             return new JobCheckpoints(restarts, -1, null, null, 0, failure);
         }

@@ -95,6 +95,34 @@ class SecureKafkaIT {
     }
 
     @Test
+    void thePlainMechanismWorksToo() throws Exception {
+        topicsAndFullAccess("bob", "plain");
+        List<String> properties = new ArrayList<>(yamlCredentials("bob", "bob-secret"));
+        properties.replaceAll(p -> p.replace("SCRAM-SHA-512", "PLAIN").replace(SCRAM,
+                "org.apache.kafka.common.security.plain.PlainLoginModule required"));
+        try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "plain",
+                properties.toArray(String[]::new))) {
+            KafkaTopics.write(broker.internalBootstrapServers(), "plain-in", List.of("p"));
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
+                    KafkaTopics.values(broker.internalBootstrapServers(), "plain-out")).containsExactly("P"));
+        }
+    }
+
+    @Test
+    void aTruststoreWithoutTheBrokersCertificateFailsTheHandshakeAtStartup() {
+        List<String> properties = new ArrayList<>(yamlCredentials("alice", "alice-secret"));
+        properties.removeIf(p -> p.contains("ssl.truststore"));
+        // the JDK's public CAs do not include the broker's self-signed certificate
+        properties.add("streamsplit.kafka.properties.ssl.truststore.location="
+                + java.nio.file.Path.of(System.getProperty("java.home"), "lib", "security", "cacerts"));
+        properties.add("streamsplit.kafka.properties.ssl.truststore.password=changeit");
+        FailureAnalysis report = StreamSplitFailureAnalysisTest.analyze(failureOf("tls", properties));
+        assertThat(report.getDescription()).contains("the TLS handshake of source 'words' with "
+                + broker.bootstrapServers() + " failed");
+        assertThat(report.getAction()).contains("trust material");
+    }
+
+    @Test
     void aWrongPasswordFailsStartupFastWithoutShowingIt() {
         long start = System.nanoTime();
         assertThatThrownBy(() -> Words.start(broker.bootstrapServers(), "wrong",

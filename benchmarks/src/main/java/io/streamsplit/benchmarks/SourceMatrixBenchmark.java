@@ -1,0 +1,183 @@
+package io.streamsplit.benchmarks;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
+import io.streamsplit.benchmarks.SourceThroughputBenchmark.Result;
+import io.streamsplit.benchmarks.SourceThroughputBenchmark.Settings;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+
+/**
+ * {@link SourceThroughputBenchmark} over a matrix of shapes on one broker: record sizes × partition
+ * counts × parallelisms × value formats (JSON records have their own size, so JSON runs once per
+ * partition count and parallelism). Prints each shape's runs, then a table of medians and ratios,
+ * and writes {@code results.csv}, {@code results.json} and {@code results.svg} (a chart of the median
+ * records/s per shape) to {@code --out}.
+ *
+ * <pre>
+ * mvn -B -q -DskipTests install -pl benchmarks -am
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.SourceMatrixBenchmark \
+ *     -Dexec.args="--records 10000000 --runs 5 --record-sizes 10,100,1024 --partitions 1,4,16,64
+ *                  --parallelism 1,2 --formats bytes,string,json --out target/results"
+ * </pre>
+ */
+public final class SourceMatrixBenchmark {
+
+    /** One shape's medians and ratios. */
+    record Row(Settings shape, Map<Reader, Double> median, Map<Reader, Double> min, Map<Reader, Double> max,
+            Map<Reader, Double> netMedian, Map<Reader, Double> fixedMillis, double ssOverOfficial,
+            double ssOverOfficialNet, double ssOverRawTunedNet) {
+    }
+
+    private SourceMatrixBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> f = options(args);
+        List<Row> rows = run(Integer.parseInt(f.get("records")), Integer.parseInt(f.get("runs")),
+                ints(f.get("record-sizes")), ints(f.get("partitions")), ints(f.get("parallelism")),
+                Arrays.stream(f.get("formats").split(",")).map(ValueFormat::parse).toList(), System.out);
+        Path out = Path.of(f.get("out"));
+        write(rows, out);
+        System.out.println("wrote " + out.resolve("results.csv") + ", results.json, results.svg");
+    }
+
+    static List<Row> run(int records, int runs, List<Integer> sizes, List<Integer> partitions, List<Integer> parallelisms,
+            List<ValueFormat> formats, PrintStream out) throws Exception {
+        List<Settings> shapes = new ArrayList<>();
+        for (ValueFormat format : formats) {
+            for (int size : format == ValueFormat.JSON ? List.of(0) : sizes) {
+                for (int p : partitions) {
+                    for (int parallelism : parallelisms) {
+                        shapes.add(new Settings(records, size, p, parallelism, runs, format));
+                    }
+                }
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
+            int n = 0;
+            for (Settings shape : shapes) {
+                out.printf(Locale.ROOT, "%n=== shape %d of %d ===%n", ++n, shapes.size());
+                Result result = SourceThroughputBenchmark.run(shape, out, broker, "shape" + n);
+                rows.add(row(shape, result));
+                broker.deleteTopic("shape" + n + "-in");
+            }
+        }
+        out.println();
+        out.println(table(rows));
+        return rows;
+    }
+
+    static Row row(Settings shape, Result result) {
+        Map<Reader, Double> median = new LinkedHashMap<>();
+        Map<Reader, Double> min = new LinkedHashMap<>();
+        Map<Reader, Double> max = new LinkedHashMap<>();
+        Map<Reader, Double> net = new LinkedHashMap<>();
+        for (Reader reader : Reader.values()) {
+            List<Double> values = result.gross().get(reader);
+            median.put(reader, BenchmarkSupport.median(values));
+            min.put(reader, values.stream().mapToDouble(d -> d).min().orElse(Double.NaN));
+            max.put(reader, values.stream().mapToDouble(d -> d).max().orElse(Double.NaN));
+            net.put(reader, BenchmarkSupport.median(result.net().get(reader)));
+        }
+        return new Row(shape, median, min, max, net, result.fixedCostMillis(),
+                medianRatio(result.gross(), Reader.STREAMSPLIT, Reader.OFFICIAL),
+                medianRatio(result.net(), Reader.STREAMSPLIT, Reader.OFFICIAL),
+                medianRatio(result.net(), Reader.STREAMSPLIT, Reader.RAW_TUNED));
+    }
+
+    /** The median over rounds of a/b, each round's pair of adjacent runs. */
+    private static double medianRatio(Map<Reader, List<Double>> values, Reader a, Reader b) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < values.get(a).size(); i++) {
+            ratios.add(values.get(a).get(i) / values.get(b).get(i));
+        }
+        return BenchmarkSupport.median(ratios);
+    }
+
+    static String table(List<Row> rows) {
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
+                "%-34s %12s %12s %12s %12s %7s %7s %8s%n", "shape", "raw", "raw tuned", "official", "streamsplit",
+                "ss/off", "net", "ss/rawT"));
+        for (Row row : rows) {
+            table.append(String.format(Locale.ROOT, "%-34s %,12.0f %,12.0f %,12.0f %,12.0f %7.2f %7.2f %8.2f%n",
+                    row.shape().shape(), row.median().get(Reader.RAW), row.median().get(Reader.RAW_TUNED),
+                    row.median().get(Reader.OFFICIAL), row.median().get(Reader.STREAMSPLIT), row.ssOverOfficial(),
+                    row.ssOverOfficialNet(), row.ssOverRawTunedNet()));
+        }
+        return table.append("(median records/s per reader; ratios are medians of per-round ratios; \"net\" subtracts"
+                + " each Flink source's fixed job cost)").toString();
+    }
+
+    static void write(List<Row> rows, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder csv = new StringBuilder("format,record_size,partitions,parallelism,records,runs");
+        for (Reader reader : Reader.values()) {
+            String r = reader.name().toLowerCase(Locale.ROOT);
+            csv.append(',').append(r).append("_median,").append(r).append("_min,").append(r).append("_max,")
+                    .append(r).append("_net_median");
+        }
+        csv.append(",official_fixed_ms,streamsplit_fixed_ms,ss_over_official,ss_over_official_net,ss_over_raw_tuned_net\n");
+        StringBuilder json = new StringBuilder("[\n");
+        for (Row row : rows) {
+            Settings s = row.shape();
+            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d", s.format().name().toLowerCase(Locale.ROOT),
+                    s.recordSize(), s.partitions(), s.parallelism(), s.records(), s.runs()));
+            json.append(String.format(Locale.ROOT, "  {\"format\":\"%s\",\"recordSize\":%d,\"partitions\":%d,"
+                    + "\"parallelism\":%d,\"records\":%d,\"runs\":%d", s.format().name().toLowerCase(Locale.ROOT),
+                    s.recordSize(), s.partitions(), s.parallelism(), s.records(), s.runs()));
+            for (Reader reader : Reader.values()) {
+                csv.append(String.format(Locale.ROOT, ",%.0f,%.0f,%.0f,%.0f", row.median().get(reader),
+                        row.min().get(reader), row.max().get(reader), row.netMedian().get(reader)));
+                json.append(String.format(Locale.ROOT, ",\"%s\":{\"median\":%.0f,\"min\":%.0f,\"max\":%.0f,"
+                        + "\"netMedian\":%.0f}", reader.name().toLowerCase(Locale.ROOT), row.median().get(reader),
+                        row.min().get(reader), row.max().get(reader), row.netMedian().get(reader)));
+            }
+            csv.append(String.format(Locale.ROOT, ",%.0f,%.0f,%.3f,%.3f,%.3f%n", row.fixedMillis().get(Reader.OFFICIAL),
+                    row.fixedMillis().get(Reader.STREAMSPLIT), row.ssOverOfficial(), row.ssOverOfficialNet(),
+                    row.ssOverRawTunedNet()));
+            json.append(String.format(Locale.ROOT, ",\"officialFixedMs\":%.0f,\"streamsplitFixedMs\":%.0f,"
+                    + "\"ssOverOfficial\":%.3f,\"ssOverOfficialNet\":%.3f,\"ssOverRawTunedNet\":%.3f}%s%n",
+                    row.fixedMillis().get(Reader.OFFICIAL), row.fixedMillis().get(Reader.STREAMSPLIT),
+                    row.ssOverOfficial(), row.ssOverOfficialNet(), row.ssOverRawTunedNet(),
+                    row == rows.get(rows.size() - 1) ? "" : ","));
+        }
+        Files.writeString(dir.resolve("results.csv"), csv);
+        Files.writeString(dir.resolve("results.json"), json.append("]\n"));
+        Files.writeString(dir.resolve("results.svg"), BenchmarkChart.svg(rows));
+    }
+
+    private static Map<String, String> options(String... args) {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("records", "10000000");
+        values.put("runs", "5");
+        values.put("record-sizes", "10,100,1024");
+        values.put("partitions", "1,4,16,64");
+        values.put("parallelism", "1,2");
+        values.put("formats", "bytes,string,json");
+        values.put("out", "target/results");
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            String name = args[i].replaceFirst("^--", "");
+            if (!values.containsKey(name)) {
+                throw new IllegalArgumentException("unknown option " + args[i] + "; known: --"
+                        + String.join(", --", values.keySet()));
+            }
+            values.put(name, args[i + 1]);
+        }
+        return values;
+    }
+
+    private static List<Integer> ints(String list) {
+        return Arrays.stream(list.split(",")).map(String::trim).map(Integer::parseInt).toList();
+    }
+}

@@ -1,0 +1,47 @@
+package io.streamsplit.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tiny matrix in the normal build: two shapes (bytes and JSON), one run each, all three outputs. */
+class SourceMatrixBenchmarkIT {
+
+    @TempDir
+    Path out;
+
+    @Test
+    void tinyMatrixReportsEveryShapeAndWritesCsvJsonAndChart() throws Exception {
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        List<SourceMatrixBenchmark.Row> rows = SourceMatrixBenchmark.run(3_000, 1, List.of(10), List.of(2), List.of(1),
+                List.of(ValueFormat.BYTES, ValueFormat.JSON), new PrintStream(report, true, StandardCharsets.UTF_8));
+        SourceMatrixBenchmark.write(rows, out);
+
+        assertThat(rows).extracting(row -> row.shape().format()).containsExactly(ValueFormat.BYTES, ValueFormat.JSON);
+        assertThat(rows).allSatisfy(row -> {
+            assertThat(row.ssOverOfficial()).isPositive();
+            assertThat(row.median().values()).allSatisfy(v -> assertThat(v).isPositive());
+        });
+        assertThat(report.toString(StandardCharsets.UTF_8)).contains("10 B bytes, 2 partitions, p=1", "json, 2 partitions, p=1",
+                "ss/off");
+        assertThat(Files.readAllLines(out.resolve("results.csv"))).hasSize(3)
+                .first().asString().startsWith("format,record_size,partitions,parallelism");
+        assertThat(Files.readString(out.resolve("results.json"))).contains("\"format\":\"json\"", "\"streamsplit\":{");
+        assertThat(Files.readString(out.resolve("results.svg"))).startsWith("<svg").contains("json, 2 part., p=1");
+    }
+
+    @Test
+    void jsonRecordsAreReadIntoPojosByEveryReader() {
+        ValueFormat.Order order = ValueFormat.order(ValueFormat.JSON.values(0).apply(5));
+        assertThat(order.id).isEqualTo(5);
+        assertThat(order.customer).isEqualTo("bob");
+    }
+}

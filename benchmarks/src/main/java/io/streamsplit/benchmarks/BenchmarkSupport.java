@@ -108,11 +108,24 @@ final class BenchmarkSupport {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
+        // a broker in the same JVM can be slow to answer under this load: wait rather than time out
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "120000");
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "600000");
+        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, values.apply(i)));
+            for (int i = 0; i < count && failure.get() == null; i++) {
+                producer.send(new ProducerRecord<>(topic, values.apply(i)), (metadata, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
             }
+            producer.flush();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("Writing the input to " + topic + " failed; the run would count"
+                    + " wrong: " + failure.get(), failure.get());
         }
     }
 

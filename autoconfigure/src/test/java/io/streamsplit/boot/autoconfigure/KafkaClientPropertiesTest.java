@@ -34,6 +34,36 @@ class KafkaClientPropertiesTest {
     }
 
     @Test
+    void aBundleWithAKeyStoreTravelsAsPemKeyAndCertificateChain(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path store = dir.resolve("client.p12");
+        Process keytool = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "keytool")
+                .toString(), "-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-dname",
+                "CN=orders-app", "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass",
+                "store-secret", "-keypass", "store-secret").redirectErrorStream(true).start();
+        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+        runner.withPropertyValues("spring.ssl.bundle.jks.client.keystore.location=file:" + store,
+                "spring.ssl.bundle.jks.client.keystore.password=store-secret",
+                "spring.ssl.bundle.jks.client.keystore.type=PKCS12",
+                "spring.ssl.bundle.jks.client.truststore.location=file:" + store,
+                "spring.ssl.bundle.jks.client.truststore.password=store-secret",
+                "spring.ssl.bundle.jks.client.truststore.type=PKCS12",
+                "streamsplit.kafka.ssl-bundle=client").run(context -> {
+                    java.util.Map<String, String> common = context.getBean(KafkaClientProperties.class).common();
+                    assertThat(common).containsEntry("security.protocol", "SSL")
+                            .containsEntry("ssl.keystore.type", "PEM").containsEntry("ssl.truststore.type", "PEM");
+                    assertThat(common.get("ssl.keystore.key")).startsWith("-----BEGIN PRIVATE KEY-----\n");
+                    assertThat(common.get("ssl.keystore.certificate.chain")).startsWith("-----BEGIN CERTIFICATE-----\n");
+                    assertThat(common.get("ssl.truststore.certificates")).startsWith("-----BEGIN CERTIFICATE-----\n");
+                    // Kafka must be able to read it back: the PEM key parses as PKCS#8
+                    String base64 = common.get("ssl.keystore.key").replaceAll("-----[A-Z ]+-----|\\s", "");
+                    assertThat(java.security.KeyFactory.getInstance("RSA").generatePrivate(
+                            new java.security.spec.PKCS8EncodedKeySpec(java.util.Base64.getDecoder().decode(base64))))
+                            .isNotNull();
+                });
+    }
+
+    @Test
     void anUnknownSslBundleNamesThePropertyAndTheBundlesThatExist() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withPropertyValues("streamsplit.kafka.ssl-bundle=kafka-tls",

@@ -55,8 +55,20 @@ final class KafkaAccessCheck {
         if (user.find()) {
             return "User:" + user.group(1);
         }
-        return client.containsKey("ssl.keystore.location") || client.containsKey("ssl.keystore.key")
-                ? "the principal of the client certificate" : "User:ANONYMOUS";
+        String chain = client.getProperty("ssl.keystore.certificate.chain");
+        if (chain != null) {
+            try {
+                java.security.cert.X509Certificate certificate = (java.security.cert.X509Certificate)
+                        java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(
+                                new java.io.ByteArrayInputStream(chain.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+                // Kafka's default SSL principal: the subject's distinguished name
+                return "User:" + certificate.getSubjectX500Principal().getName();
+            } catch (java.security.cert.CertificateException | RuntimeException e) {
+                return "the principal of the client certificate";
+            }
+        }
+        return client.containsKey("ssl.keystore.location") ? "the principal of the client certificate"
+                : "User:ANONYMOUS";
     }
 
     /** Checks a source: credentials, DESCRIBE+READ on {@code topics} (null for a pattern), READ on {@code groupId}. */

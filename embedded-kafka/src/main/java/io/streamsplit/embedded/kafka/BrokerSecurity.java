@@ -37,6 +37,8 @@ public final class BrokerSecurity {
     private final String protocol;
     private final Map<String, String> users = new LinkedHashMap<>();
     private boolean acls;
+    private String clientCertificateName;
+    private Path clientKeyStore;
     private Path trustStore;
     private Path keyStore;
     private String certificatePem;
@@ -70,6 +72,21 @@ public final class BrokerSecurity {
     public BrokerSecurity acls(boolean enabled) {
         this.acls = enabled;
         return this;
+    }
+
+    /**
+     * Requires TLS clients to present a certificate (mutual TLS): a client key pair with subject
+     * {@code CN=<commonName>} is generated next to the broker's, the broker trusts it, and Kafka sees
+     * the client as principal {@code User:CN=<commonName>}. See {@link #clientKeyStore()}.
+     */
+    public BrokerSecurity requireClientCertificate(String commonName) {
+        this.clientCertificateName = commonName;
+        return this;
+    }
+
+    /** PKCS12 key store with the client key pair of {@link #requireClientCertificate} (password {@link #trustStorePassword()}). */
+    public Path clientKeyStore() {
+        return requireTls(clientKeyStore);
     }
 
     /** The client listener's security protocol. */
@@ -123,6 +140,12 @@ public final class BrokerSecurity {
             props.put("ssl.truststore.location", trustStore().toString());
             props.put("ssl.truststore.password", STORE_PASSWORD);
             props.put("ssl.truststore.type", "PKCS12");
+            if (clientKeyStore != null) {
+                props.put("ssl.keystore.location", clientKeyStore.toString());
+                props.put("ssl.keystore.password", STORE_PASSWORD);
+                props.put("ssl.key.password", STORE_PASSWORD);
+                props.put("ssl.keystore.type", "PKCS12");
+            }
         }
         return props;
     }
@@ -147,6 +170,12 @@ public final class BrokerSecurity {
             props.put(prefix + "ssl.keystore.password", STORE_PASSWORD);
             props.put(prefix + "ssl.key.password", STORE_PASSWORD);
             props.put(prefix + "ssl.keystore.type", "PKCS12");
+            if (clientCertificateName != null) {
+                props.put(prefix + "ssl.client.auth", "required");
+                props.put(prefix + "ssl.truststore.location", trustStore.toString());
+                props.put(prefix + "ssl.truststore.password", STORE_PASSWORD);
+                props.put(prefix + "ssl.truststore.type", "PKCS12");
+            }
         }
         if (acls) {
             props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
@@ -162,6 +191,7 @@ public final class BrokerSecurity {
             EmbeddedKafkaBroker.deleteRecursively(keyStore.getParent());
             keyStore = null;
             trustStore = null;
+            clientKeyStore = null;
         }
     }
 
@@ -182,6 +212,19 @@ public final class BrokerSecurity {
                     STORE_PASSWORD, "-file", pem.toString());
             keytool("-importcert", "-noprompt", "-alias", "broker", "-file", pem.toString(), "-storetype", "PKCS12",
                     "-keystore", trust.toString(), "-storepass", STORE_PASSWORD);
+            if (clientCertificateName != null) {
+                Path client = dir.resolve("client-keystore.p12");
+                Path clientPem = dir.resolve("client.pem");
+                keytool("-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-dname",
+                        "CN=" + clientCertificateName, "-validity", "7", "-storetype", "PKCS12", "-keystore",
+                        client.toString(), "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD);
+                keytool("-exportcert", "-rfc", "-alias", "client", "-keystore", client.toString(), "-storepass",
+                        STORE_PASSWORD, "-file", clientPem.toString());
+                // one trust store for both sides: clients trust the broker, the broker trusts the client
+                keytool("-importcert", "-noprompt", "-alias", "client", "-file", clientPem.toString(), "-storetype",
+                        "PKCS12", "-keystore", trust.toString(), "-storepass", STORE_PASSWORD);
+                clientKeyStore = client;
+            }
             certificatePem = Files.readString(pem);
             trustStore = trust;
             keyStore = key;

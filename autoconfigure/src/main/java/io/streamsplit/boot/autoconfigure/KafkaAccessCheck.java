@@ -67,8 +67,8 @@ final class KafkaAccessCheck {
                 return "the principal of the client certificate";
             }
         }
-        return client.containsKey("ssl.keystore.location") ? "the principal of the client certificate"
-                : "User:ANONYMOUS";
+        return client.containsKey("ssl.keystore.location") || client.containsKey("ssl.keystore.key")
+                ? "the principal of the client certificate" : "User:ANONYMOUS";
     }
 
     /** Checks a source: credentials, DESCRIBE+READ on {@code topics} (null for a pattern), READ on {@code groupId}. */

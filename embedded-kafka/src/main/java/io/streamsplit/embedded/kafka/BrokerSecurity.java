@@ -188,7 +188,7 @@ public final class BrokerSecurity {
     /** Deletes the generated key and trust stores (the broker's log directory must not hold them: Kafka reads it). */
     void deleteTlsMaterial() {
         if (keyStore != null) {
-            EmbeddedKafkaBroker.deleteRecursively(keyStore.getParent());
+            BrokerSupport.deleteRecursively(keyStore.getParent());
             keyStore = null;
             trustStore = null;
             clientKeyStore = null;

@@ -4,31 +4,26 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.Feature;
@@ -108,7 +103,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             KafkaRaftServer raftServer = new KafkaRaftServer(config, Time.SYSTEM);
             raftServer.startup();
             server = raftServer;
-            awaitReady();
+            BrokerSupport.awaitReady(clientProperties(), ADMIN_TIMEOUT);
             if (security != null) {
                 SecuritySetup.createScramUsers(this, security);
             }
@@ -142,7 +137,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             security.deleteTlsMaterial();
         }
         if (ownsLogDir && logDir != null) {
-            deleteRecursively(logDir);
+            BrokerSupport.deleteRecursively(logDir);
             logDir = null;
         }
     }
@@ -271,9 +266,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             logDir = Files.createTempDirectory("streamsplit-kafka-");
             ownsLogDir = true;
         }
-        port = requestedPort != 0 ? requestedPort : freePort();
-        controllerPort = freePort();
-        internalPort = security != null ? freePort() : 0;
+        port = requestedPort != 0 ? requestedPort : BrokerSupport.freePort();
+        controllerPort = BrokerSupport.freePort();
+        internalPort = security != null ? BrokerSupport.freePort() : 0;
         clusterId = Uuid.randomUuid().toString();
         Formatter formatter = new Formatter()
                 .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
@@ -328,29 +323,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return props;
     }
 
-    private void awaitReady() throws InterruptedException, ExecutionException, TimeoutException {
-        Properties properties = clientProperties();
-        properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
-        try (Admin admin = Admin.create(properties)) {
-            long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
-            while (true) {
-                try {
-                    if (!admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).isEmpty()) {
-                        return;
-                    }
-                } catch (ExecutionException e) {
-                    if (System.nanoTime() > deadline) {
-                        throw e;
-                    }
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new TimeoutException("the broker registered no nodes within " + ADMIN_TIMEOUT);
-                }
-                TimeUnit.MILLISECONDS.sleep(50);
-            }
-        }
-    }
-
     private void stopQuietly() {
         try {
             stop();
@@ -362,22 +334,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private String bootstrapServersOrNone() {
         return port == 0 ? "(no port chosen)" : "localhost:" + port;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress("localhost", 0));
-            return socket.getLocalPort();
-        }
-    }
-
-    static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            LOG.warn("Could not delete the embedded Kafka broker's log directory {}", dir, e);
-        }
     }
 
     /** Options for an {@link EmbeddedKafkaBroker}. */

@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
@@ -70,8 +71,12 @@ public final class SourceThroughputBenchmark {
     }
 
     /** The report: per reader the counted runs' records/s (gross and net of the fixed job cost). */
-    record Result(Map<Reader, List<Double>> gross, Map<Reader, List<Double>> net, Map<Reader, Double> fixedCostMillis) {
+    record Result(Map<Reader, List<Double>> gross, Map<Reader, List<Double>> net, Map<Reader, Double> fixedCostMillis,
+            Map<Reader, List<Double>> firstRecordMillis) {
     }
+
+    /** When the first record of the running Flink job reached the counting map (0: none yet). */
+    static final AtomicLong FIRST_RECORD_NANOS = new AtomicLong();
 
     private SourceThroughputBenchmark() {
     }
@@ -115,9 +120,15 @@ public final class SourceThroughputBenchmark {
         }
         Map<Reader, List<Double>> gross = new EnumMap<>(Reader.class);
         Map<Reader, List<Double>> net = new EnumMap<>(Reader.class);
+        Map<Reader, List<Double>> first = new EnumMap<>(Reader.class);
         for (int run = 1; run <= settings.runs(); run++) {
             for (Reader reader : Reader.values()) {
+                FIRST_RECORD_NANOS.set(0);
+                long start = System.nanoTime();
                 long millis = read(reader, bootstrap, input, settings.records(), settings).toMillis();
+                if (FIRST_RECORD_NANOS.get() != 0) {
+                    first.computeIfAbsent(reader, r -> new ArrayList<>()).add((FIRST_RECORD_NANOS.get() - start) / 1e6);
+                }
                 double perSecond = settings.records() * 1000.0 / Math.max(1, millis);
                 double netPerSecond = settings.records() * 1000.0 / Math.max(1, millis - fixed.get(reader));
                 gross.computeIfAbsent(reader, r -> new ArrayList<>()).add(perSecond);
@@ -138,7 +149,11 @@ public final class SourceThroughputBenchmark {
                     BenchmarkSupport.median(values), values.stream().mapToDouble(d -> d).min().orElse(0),
                     values.stream().mapToDouble(d -> d).max().orElse(0), BenchmarkSupport.median(net.get(reader)));
         }
-        return new Result(gross, net, fixed);
+        for (Reader reader : List.of(Reader.OFFICIAL, Reader.STREAMSPLIT)) {
+            out.printf(Locale.ROOT, "time to first record %-11s %,6.0f ms (median; job submitted -> first record"
+                    + " in the map)%n", reader, BenchmarkSupport.median(first.getOrDefault(reader, List.of())));
+        }
+        return new Result(gross, net, fixed, first);
     }
 
     private static double last(Map<Reader, List<Double>> values, Reader reader) {
@@ -186,6 +201,7 @@ public final class SourceThroughputBenchmark {
         private static final long serialVersionUID = 1L;
         static final String NAME = "records";
         private transient LongCounter counter;
+        private transient boolean seen;
 
         @Override
         public void open(OpenContext openContext) {
@@ -196,6 +212,10 @@ public final class SourceThroughputBenchmark {
         @Override
         public Object map(Object value) {
             counter.add(1L);
+            if (!seen) {
+                seen = true;
+                FIRST_RECORD_NANOS.compareAndSet(0, System.nanoTime());
+            }
             return value;
         }
     }

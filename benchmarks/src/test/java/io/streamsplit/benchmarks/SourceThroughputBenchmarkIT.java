@@ -22,6 +22,8 @@ class SourceThroughputBenchmarkIT {
             assertThat(result.gross().get(reader)).as(reader.name()).hasSize(1).allSatisfy(v -> assertThat(v).isPositive());
         }
         assertThat(result.fixedCostMillis().get(SourceThroughputBenchmark.Reader.STREAMSPLIT)).isPositive();
+        assertThat(result.firstRecordMillis().get(SourceThroughputBenchmark.Reader.STREAMSPLIT)).hasSize(1)
+                .allSatisfy(ms -> assertThat(ms).isPositive());
         assertThat(report.toString(StandardCharsets.UTF_8)).contains("streamsplit/official", "streamsplit/raw net", "streamsplit/raw-tuned net");
     }
 }

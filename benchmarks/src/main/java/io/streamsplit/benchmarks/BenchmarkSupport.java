@@ -111,6 +111,9 @@ final class BenchmarkSupport {
         // a broker in the same JVM can be slow to answer under this load: wait rather than time out
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "120000");
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "600000");
+        // with several requests in flight the idempotent producer was seen retrying a batch with a reset
+        // sequence number for minutes (OUT_OF_ORDER_SEQUENCE_NUMBER, 10 B x 64 partitions); one at a time
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {

@@ -9,7 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,11 +24,7 @@ import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +39,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class OrderTotalsFatJarRemoteIT {
 
-    private static final long WINDOW_START = 1_700_000_000_000L;
     private static final Path FAT_JAR = Path.of("target", "streamsplit-sample-app-exec.jar");
 
     @RegisterExtension
@@ -94,11 +88,9 @@ class OrderTotalsFatJarRemoteIT {
         });
         assertThat(Files.readString(log)).contains("Jars for the Flink cluster:");
 
-        produceOneWindowOfOrders();
-        String window = "\"windowStart\":\"2023-11-14T22:13:20Z\",\"windowEnd\":\"2023-11-14T22:13:25Z\"";
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(totals()).containsExactlyInAnyOrder(
-                "{\"customer\":\"alice\"," + window + ",\"orders\":3,\"totalCents\":320}",
-                "{\"customer\":\"bob\"," + window + ",\"orders\":1,\"totalCents\":70}"));
+        OneWindowOfOrders.produce(KAFKA.bootstrapServers());
+        await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
+                assertThat(totals()).containsExactlyInAnyOrderElementsOf(OneWindowOfOrders.TOTALS));
 
         // split state comes from the cluster's REST API
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
@@ -114,19 +106,6 @@ class OrderTotalsFatJarRemoteIT {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
                 assertThat(cluster.jobState(jobId)).isEqualTo("CANCELED"));
         assertThat(Files.readString(log)).contains("Cancelled Flink job 'order-totals'");
-    }
-
-    private void produceOneWindowOfOrders() throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            send(producer, "orders", null, WINDOW_START, order("o1", "alice", 100, 1000) + "\n" + order("o2", "alice", 250, 2000));
-            send(producer, "orders", null, WINDOW_START, order("o3", "bob", 70, 3000));
-            send(producer, "orders", null, WINDOW_START, "not an order");
-            send(producer, "refunds", "alice", WINDOW_START + 4000, "r1;30");
-            send(producer, "orders", null, WINDOW_START, order("o4", "carol", 1, 20_000));
-        }
     }
 
     private List<String> totals() {
@@ -165,16 +144,6 @@ class OrderTotalsFatJarRemoteIT {
 
     private static int count(String text, String part) {
         return text.split(Pattern.quote(part), -1).length - 1;
-    }
-
-    private static String order(String id, String customer, long cents, long offsetMillis) {
-        return new Order(id, customer, cents, WINDOW_START + offsetMillis).format();
-    }
-
-    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, long timestamp,
-            String value) throws Exception {
-        producer.send(new ProducerRecord<>(topic, null, timestamp, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                value.getBytes(StandardCharsets.UTF_8))).get();
     }
 
     private static int freePort() throws IOException {

@@ -84,10 +84,14 @@ final class BenchmarkSupport {
             Object sink = null;
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 for (var record : consumer.poll(Duration.ofMillis(100))) {
+                    if (count == 0) {
+                        ReadClock.firstRecord();
+                    }
                     sink = decoder.apply(record.value());
                     count++;
                 }
             }
+            ReadClock.end();
             if (count < 0 && sink != null) {
                 throw new IllegalStateException(); // keeps the decoded values alive for the JIT
             }
@@ -101,7 +105,7 @@ final class BenchmarkSupport {
         writeRecords(bootstrapServers, topic, count, i -> value);
     }
 
-    /** Writes {@code count} records with the values {@code values} gives, spread over the topic's partitions. */
+    /** Writes {@code count} records with the values {@code values} gives, evenly over the topic's partitions. */
     static void writeRecords(String bootstrapServers, String topic, int count,
             java.util.function.IntFunction<byte[]> values) {
         Properties props = new Properties();
@@ -117,8 +121,11 @@ final class BenchmarkSupport {
         java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
+            // round robin: the sticky partitioner fills one partition per batch, which left 14 of 16
+            // partitions empty for small inputs and uneven ones for large; every partition gets its share
+            int partitions = producer.partitionsFor(topic).size();
             for (int i = 0; i < count && failure.get() == null; i++) {
-                producer.send(new ProducerRecord<>(topic, values.apply(i)), (metadata, e) -> {
+                producer.send(new ProducerRecord<>(topic, i % partitions, null, values.apply(i)), (metadata, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     }

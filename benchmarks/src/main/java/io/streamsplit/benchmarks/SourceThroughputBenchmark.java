@@ -1,13 +1,15 @@
 package io.streamsplit.benchmarks;
 
 import java.io.PrintStream;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
@@ -18,9 +20,14 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
@@ -31,7 +38,11 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * (read_committed, byte arrays). Runs alternate raw, official, streamsplit after a warm-up; the
  * report gives records/s per run, medians, and the streamsplit/official and streamsplit/raw ratios
  * of each round. A Flink job's fixed cost (start, deploy, finish) is measured on an empty topic and
- * reported separately; "net" figures subtract its median. Every run's record count is checked.
+ * reported separately, and "steady" figures are measured from each run's first record to the end of
+ * its input, so job start and deployment do not dilute them. Every run's record count is checked.
+ * All Flink jobs of a shape run on one MiniCluster started up front (a long-running cluster, not
+ * one per job); a heap collection precedes each run; on Linux each run also prints the CPU seconds
+ * of the source's fetcher and task threads, the JIT, GC and the broker.
  *
  * <pre>
  * mvn -B -q -DskipTests install -pl benchmarks -am
@@ -70,13 +81,11 @@ public final class SourceThroughputBenchmark {
         }
     }
 
-    /** The report: per reader the counted runs' records/s (gross and net of the fixed job cost). */
-    record Result(Map<Reader, List<Double>> gross, Map<Reader, List<Double>> net, Map<Reader, Double> fixedCostMillis,
+    /** The report: per reader the counted runs' records/s (whole run, and first record to end of input). */
+    record Result(Map<Reader, List<Double>> gross, Map<Reader, List<Double>> steady, Map<Reader, Double> fixedCostMillis,
             Map<Reader, List<Double>> firstRecordMillis) {
     }
 
-    /** When the first record of the running Flink job reached the counting map (0: none yet). */
-    static final AtomicLong FIRST_RECORD_NANOS = new AtomicLong();
 
     private SourceThroughputBenchmark() {
     }
@@ -93,6 +102,26 @@ public final class SourceThroughputBenchmark {
 
     /** One shape on a running broker; its topics are named after {@code prefix}. */
     static Result run(Settings settings, PrintStream out, EmbeddedKafkaBroker broker, String prefix) throws Exception {
+        try (MiniCluster cluster = startCluster(settings.parallelism())) {
+            return run(settings, out, broker, prefix, cluster);
+        }
+    }
+
+    /**
+     * One MiniCluster serves every job of a shape, as a long-running cluster would: starting one
+     * takes about a second here (its RPC system loads and JIT-compiles anew each time), which
+     * would otherwise be counted as the source's start and compete for the CPU during reading.
+     */
+    static MiniCluster startCluster(int parallelism) throws Exception {
+        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(BenchmarkSupport.jobConfiguration(parallelism)).setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(parallelism).build());
+        cluster.start();
+        return cluster;
+    }
+
+    private static Result run(Settings settings, PrintStream out, EmbeddedKafkaBroker broker, String prefix,
+            MiniCluster cluster) throws Exception {
         String bootstrap = broker.bootstrapServers();
         String empty = prefix + "-empty";
         String input = prefix + "-in";
@@ -106,54 +135,65 @@ public final class SourceThroughputBenchmark {
         fixed.put(Reader.RAW, 0.0);
         fixed.put(Reader.RAW_TUNED, 0.0);
         for (Reader reader : List.of(Reader.OFFICIAL, Reader.STREAMSPLIT)) {
-            read(reader, bootstrap, empty, 0, settings); // warm-up
+            read(reader, cluster, bootstrap, empty, 0, settings); // warm-up
             List<Double> costs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                costs.add((double) read(reader, bootstrap, empty, 0, settings).toMillis());
+                costs.add((double) read(reader, cluster, bootstrap, empty, 0, settings).toMillis());
             }
             fixed.put(reader, BenchmarkSupport.median(costs));
             out.printf(Locale.ROOT, "fixed job cost %-11s %,6.0f ms (median of 3 runs on an empty topic)%n", reader,
                     fixed.get(reader));
         }
         for (Reader reader : Reader.values()) {
-            read(reader, bootstrap, input, settings.records(), settings); // warm-up
+            read(reader, cluster, bootstrap, input, settings.records(), settings); // warm-up
         }
         Map<Reader, List<Double>> gross = new EnumMap<>(Reader.class);
-        Map<Reader, List<Double>> net = new EnumMap<>(Reader.class);
+        Map<Reader, List<Double>> steady = new EnumMap<>(Reader.class);
         Map<Reader, List<Double>> first = new EnumMap<>(Reader.class);
         for (int run = 1; run <= settings.runs(); run++) {
             for (Reader reader : Reader.values()) {
-                FIRST_RECORD_NANOS.set(0);
+                System.gc(); // each run starts from a collected heap instead of paying for the previous run's garbage
+                ReadClock.reset();
                 long start = System.nanoTime();
-                long millis = read(reader, bootstrap, input, settings.records(), settings).toMillis();
-                if (FIRST_RECORD_NANOS.get() != 0) {
-                    first.computeIfAbsent(reader, r -> new ArrayList<>()).add((FIRST_RECORD_NANOS.get() - start) / 1e6);
+                ThreadCpu cpu = ThreadCpu.start();
+                Duration elapsed = read(reader, cluster, bootstrap, input, settings.records(), settings);
+                if (cpu != null) {
+                    cpu.close();
                 }
-                double perSecond = settings.records() * 1000.0 / Math.max(1, millis);
-                double netPerSecond = settings.records() * 1000.0 / Math.max(1, millis - fixed.get(reader));
+                long millis = elapsed.toMillis();
+                if (ReadClock.firstRecordNanos() != 0) {
+                    first.computeIfAbsent(reader, r -> new ArrayList<>())
+                            .add((ReadClock.firstRecordNanos() - start) / 1e6);
+                }
+                double perSecond = settings.records() * 1e9 / Math.max(1, elapsed.toNanos());
+                double steadyPerSecond = settings.records() * 1e9 / ReadClock.steadyNanos();
                 gross.computeIfAbsent(reader, r -> new ArrayList<>()).add(perSecond);
-                net.computeIfAbsent(reader, r -> new ArrayList<>()).add(netPerSecond);
-                out.printf(Locale.ROOT, "run %d %-11s %,11.0f rec/s %7.1f MB/s  net %,11.0f rec/s (%,d ms)%n", run,
-                        reader, perSecond, perSecond * settings.recordSize() / (1024 * 1024), netPerSecond, millis);
+                steady.computeIfAbsent(reader, r -> new ArrayList<>()).add(steadyPerSecond);
+                out.printf(Locale.ROOT, "run %d %-11s %,11.0f rec/s %7.1f MB/s  steady %,11.0f rec/s (%,d ms)%n",
+                        run, reader, perSecond, perSecond * settings.recordSize() / (1024 * 1024), steadyPerSecond,
+                        millis);
+                if (cpu != null) {
+                    out.printf(Locale.ROOT, "      %-11s %s%n", "", cpu.report());
+                }
             }
-            out.printf(Locale.ROOT, "run %d ratios: streamsplit/official %.2f (net %.2f), streamsplit/raw net %.2f,"
-                    + " streamsplit/raw-tuned net %.2f%n",
+            out.printf(Locale.ROOT, "run %d ratios: streamsplit/official %.2f (steady %.2f), streamsplit/raw steady"
+                    + " %.2f, streamsplit/raw-tuned steady %.2f%n",
                     run, last(gross, Reader.STREAMSPLIT) / last(gross, Reader.OFFICIAL),
-                    last(net, Reader.STREAMSPLIT) / last(net, Reader.OFFICIAL),
-                    last(net, Reader.STREAMSPLIT) / last(net, Reader.RAW),
-                    last(net, Reader.STREAMSPLIT) / last(net, Reader.RAW_TUNED));
+                    last(steady, Reader.STREAMSPLIT) / last(steady, Reader.OFFICIAL),
+                    last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW),
+                    last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW_TUNED));
         }
         for (Reader reader : Reader.values()) {
             List<Double> values = gross.get(reader);
-            out.printf(Locale.ROOT, "median %-11s %,11.0f rec/s (min %,.0f, max %,.0f), net %,11.0f rec/s%n", reader,
-                    BenchmarkSupport.median(values), values.stream().mapToDouble(d -> d).min().orElse(0),
-                    values.stream().mapToDouble(d -> d).max().orElse(0), BenchmarkSupport.median(net.get(reader)));
+            out.printf(Locale.ROOT, "median %-11s %,11.0f rec/s (min %,.0f, max %,.0f), steady %,11.0f rec/s%n",
+                    reader, BenchmarkSupport.median(values), values.stream().mapToDouble(d -> d).min().orElse(0),
+                    values.stream().mapToDouble(d -> d).max().orElse(0), BenchmarkSupport.median(steady.get(reader)));
         }
         for (Reader reader : List.of(Reader.OFFICIAL, Reader.STREAMSPLIT)) {
             out.printf(Locale.ROOT, "time to first record %-11s %,6.0f ms (median; job submitted -> first record"
                     + " in the map)%n", reader, BenchmarkSupport.median(first.getOrDefault(reader, List.of())));
         }
-        return new Result(gross, net, fixed, first);
+        return new Result(gross, steady, fixed, first);
     }
 
     private static double last(Map<Reader, List<Double>> values, Reader reader) {
@@ -162,13 +202,13 @@ public final class SourceThroughputBenchmark {
     }
 
     /** Reads {@code topic} to its end with {@code reader}; checks the count; returns the wall time. */
-    static Duration read(Reader reader, String bootstrap, String topic, long expected, Settings settings)
-            throws Exception {
+    static Duration read(Reader reader, MiniCluster cluster, String bootstrap, String topic, long expected,
+            Settings settings) throws Exception {
         long start = System.nanoTime();
         long count = switch (reader) {
             case RAW -> BenchmarkSupport.readToEnd(bootstrap, topic, settings.format().rawDecoder(), false);
             case RAW_TUNED -> BenchmarkSupport.readToEnd(bootstrap, topic, settings.format().rawDecoder(), true);
-            default -> flinkRead(reader, bootstrap, topic, settings);
+            default -> flinkRead(reader, cluster, bootstrap, topic, settings);
         };
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         if (count != expected) {
@@ -177,7 +217,8 @@ public final class SourceThroughputBenchmark {
         return elapsed;
     }
 
-    private static long flinkRead(Reader reader, String bootstrap, String topic, Settings settings) throws Exception {
+    private static long flinkRead(Reader reader, MiniCluster cluster, String bootstrap, String topic,
+            Settings settings) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 BenchmarkSupport.jobConfiguration(settings.parallelism()));
         ValueFormat format = settings.format();
@@ -191,9 +232,22 @@ public final class SourceThroughputBenchmark {
                         .setRecordEmitter(format.emitter(), format.type()).build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), reader.name().toLowerCase(Locale.ROOT))
                 .map(new Counting()).returns(format.type()).sinkTo(new DiscardingSink<>());
-        JobExecutionResult result = env.execute(reader + " read");
+        StreamGraph graph = env.getStreamGraph();
+        graph.setJobName(reader + " read");
+        JobGraph job = graph.getJobGraph();
+        job.setClasspaths(env.getConfiguration().getOptional(PipelineOptions.CLASSPATHS).orElse(List.of()).stream()
+                .map(SourceThroughputBenchmark::url).toList());
+        JobExecutionResult result = cluster.executeJobBlocking(job);
         Long count = result.getAccumulatorResult(Counting.NAME);
         return count == null ? 0 : count;
+    }
+
+    private static URL url(String url) {
+        try {
+            return URI.create(url).toURL();
+        } catch (MalformedURLException e) {
+            throw new IllegalArgumentException(url, e);
+        }
     }
 
     /** Counts records in an accumulator, so every run proves it read everything. */
@@ -214,9 +268,14 @@ public final class SourceThroughputBenchmark {
             counter.add(1L);
             if (!seen) {
                 seen = true;
-                FIRST_RECORD_NANOS.compareAndSet(0, System.nanoTime());
+                ReadClock.firstRecord();
             }
             return value;
+        }
+
+        @Override
+        public void close() {
+            ReadClock.end(); // the source reached its stopping offsets (or the job ended)
         }
     }
 }

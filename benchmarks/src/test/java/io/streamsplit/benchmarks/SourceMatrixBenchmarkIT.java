@@ -21,7 +21,7 @@ class SourceMatrixBenchmarkIT {
     @Test
     void tinyMatrixReportsEveryShapeAndWritesCsvJsonAndChart() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
-        List<SourceMatrixBenchmark.Row> rows = SourceMatrixBenchmark.run(3_000, 1, List.of(10), List.of(2), List.of(1),
+        List<SourceMatrixBenchmark.Row> rows = SourceMatrixBenchmark.run(3_000, 0, 1, List.of(10), List.of(2), List.of(1),
                 List.of(ValueFormat.BYTES, ValueFormat.JSON), new PrintStream(report, true, StandardCharsets.UTF_8));
         SourceMatrixBenchmark.write(rows, out);
 
@@ -36,6 +36,14 @@ class SourceMatrixBenchmarkIT {
                 .first().asString().startsWith("format,record_size,partitions,parallelism");
         assertThat(Files.readString(out.resolve("results.json"))).contains("\"format\":\"json\"", "\"streamsplit\":{");
         assertThat(Files.readString(out.resolve("results.svg"))).startsWith("<svg").contains("json, 2 part., p=1");
+    }
+
+    @Test
+    void theMegabyteCapShortensOnlyShapesWhoseValuesExceedIt() {
+        assertThat(SourceMatrixBenchmark.records(10_000_000, 1024, 1024)).isEqualTo(1_048_576);
+        assertThat(SourceMatrixBenchmark.records(10_000_000, 1024, 10)).isEqualTo(10_000_000);
+        assertThat(SourceMatrixBenchmark.records(10_000_000, 0, 1024)).as("no cap").isEqualTo(10_000_000);
+        assertThat(SourceMatrixBenchmark.records(10_000_000, 1024, 0)).as("JSON sizes itself").isEqualTo(10_000_000);
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.apache.flink.connector.base.source.reader.fetcher.SingleThreadFetcher
 import org.apache.flink.connector.base.source.reader.fetcher.SplitFetcher;
 import org.apache.flink.connector.base.source.reader.fetcher.SplitFetcherTask;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.TopicPartition;
@@ -19,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
  * The single-fetcher manager of a Kafka reader, plus the two things only the fetcher thread may
  * do with the consumer: committing offsets, and reporting removed splits to the reader.
  */
-final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRecordRun, KafkaPartitionSplit> {
+final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> {
 
     /** Queue slot used when the fetcher reports removed splits outside a regular fetch. */
     private static final int REMOVAL_REPORT_THREAD_INDEX = Integer.MAX_VALUE / 2;
@@ -36,7 +37,7 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
 
     /** Queues an offset commit on the fetcher thread; starts a fetcher if none runs (all splits finished). */
     void commitOffsets(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
-        SplitFetcher<KafkaRecordRun, KafkaPartitionSplit> fetcher = getRunningFetcher();
+        SplitFetcher<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> fetcher = getRunningFetcher();
         if (fetcher == null) {
             fetcher = createSplitFetcher();
             startFetcher(fetcher);
@@ -73,7 +74,7 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
             this.factory = factory;
         }
 
-        SplitReader<KafkaRecordRun, KafkaPartitionSplit> create() {
+        SplitReader<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> create() {
             return factory.apply(manager::reportRemoved);
         }
     }

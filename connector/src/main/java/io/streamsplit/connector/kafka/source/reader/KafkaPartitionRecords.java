@@ -8,16 +8,17 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * One poll's records, grouped by split, handed from the fetcher thread to the reader. Wraps the
- * consumer's per-partition lists without copying; a limit per split cuts records at or beyond
- * a bounded split's stopping offset.
+ * One poll's records, grouped by split, handed from the fetcher thread to the reader in
+ * {@link KafkaRecordRun runs}. Wraps the consumer's per-partition lists without copying; a limit
+ * per split cuts records at or beyond a bounded split's stopping offset.
  */
-final class KafkaPartitionRecords implements RecordsWithSplitIds<ConsumerRecord<byte[], byte[]>> {
+final class KafkaPartitionRecords implements RecordsWithSplitIds<KafkaRecordRun> {
 
     private final List<String> splitIds = new ArrayList<>();
     private final List<List<ConsumerRecord<byte[], byte[]>>> records = new ArrayList<>();
     private final List<Integer> limits = new ArrayList<>();
     private final Set<String> finishedSplits;
+    private final KafkaRecordRun run = new KafkaRecordRun();
 
     private int splitIndex = -1;
     private int recordIndex;
@@ -52,11 +53,12 @@ final class KafkaPartitionRecords implements RecordsWithSplitIds<ConsumerRecord<
     }
 
     @Override
-    public ConsumerRecord<byte[], byte[]> nextRecordFromSplit() {
+    public KafkaRecordRun nextRecordFromSplit() {
         if (current == null || recordIndex >= currentLimit) {
             return null;
         }
-        return current.get(recordIndex++);
+        recordIndex = run.cover(current, recordIndex, currentLimit);
+        return run;
     }
 
     @Override

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * thread. Uses {@code assign} and {@code seek} (never group subscription), byte-array
  * deserializers, and no auto-commit: Flink's checkpoints own the offsets.
  */
-final class KafkaPartitionSplitReader implements SplitReader<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> {
+final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, KafkaPartitionSplit> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionSplitReader.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
@@ -60,7 +60,7 @@ final class KafkaPartitionSplitReader implements SplitReader<ConsumerRecord<byte
     }
 
     @Override
-    public RecordsWithSplitIds<ConsumerRecord<byte[], byte[]>> fetch() {
+    public RecordsWithSplitIds<KafkaRecordRun> fetch() {
         Set<String> finished = new HashSet<>(finishedBeforeFetch);
         finishedBeforeFetch.clear();
         KafkaPartitionRecords result = new KafkaPartitionRecords(finished);

@@ -11,7 +11,6 @@ import org.apache.flink.connector.base.source.reader.fetcher.SingleThreadFetcher
 import org.apache.flink.connector.base.source.reader.fetcher.SplitFetcher;
 import org.apache.flink.connector.base.source.reader.fetcher.SplitFetcherTask;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.TopicPartition;
@@ -20,7 +19,7 @@ import org.apache.kafka.common.TopicPartition;
  * The single-fetcher manager of a Kafka reader, plus the two things only the fetcher thread may
  * do with the consumer: committing offsets, and reporting removed splits to the reader.
  */
-final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> {
+final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRecordRun, KafkaPartitionSplit> {
 
     /** Queue slot used when the fetcher reports removed splits outside a regular fetch. */
     private static final int REMOVAL_REPORT_THREAD_INDEX = Integer.MAX_VALUE / 2;
@@ -37,7 +36,7 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<Consume
 
     /** Queues an offset commit on the fetcher thread; starts a fetcher if none runs (all splits finished). */
     void commitOffsets(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
-        SplitFetcher<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> fetcher = getRunningFetcher();
+        SplitFetcher<KafkaRecordRun, KafkaPartitionSplit> fetcher = getRunningFetcher();
         if (fetcher == null) {
             fetcher = createSplitFetcher();
             startFetcher(fetcher);
@@ -74,7 +73,7 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<Consume
             this.factory = factory;
         }
 
-        SplitReader<ConsumerRecord<byte[], byte[]>, KafkaPartitionSplit> create() {
+        SplitReader<KafkaRecordRun, KafkaPartitionSplit> create() {
             return factory.apply(manager::reportRemoved);
         }
     }

@@ -22,7 +22,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.UserCodeClassLoader;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * commits those offsets to the consumer group when, and only when, the checkpoint completes.
  */
 public final class KafkaSourceReader<T, OUT>
-        extends SingleThreadMultiplexSourceReaderBase<ConsumerRecord<byte[], byte[]>, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
+        extends SingleThreadMultiplexSourceReaderBase<KafkaRecordRun, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceReader.class);
 
@@ -73,7 +72,8 @@ public final class KafkaSourceReader<T, OUT>
                         removedReporter),
                 readerConfiguration(context.getConfiguration()));
         KafkaSourceRecordEmitter<T, OUT> recordEmitter = new KafkaSourceRecordEmitter<>(settings.sourceName(),
-                userEmitter, mapping, settings.badRecordPolicy(), metrics);
+                userEmitter, mapping, settings.badRecordPolicy(), metrics,
+                context.metricGroup().getIOMetricGroup().getNumRecordsInCounter());
         return new KafkaSourceReader<>(settings, userEmitter, fetchers, recordEmitter, metrics, context);
     }
 

@@ -7,17 +7,18 @@ import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
+import org.apache.flink.metrics.Counter;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands each record to the user's {@link KafkaRecordEmitter}, applies the bad-record policy when
- * it throws, and then — always, whatever was emitted — advances the split's offset past the
- * record. Runs on the task's main thread.
+ * Hands each record of a {@link KafkaRecordRun} to the user's {@link KafkaRecordEmitter}, applies
+ * the bad-record policy when it throws, and then — always, whatever was emitted — advances the
+ * split's offset past the record. Runs on the task's main thread.
  */
 final class KafkaSourceRecordEmitter<T, OUT>
-        implements RecordEmitter<ConsumerRecord<byte[], byte[]>, OUT, KafkaPartitionSplitState> {
+        implements RecordEmitter<KafkaRecordRun, OUT, KafkaPartitionSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceRecordEmitter.class);
 
@@ -26,21 +27,41 @@ final class KafkaSourceRecordEmitter<T, OUT>
     private final ElementMapping<T, OUT> mapping;
     private final BadRecordPolicy policy;
     private final KafkaSourceReaderMetrics metrics;
+    private final Counter numRecordsIn;
     private final Collector collector = new Collector();
 
     KafkaSourceRecordEmitter(String sourceName, KafkaRecordEmitter<T> userEmitter, ElementMapping<T, OUT> mapping,
-            BadRecordPolicy policy, KafkaSourceReaderMetrics metrics) {
+            BadRecordPolicy policy, KafkaSourceReaderMetrics metrics, Counter numRecordsIn) {
         this.sourceName = sourceName;
         this.userEmitter = userEmitter;
         this.mapping = mapping;
         this.policy = policy;
         this.metrics = metrics;
+        this.numRecordsIn = numRecordsIn;
     }
 
     @Override
-    public void emitRecord(ConsumerRecord<byte[], byte[]> record, SourceOutput<OUT> output,
-            KafkaPartitionSplitState splitState) throws Exception {
+    public void emitRecord(KafkaRecordRun run, SourceOutput<OUT> output, KafkaPartitionSplitState splitState)
+            throws Exception {
+        int size = run.size();
+        // Flink's reader loop counted the run as one record
+        numRecordsIn.inc(size - 1);
         collector.output = output;
+        long nextOffset = splitState.currentOffset();
+        try {
+            for (int i = 0; i < size; i++) {
+                ConsumerRecord<byte[], byte[]> record = run.get(i);
+                emit(record, output);
+                nextOffset = record.offset() + 1;
+            }
+        } finally {
+            // once per run, not per record: the offset is only read by checkpoints, which run between
+            // calls, and by metrics; after a failure it stays before the record that failed
+            splitState.setCurrentOffset(nextOffset);
+        }
+    }
+
+    private void emit(ConsumerRecord<byte[], byte[]> record, SourceOutput<OUT> output) throws Exception {
         collector.recordTimestamp = record.timestamp();
         collector.downstreamFailure = null;
         try {
@@ -51,7 +72,6 @@ final class KafkaSourceRecordEmitter<T, OUT>
         }
         // also when the user's emitter caught and swallowed it
         rethrowDownstreamFailure();
-        splitState.setCurrentOffset(record.offset() + 1);
     }
 
     /**

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
@@ -14,10 +16,13 @@ import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.types.Either;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,10 +79,10 @@ class KafkaSourceRecordEmitterTest {
     void downstreamFailureFailsTheTaskInsteadOfDeadLetteringTheRecord() {
         KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = new KafkaSourceRecordEmitter<>(
                 "orders", (record, out) -> out.collect(value(record)), ElementMapping.withDeadLetters(),
-                BadRecordPolicy.DEAD_LETTER, metrics);
+                BadRecordPolicy.DEAD_LETTER, metrics, new SimpleCounter());
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
-        assertThatThrownBy(() -> emitter.emitRecord(RECORD, output, split))
+        assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split))
                 .isInstanceOf(IllegalStateException.class).hasMessage("the operator after the source failed");
         assertThat(output.collected).as("no dead letter for a good record").isEmpty();
         assertThat(split.currentOffset()).as("the record is read again after recovery").isEqualTo(41);
@@ -93,9 +98,9 @@ class KafkaSourceRecordEmitterTest {
             }
         };
         KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>("orders", swallowing,
-                ElementMapping.elementsOnly(), BadRecordPolicy.SKIP, metrics);
+                ElementMapping.elementsOnly(), BadRecordPolicy.SKIP, metrics, new SimpleCounter());
 
-        assertThatThrownBy(() -> emitter.emitRecord(RECORD, new FailingOutput<>(), split))
+        assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), new FailingOutput<>(), split))
                 .hasMessage("the operator after the source failed");
         assertThat(split.currentOffset()).isEqualTo(41);
     }
@@ -105,13 +110,124 @@ class KafkaSourceRecordEmitterTest {
         KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = new KafkaSourceRecordEmitter<>(
                 "orders", (record, out) -> {
                     throw new IllegalArgumentException("not an order");
-                }, ElementMapping.withDeadLetters(), BadRecordPolicy.DEAD_LETTER, metrics);
+                }, ElementMapping.withDeadLetters(), BadRecordPolicy.DEAD_LETTER, metrics, new SimpleCounter());
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
-        emitter.emitRecord(RECORD, output, split);
+        emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split);
 
         assertThat(output.collected).hasSize(1);
         assertThat(output.collected.get(0).left().exceptionMessage).isEqualTo("not an order");
         assertThat(split.currentOffset()).isEqualTo(42);
+    }
+    @Test
+    void aRunEmitsEveryRecordAppliesThePolicyPerRecordAndCountsEachRecordIn() throws Exception {
+        SimpleCounter recordsIn = new SimpleCounter();
+        KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>("orders", (record, out) -> {
+            if (value(record).equals("bad")) {
+                throw new IllegalArgumentException("not an order");
+            }
+            out.collect(value(record));
+        }, ElementMapping.elementsOnly(), BadRecordPolicy.SKIP, metrics, recordsIn);
+        List<String> collected = new ArrayList<>();
+        KafkaPartitionRecords fetch = fetchOf(List.of(record(41, "a"), record(42, "bad"), record(43, "c")));
+        fetch.nextSplit();
+
+        emitter.emitRecord(fetch.nextRecordFromSplit(), new CollectingOutput<>(collected), split);
+
+        assertThat(collected).containsExactly("a", "c");
+        assertThat(split.currentOffset()).as("past the whole run").isEqualTo(44);
+        assertThat(recordsIn.getCount()).as("Flink counts the run once; the emitter adds the rest").isEqualTo(2);
+        assertThat(fetch.nextRecordFromSplit()).as("all three were one run").isNull();
+    }
+
+    @Test
+    void aDownstreamFailureInsideARunLeavesTheOffsetAtTheFailedRecord() {
+        KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>("orders",
+                (record, out) -> out.collect(value(record)), ElementMapping.elementsOnly(), BadRecordPolicy.SKIP,
+                metrics, new SimpleCounter());
+        KafkaPartitionRecords fetch = fetchOf(List.of(record(41, "a"), record(42, "b"), record(43, "c")));
+        fetch.nextSplit();
+        List<String> collected = new ArrayList<>();
+        SourceOutput<String> failingOnB = new CollectingOutput<>(collected) {
+            @Override
+            public void collect(String element, long timestamp) {
+                if (element.equals("b")) {
+                    throw new IllegalStateException("the operator after the source failed");
+                }
+                super.collect(element, timestamp);
+            }
+        };
+
+        assertThatThrownBy(() -> emitter.emitRecord(fetch.nextRecordFromSplit(), failingOnB, split))
+                .hasMessage("the operator after the source failed");
+        assertThat(collected).containsExactly("a");
+        assertThat(split.currentOffset()).as("b is read again after recovery, a is not").isEqualTo(42);
+    }
+
+    @Test
+    void runsAreCutByRecordCountByBytesAndByTheSplitsStoppingLimit() {
+        List<ConsumerRecord<byte[], byte[]>> small = new ArrayList<>();
+        for (int i = 0; i < KafkaRecordRun.MAX_RECORDS + 10; i++) {
+            small.add(record(i, "x"));
+        }
+        KafkaPartitionRecords fetch = fetchOf(small);
+        fetch.nextSplit();
+        assertThat(fetch.nextRecordFromSplit().size()).isEqualTo(KafkaRecordRun.MAX_RECORDS);
+        assertThat(fetch.nextRecordFromSplit().size()).isEqualTo(10);
+        assertThat(fetch.nextRecordFromSplit()).isNull();
+
+        String kilobyte = "k".repeat(1024);
+        List<ConsumerRecord<byte[], byte[]>> large = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            large.add(new ConsumerRecord<>("orders", 0, i, 0L, TimestampType.CREATE_TIME,
+                    0, 1024, null, kilobyte.getBytes(StandardCharsets.UTF_8), new RecordHeaders(),
+                    Optional.empty()));
+        }
+        KafkaPartitionRecords bytes = new KafkaPartitionRecords(new HashSet<>());
+        bytes.add("orders-0", large, 35); // records from 35 on are at or past the stopping offset
+        bytes.nextSplit();
+        assertThat(bytes.nextRecordFromSplit().size()).as("32 KB of values").isEqualTo(32);
+        assertThat(bytes.nextRecordFromSplit().size()).as("up to the limit").isEqualTo(3);
+        assertThat(bytes.nextRecordFromSplit()).isNull();
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset, String value) {
+        return new ConsumerRecord<>("orders", 0, offset, null, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static KafkaPartitionRecords fetchOf(List<ConsumerRecord<byte[], byte[]>> records) {
+        KafkaPartitionRecords fetch = new KafkaPartitionRecords(new HashSet<>());
+        fetch.add("orders-0", records, records.size());
+        return fetch;
+    }
+
+    private static class CollectingOutput<T> implements SourceOutput<T> {
+        private final List<T> collected;
+
+        CollectingOutput(List<T> collected) {
+            this.collected = collected;
+        }
+
+        @Override
+        public void collect(T element) {
+            collect(element, Long.MIN_VALUE);
+        }
+
+        @Override
+        public void collect(T element, long timestamp) {
+            collected.add(element);
+        }
+
+        @Override
+        public void emitWatermark(Watermark watermark) {
+        }
+
+        @Override
+        public void markIdle() {
+        }
+
+        @Override
+        public void markActive() {
+        }
     }
 }

@@ -40,34 +40,26 @@ class KafkaSourceRecordEmitterTest {
     private final KafkaSourceReaderMetrics metrics =
             new KafkaSourceReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup());
 
-    /** The output of a chained operator that fails on every element. */
-    private static final class FailingOutput<T> implements SourceOutput<T> {
-        final List<T> collected = new ArrayList<>();
+    /** The output of a chained operator that fails on every element except dead letters. */
+    private static final class FailingOutput<T> extends CollectingOutput<T> {
+        final List<T> collected;
 
-        @Override
-        public void collect(T element) {
-            collect(element, Long.MIN_VALUE);
+        FailingOutput() {
+            this(new ArrayList<>());
+        }
+
+        private FailingOutput(List<T> collected) {
+            super(collected);
+            this.collected = collected;
         }
 
         @Override
         public void collect(T element, long timestamp) {
             if (element instanceof Either<?, ?> either && either.isLeft()) {
-                collected.add(element);
+                super.collect(element, timestamp);
                 return;
             }
             throw new IllegalStateException("the operator after the source failed");
-        }
-
-        @Override
-        public void emitWatermark(Watermark watermark) {
-        }
-
-        @Override
-        public void markIdle() {
-        }
-
-        @Override
-        public void markActive() {
         }
     }
 

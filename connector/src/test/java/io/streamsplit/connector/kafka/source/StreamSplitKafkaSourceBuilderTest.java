@@ -71,7 +71,13 @@ class StreamSplitKafkaSourceBuilderTest {
                 .containsEntry("isolation.level", "read_committed")
                 .containsEntry("allow.auto.create.topics", "false")
                 .containsEntry("fetch.min.bytes", "1024")
+                .containsEntry("max.partition.fetch.bytes", "8388608")
+                .containsEntry("max.poll.records", "10000")
                 .containsEntry("group.id", "g");
+        // the larger fetch defaults yield to what the user sets
+        assertThat(valid().setProperty("max.poll.records", "100").setProperty("max.partition.fetch.bytes", "1048576")
+                .build().consumerProperties())
+                .containsEntry("max.poll.records", "100").containsEntry("max.partition.fetch.bytes", "1048576");
         assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
         assertThat(valid().setBounded(StoppingOffsets.latest()).build().getBoundedness()).isEqualTo(Boundedness.BOUNDED);
     }

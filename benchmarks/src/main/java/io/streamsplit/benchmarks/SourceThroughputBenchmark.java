@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
@@ -51,13 +52,21 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * </pre>
  *
  * <p>{@code --format} is bytes (passed through), string (UTF-8) or json (a small POJO read with
- * Jackson); the raw loops decode the same way. {@link SourceMatrixBenchmark} runs many shapes.
+ * Jackson); the raw loops decode the same way. StreamSplit's source fetches more per request than
+ * Kafka's defaults ({@code max.partition.fetch.bytes} 8 MB, {@code max.poll.records} 10,000); the
+ * official source runs with Kafka's defaults, as a user wiring it by hand gets it, unless
+ * {@code --official-tuned 1} gives it the same two settings. {@link SourceMatrixBenchmark} runs many shapes.
  */
 public final class SourceThroughputBenchmark {
 
     enum Reader { RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT }
 
-    record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
+    record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format,
+            boolean officialTuned) {
+        Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
+            this(records, recordSize, partitions, parallelism, runs, format, false);
+        }
+
         static Settings parse(String... args) {
             ValueFormat format = ValueFormat.BYTES;
             List<String> ints = new ArrayList<>();
@@ -68,10 +77,11 @@ public final class SourceThroughputBenchmark {
                     ints.add(args[i]);
                 }
             }
-            Map<String, Integer> f = BenchmarkSupport.flags(BenchmarkSupport.commonDefaults(5_000_000, 5),
-                    ints.toArray(String[]::new));
+            Map<String, Integer> defaults = BenchmarkSupport.commonDefaults(5_000_000, 5);
+            defaults.put("official-tuned", 0);
+            Map<String, Integer> f = BenchmarkSupport.flags(defaults, ints.toArray(String[]::new));
             return new Settings(f.get("records"), f.get("record-size"), f.get("partitions"), f.get("parallelism"),
-                    f.get("runs"), format);
+                    f.get("runs"), format, f.get("official-tuned") != 0);
         }
 
         /** "100 B bytes, 4 partitions, p=2" */
@@ -129,7 +139,8 @@ public final class SourceThroughputBenchmark {
         broker.createTopic(input, settings.partitions());
         BenchmarkSupport.writeRecords(bootstrap, input, settings.records(),
                 settings.format().values(settings.recordSize()));
-        out.printf(Locale.ROOT, "%,d records, %s%n", settings.records(), settings.shape());
+        out.printf(Locale.ROOT, "%,d records, %s%s%n", settings.records(), settings.shape(),
+                settings.officialTuned() ? " (official with StreamSplit's fetch settings)" : "");
 
         Map<Reader, Double> fixed = new EnumMap<>(Reader.class);
         fixed.put(Reader.RAW, 0.0);
@@ -222,8 +233,15 @@ public final class SourceThroughputBenchmark {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 BenchmarkSupport.jobConfiguration(settings.parallelism()));
         ValueFormat format = settings.format();
+        Properties officialProperties = new Properties();
+        if (settings.officialTuned()) {
+            // the fetch settings StreamSplit's source uses by default, to compare the sources alone
+            officialProperties.setProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 << 20));
+            officialProperties.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+        }
         Source<Object, ?, ?> source = reader == Reader.OFFICIAL
-                ? KafkaSource.<Object>builder().setBootstrapServers(bootstrap).setTopics(topic)
+                ? KafkaSource.<Object>builder().setProperties(officialProperties).setBootstrapServers(bootstrap)
+                        .setTopics(topic)
                         .setStartingOffsets(OffsetsInitializer.earliest()).setBounded(OffsetsInitializer.latest())
                         .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                         .setDeserializer(format.official()).build()

@@ -35,4 +35,10 @@ class SourceThroughputBenchmarkIT {
                     .isGreaterThanOrEqualTo(result.gross().get(reader).get(0));
         }
     }
+
+    @Test
+    void officialSourceRunsWithKafkaDefaultsUnlessAskedForStreamSplitsFetchSettings() {
+        assertThat(SourceThroughputBenchmark.Settings.parse("--records", "10").officialTuned()).isFalse();
+        assertThat(SourceThroughputBenchmark.Settings.parse("--official-tuned", "1").officialTuned()).isTrue();
+    }
 }

@@ -42,15 +42,8 @@ class KafkaSourceRecordEmitterTest {
 
     /** The output of a chained operator that fails on every element except dead letters. */
     private static final class FailingOutput<T> extends CollectingOutput<T> {
-        final List<T> collected;
-
         FailingOutput() {
-            this(new ArrayList<>());
-        }
-
-        private FailingOutput(List<T> collected) {
-            super(collected);
-            this.collected = collected;
+            super(new ArrayList<>());
         }
 
         @Override
@@ -194,7 +187,7 @@ class KafkaSourceRecordEmitterTest {
     }
 
     private static class CollectingOutput<T> implements SourceOutput<T> {
-        private final List<T> collected;
+        final List<T> collected;
 
         CollectingOutput(List<T> collected) {
             this.collected = collected;

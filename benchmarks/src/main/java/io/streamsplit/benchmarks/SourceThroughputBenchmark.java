@@ -61,6 +61,9 @@ public final class SourceThroughputBenchmark {
 
     enum Reader { RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT }
 
+    /** The fetch settings StreamSplit's source uses by default, read from a built source, for --official-tuned. */
+    private static final Properties STREAMSPLIT_FETCH_SETTINGS = streamSplitFetchSettings();
+
     record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format,
             boolean officialTuned) {
         Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
@@ -233,14 +236,10 @@ public final class SourceThroughputBenchmark {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 BenchmarkSupport.jobConfiguration(settings.parallelism()));
         ValueFormat format = settings.format();
-        Properties officialProperties = new Properties();
-        if (settings.officialTuned()) {
-            // the fetch settings StreamSplit's source uses by default, to compare the sources alone
-            officialProperties.setProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 << 20));
-            officialProperties.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
-        }
         Source<Object, ?, ?> source = reader == Reader.OFFICIAL
-                ? KafkaSource.<Object>builder().setProperties(officialProperties).setBootstrapServers(bootstrap)
+                ? KafkaSource.<Object>builder()
+                        .setProperties(settings.officialTuned() ? STREAMSPLIT_FETCH_SETTINGS : new Properties())
+                        .setBootstrapServers(bootstrap)
                         .setTopics(topic)
                         .setStartingOffsets(OffsetsInitializer.earliest()).setBounded(OffsetsInitializer.latest())
                         .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
@@ -258,6 +257,17 @@ public final class SourceThroughputBenchmark {
         JobExecutionResult result = cluster.executeJobBlocking(job);
         Long count = result.getAccumulatorResult(Counting.NAME);
         return count == null ? 0 : count;
+    }
+
+    private static Properties streamSplitFetchSettings() {
+        Properties defaults = StreamSplitKafkaSource.<Object>builder().setBootstrapServers("localhost:9092")
+                .setTopics("any").setRecordEmitter(ValueFormat.BYTES.emitter(), ValueFormat.BYTES.type()).build()
+                .consumerProperties();
+        Properties fetch = new Properties();
+        for (String key : List.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, ConsumerConfig.MAX_POLL_RECORDS_CONFIG)) {
+            fetch.setProperty(key, defaults.getProperty(key));
+        }
+        return fetch;
     }
 
     private static URL url(String url) {

@@ -97,7 +97,7 @@ public final class StreamSplitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "remote")
     JobJars streamSplitJobJars(StreamSplitProperties properties) {
-        FlinkProperties.Remote remote = properties.getFlink().getRemote();
+        FlinkRemoteProperties remote = properties.getFlink().getRemote();
         return JobJars.collect(System.getProperty("java.class.path"), remote.isShipClasspath(),
                 existingJars(remote.getJars()), new ShipRules(remote.getExcludeJars()));
     }
@@ -118,7 +118,7 @@ public final class StreamSplitAutoConfiguration {
         Configuration job = new Configuration(definition.configuration());
         ClassLoader classLoader = StreamSplitAutoConfiguration.class.getClassLoader();
         if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
-            FlinkProperties.Remote remote = flink.getRemote();
+            FlinkRemoteProperties remote = flink.getRemote();
             if (remote.getHost() == null || remote.getHost().isBlank()) {
                 throw new InvalidStreamSplitConfigurationException("streamsplit.flink.remote.host", null,
                         "streamsplit.flink.mode is 'remote' but no JobManager host is set",

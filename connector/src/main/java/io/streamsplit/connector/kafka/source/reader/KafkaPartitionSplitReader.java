@@ -19,6 +19,7 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsRemoval;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * Reads all splits of one reader with one {@link KafkaConsumer}, on the reader's single fetcher
  * thread. Uses {@code assign} and {@code seek} (never group subscription), byte-array
  * deserializers, and no auto-commit: Flink's checkpoints own the offsets.
+ *
+ * <p>The consumer is created when the first splits arrive, so that, unless the user set
+ * {@code max.partition.fetch.bytes}, one fetch can be sized for the reader rather than for a
+ * partition: {@link KafkaSourceReader#partitionFetchBytes(int)}.
  */
 final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, KafkaPartitionSplit> {
 
@@ -43,7 +48,10 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     private static final long LOG_END_REFRESH_MILLIS = 1000;
 
     private final String sourceName;
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Properties consumerProperties;
+    /** Created on the fetcher thread with the first splits; read by {@link #wakeUp()} from the task thread. */
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private Properties consumerSettings;
     private final KafkaSourceReaderMetrics metrics;
     private final Consumer<Set<String>> removedSplitsReporter;
     private final Map<TopicPartition, KafkaPartitionSplit> assigned = new LinkedHashMap<>();
@@ -54,9 +62,35 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     KafkaPartitionSplitReader(String sourceName, Properties consumerProperties, KafkaSourceReaderMetrics metrics,
             Consumer<Set<String>> removedSplitsReporter) {
         this.sourceName = sourceName;
-        this.consumer = new KafkaConsumer<>(consumerProperties);
+        this.consumerProperties = consumerProperties;
         this.metrics = metrics;
         this.removedSplitsReporter = removedSplitsReporter;
+    }
+
+    /**
+     * The consumer, created on first use (the first splits). Sized for the partitions assigned
+     * then when the user left {@code max.partition.fetch.bytes} unset; partitions added later
+     * (discovery) share that size, a fetch still bounded by {@code fetch.max.bytes}.
+     */
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        KafkaConsumer<byte[], byte[]> current = consumer;
+        if (current == null) {
+            Properties properties = new Properties();
+            properties.putAll(consumerProperties);
+            properties.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+                    String.valueOf(KafkaSourceReader.partitionFetchBytes(assigned.size())));
+            LOG.debug("Source {}: consumer fetches up to {} bytes per partition ({} partitions at start)", sourceName,
+                    properties.getProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), assigned.size());
+            current = new KafkaConsumer<>(properties);
+            consumerSettings = properties;
+            consumer = current;
+        }
+        return current;
+    }
+
+    /** The settings the consumer was created with; {@code null} before the first splits. */
+    Properties consumerSettings() {
+        return consumerSettings;
     }
 
     @Override
@@ -69,7 +103,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         }
         ConsumerRecords<byte[], byte[]> records;
         try {
-            records = consumer.poll(POLL_TIMEOUT);
+            records = consumer().poll(POLL_TIMEOUT);
         } catch (WakeupException e) {
             return result;
         } catch (OffsetOutOfRangeException e) {
@@ -106,7 +140,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                 stoppingOffsets.remove(tp);
                 finished.add(KafkaPartitionSplit.splitId(tp));
             }
-            consumer.assign(assigned.keySet());
+            consumer().assign(assigned.keySet());
         }
         refreshLogEndOffsets();
         return result;
@@ -114,7 +148,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
 
     private boolean reachedStop(TopicPartition tp, long stop) {
         try {
-            return consumer.position(tp, Duration.ZERO) >= stop;
+            return consumer().position(tp, Duration.ZERO) >= stop;
         } catch (TimeoutException | WakeupException e) {
             return false; // position not known yet, or woken up: look again after the next poll
         }
@@ -127,10 +161,10 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         }
         lastLogEndRefresh = now;
         for (TopicPartition tp : assigned.keySet()) {
-            OptionalLong lag = consumer.currentLag(tp);
+            OptionalLong lag = consumer().currentLag(tp);
             if (lag.isPresent()) {
                 try {
-                    metrics.recordLogEndOffset(tp, consumer.position(tp, Duration.ZERO) + lag.getAsLong());
+                    metrics.recordLogEndOffset(tp, consumer().position(tp, Duration.ZERO) + lag.getAsLong());
                 } catch (TimeoutException | WakeupException e) {
                     // position not known yet; next refresh
                 }
@@ -153,9 +187,10 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                 }
                 added.add(split);
             }
-            consumer.assign(assigned.keySet());
+            KafkaConsumer<byte[], byte[]> kafka = consumer();
+            kafka.assign(assigned.keySet());
             for (KafkaPartitionSplit split : added) {
-                consumer.seek(split.topicPartition(), split.startingOffset());
+                kafka.seek(split.topicPartition(), split.startingOffset());
             }
             LOG.debug("Source {}: reading {}", sourceName, added);
         } else if (splitsChange instanceof SplitsRemoval) {
@@ -166,8 +201,8 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                     removed.add(split.splitId());
                 }
             }
-            consumer.assign(assigned.keySet());
             if (!removed.isEmpty()) {
+                consumer().assign(assigned.keySet());
                 LOG.info("Source {}: stopped reading removed partitions {}", sourceName, removed);
                 if (assigned.isEmpty()) {
                     // no further fetch will run on this fetcher; tell the reader directly
@@ -187,8 +222,11 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                 .filter(assigned::containsKey).toList();
         List<TopicPartition> resume = toResume.stream().map(KafkaPartitionSplit::topicPartition)
                 .filter(assigned::containsKey).toList();
-        consumer.pause(pause);
-        consumer.resume(resume);
+        if (pause.isEmpty() && resume.isEmpty()) {
+            return; // none of ours (perhaps no splits yet): leave the consumer unsized
+        }
+        consumer().pause(pause);
+        consumer().resume(resume);
         pause.forEach(tp -> metrics.recordPaused(tp, true));
         resume.forEach(tp -> metrics.recordPaused(tp, false));
     }
@@ -198,23 +236,29 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         if (assigned.isEmpty()) {
             // no poll will run to complete an async commit; commit synchronously instead
             try {
-                consumer.commitSync(offsets, Duration.ofSeconds(30));
+                consumer().commitSync(offsets, Duration.ofSeconds(30));
                 callback.onComplete(offsets, null);
             } catch (RuntimeException e) {
                 callback.onComplete(offsets, e);
             }
         } else {
-            consumer.commitAsync(offsets, callback);
+            consumer().commitAsync(offsets, callback);
         }
     }
 
     @Override
     public void wakeUp() {
-        consumer.wakeup();
+        KafkaConsumer<byte[], byte[]> current = consumer;
+        if (current != null) { // no consumer yet: no poll to wake
+            current.wakeup();
+        }
     }
 
     @Override
     public void close() {
-        consumer.close(Duration.ofSeconds(10));
+        KafkaConsumer<byte[], byte[]> current = consumer;
+        if (current != null) {
+            current.close(Duration.ofSeconds(10));
+        }
     }
 }

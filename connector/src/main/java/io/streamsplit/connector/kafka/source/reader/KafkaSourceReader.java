@@ -36,10 +36,32 @@ public final class KafkaSourceReader<T, OUT>
         extends SingleThreadMultiplexSourceReaderBase<KafkaRecordRun, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceReader.class);
+    /** What one fetch of a reader may carry when the user has not sized it, shared among its partitions. */
+    private static final int READER_FETCH_BUDGET = 32 << 20;
+    /** Bounds of a partition's share: Kafka's default, and a size past which bigger fetches bought nothing. */
+    private static final int MIN_PARTITION_FETCH = 1 << 20;
+    private static final int MAX_PARTITION_FETCH = 8 << 20;
 
     /** What a reader needs from its source. */
     public record Settings(String sourceName, Properties consumerProperties, boolean commitOffsets,
             BadRecordPolicy badRecordPolicy) implements java.io.Serializable {
+    }
+
+    /**
+     * The {@code max.partition.fetch.bytes} a reader uses, unless the user set it, when it starts
+     * with {@code partitions} partitions: 32 MB shared among them, between 1 MB and 8 MB. Up to 4
+     * partitions get 8 MB (fewer round trips per record than Kafka's 1 MB); 32 or more get 1 MB, so
+     * a fetch stays near 32 MB instead of filling {@code fetch.max.bytes} (50 MB) each time, which
+     * measured slower (garbage collection) with large records on many partitions.
+     *
+     * <pre>{@code
+     * KafkaSourceReader.partitionFetchBytes(1);   // 8388608
+     * KafkaSourceReader.partitionFetchBytes(16);  // 2097152
+     * }</pre>
+     */
+    public static int partitionFetchBytes(int partitions) {
+        int share = READER_FETCH_BUDGET / Math.max(1, partitions);
+        return Math.max(MIN_PARTITION_FETCH, Math.min(MAX_PARTITION_FETCH, share));
     }
 
     private final Settings settings;

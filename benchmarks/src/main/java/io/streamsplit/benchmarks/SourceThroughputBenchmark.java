@@ -14,6 +14,7 @@ import java.util.Properties;
 
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.connector.kafka.source.reader.KafkaSourceReader;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -53,16 +54,21 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  *
  * <p>{@code --format} is bytes (passed through), string (UTF-8) or json (a small POJO read with
  * Jackson); the raw loops decode the same way. StreamSplit's source fetches more per request than
- * Kafka's defaults ({@code max.partition.fetch.bytes} 8 MB, {@code max.poll.records} 10,000); the
- * official source runs with Kafka's defaults, as a user wiring it by hand gets it, unless
- * {@code --official-tuned 1} gives it the same two settings. {@link SourceMatrixBenchmark} runs many shapes.
+ * Kafka's defaults ({@code max.poll.records} 10,000, and {@code max.partition.fetch.bytes} sized per
+ * reader by {@link KafkaSourceReader#partitionFetchBytes(int)}: 8 MB for up to 4 partitions, down to
+ * 1 MB); the official source runs with Kafka's defaults, as a user wiring it by hand gets it, unless
+ * {@code --official-tuned 1} gives it the same two settings for the shape. {@link SourceMatrixBenchmark}
+ * runs many shapes.
  */
 public final class SourceThroughputBenchmark {
 
     enum Reader { RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT }
 
-    /** The fetch settings StreamSplit's source uses by default, read from a built source, for --official-tuned. */
-    private static final Properties STREAMSPLIT_FETCH_SETTINGS = streamSplitFetchSettings();
+    /** StreamSplit's default records per poll, read from a built source, for --official-tuned. */
+    private static final String STREAMSPLIT_MAX_POLL_RECORDS = StreamSplitKafkaSource.<Object>builder()
+            .setBootstrapServers("localhost:9092").setTopics("any")
+            .setRecordEmitter(ValueFormat.BYTES.emitter(), ValueFormat.BYTES.type()).build()
+            .consumerProperties().getProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
 
     record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format,
             boolean officialTuned) {
@@ -238,7 +244,7 @@ public final class SourceThroughputBenchmark {
         ValueFormat format = settings.format();
         Source<Object, ?, ?> source = reader == Reader.OFFICIAL
                 ? KafkaSource.<Object>builder()
-                        .setProperties(settings.officialTuned() ? STREAMSPLIT_FETCH_SETTINGS : new Properties())
+                        .setProperties(settings.officialTuned() ? streamSplitFetchSettings(settings) : new Properties())
                         .setBootstrapServers(bootstrap)
                         .setTopics(topic)
                         .setStartingOffsets(OffsetsInitializer.earliest()).setBounded(OffsetsInitializer.latest())
@@ -259,14 +265,13 @@ public final class SourceThroughputBenchmark {
         return count == null ? 0 : count;
     }
 
-    private static Properties streamSplitFetchSettings() {
-        Properties defaults = StreamSplitKafkaSource.<Object>builder().setBootstrapServers("localhost:9092")
-                .setTopics("any").setRecordEmitter(ValueFormat.BYTES.emitter(), ValueFormat.BYTES.type()).build()
-                .consumerProperties();
+    /** The fetch settings StreamSplit's readers use by default on this shape (partitions spread evenly). */
+    private static Properties streamSplitFetchSettings(Settings settings) {
+        int partitionsPerReader = (settings.partitions() + settings.parallelism() - 1) / settings.parallelism();
         Properties fetch = new Properties();
-        for (String key : List.of(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, ConsumerConfig.MAX_POLL_RECORDS_CONFIG)) {
-            fetch.setProperty(key, defaults.getProperty(key));
-        }
+        fetch.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, STREAMSPLIT_MAX_POLL_RECORDS);
+        fetch.setProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+                String.valueOf(KafkaSourceReader.partitionFetchBytes(partitionsPerReader)));
         return fetch;
     }
 

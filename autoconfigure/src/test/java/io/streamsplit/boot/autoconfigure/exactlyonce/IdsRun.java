@@ -37,21 +37,21 @@ final class IdsRun {
     }
 
     /**
-     * Writes ids 0 ≤ n < {@code total} in batches of {@code perTick} every 100 ms, so a job is
-     * reading while they arrive; the future completes after the last batch.
+     * Writes ids {@code from} ≤ n < {@code to} in batches of {@code perTick} every 100 ms, so a job
+     * is reading while they arrive; the future completes after the last batch.
      */
-    java.util.concurrent.CompletableFuture<Void> writeWhileRunning(int total, int perTick) {
+    java.util.concurrent.CompletableFuture<Void> writeWhileRunning(int from, int to, int perTick) {
         java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
         java.util.concurrent.ScheduledExecutorService writer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger(from);
         writer.scheduleWithFixedDelay(() -> {
-            int from = next.getAndAdd(perTick);
+            int first = next.getAndAdd(perTick);
             try {
-                write(from, Math.min(total, from + perTick), 0);
+                write(first, Math.min(to, first + perTick), 0);
             } catch (Exception e) {
                 done.completeExceptionally(e);
             }
-            if (from + perTick >= total || done.isDone()) {
+            if (first + perTick >= to || done.isDone()) {
                 done.complete(null);
                 writer.shutdown();
             }

@@ -101,9 +101,10 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         if (assigned.isEmpty()) {
             return result;
         }
+        KafkaConsumer<byte[], byte[]> kafka = consumer; // created with the first splits, so never null here
         ConsumerRecords<byte[], byte[]> records;
         try {
-            records = consumer().poll(POLL_TIMEOUT);
+            records = kafka.poll(POLL_TIMEOUT);
         } catch (WakeupException e) {
             return result;
         } catch (OffsetOutOfRangeException e) {
@@ -130,7 +131,8 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
             }
         }
         for (Map.Entry<TopicPartition, Long> entry : stoppingOffsets.entrySet()) {
-            if (!records.partitions().contains(entry.getKey()) && reachedStop(entry.getKey(), entry.getValue())) {
+            if (!records.partitions().contains(entry.getKey())
+                    && reachedStop(kafka, entry.getKey(), entry.getValue())) {
                 done.add(entry.getKey()); // empty tail, or only transaction markers left before the stop
             }
         }
@@ -140,31 +142,31 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                 stoppingOffsets.remove(tp);
                 finished.add(KafkaPartitionSplit.splitId(tp));
             }
-            consumer().assign(assigned.keySet());
+            kafka.assign(assigned.keySet());
         }
-        refreshLogEndOffsets();
+        refreshLogEndOffsets(kafka);
         return result;
     }
 
-    private boolean reachedStop(TopicPartition tp, long stop) {
+    private static boolean reachedStop(KafkaConsumer<byte[], byte[]> kafka, TopicPartition tp, long stop) {
         try {
-            return consumer().position(tp, Duration.ZERO) >= stop;
+            return kafka.position(tp, Duration.ZERO) >= stop;
         } catch (TimeoutException | WakeupException e) {
             return false; // position not known yet, or woken up: look again after the next poll
         }
     }
 
-    private void refreshLogEndOffsets() {
+    private void refreshLogEndOffsets(KafkaConsumer<byte[], byte[]> kafka) {
         long now = System.currentTimeMillis();
         if (now - lastLogEndRefresh < LOG_END_REFRESH_MILLIS) {
             return;
         }
         lastLogEndRefresh = now;
         for (TopicPartition tp : assigned.keySet()) {
-            OptionalLong lag = consumer().currentLag(tp);
+            OptionalLong lag = kafka.currentLag(tp);
             if (lag.isPresent()) {
                 try {
-                    metrics.recordLogEndOffset(tp, consumer().position(tp, Duration.ZERO) + lag.getAsLong());
+                    metrics.recordLogEndOffset(tp, kafka.position(tp, Duration.ZERO) + lag.getAsLong());
                 } catch (TimeoutException | WakeupException e) {
                     // position not known yet; next refresh
                 }
@@ -202,7 +204,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                 }
             }
             if (!removed.isEmpty()) {
-                consumer().assign(assigned.keySet());
+                consumer.assign(assigned.keySet()); // it had splits, so it has a consumer
                 LOG.info("Source {}: stopped reading removed partitions {}", sourceName, removed);
                 if (assigned.isEmpty()) {
                     // no further fetch will run on this fetcher; tell the reader directly
@@ -225,8 +227,9 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         if (pause.isEmpty() && resume.isEmpty()) {
             return; // none of ours (perhaps no splits yet): leave the consumer unsized
         }
-        consumer().pause(pause);
-        consumer().resume(resume);
+        KafkaConsumer<byte[], byte[]> kafka = consumer();
+        kafka.pause(pause);
+        kafka.resume(resume);
         pause.forEach(tp -> metrics.recordPaused(tp, true));
         resume.forEach(tp -> metrics.recordPaused(tp, false));
     }

@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import io.streamsplit.boot.autoconfigure.actuate.InProcessMetricReporterFactory;
 import io.streamsplit.boot.autoconfigure.actuate.InProcessMetrics;
 import org.apache.flink.client.ClientUtils;
 import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
@@ -28,7 +27,6 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.boot.logging.LoggingSystem;
 
 /**
  * The application's own in-process Flink MiniCluster (embedded mode). Started on the first job
@@ -68,11 +66,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                     .setNumSlotsPerTaskManager(configuration.get(TaskManagerOptions.NUM_TASK_SLOTS))
                     .setRpcServiceSharing(RpcServiceSharing.SHARED)
                     .build());
-            java.security.CodeSource factorySource = InProcessMetricReporterFactory.class.getProtectionDomain()
-                    .getCodeSource();
-            URL factoryLocation = factorySource == null ? null : factorySource.getLocation();
-            try (AutoCloseable quiet = ReporterLookupLogging.quietUnlessFile(factoryLocation,
-                    LoggingSystem.get(EmbeddedFlinkCluster.class.getClassLoader()))) {
+            try (AutoCloseable quiet = ReporterLookupLogging.quietWhileClusterStarts()) {
                 cluster.start();
             }
             miniCluster = cluster;

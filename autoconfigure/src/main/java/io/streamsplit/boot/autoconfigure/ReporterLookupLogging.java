@@ -1,7 +1,9 @@
 package io.streamsplit.boot.autoconfigure;
 
 import java.net.URL;
+import java.security.CodeSource;
 
+import io.streamsplit.boot.autoconfigure.actuate.InProcessMetricReporterFactory;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
@@ -14,15 +16,22 @@ import org.springframework.boot.logging.LoggingSystem;
  * off. For the factory that feeds Actuator ({@code InProcessMetricReporterFactory}) inside a Spring
  * Boot executable jar the code source is a {@code jar:} URL (Boot's {@code jar:nested:}), that call
  * throws, and Flink logs "Error while loading MetricReporterFactory" with a stack trace at WARN,
- * although it has already registered the factory and the reporter works. While the cluster starts, and only when
- * the factory is not loaded from a plain file and the user has not set a level for that logger,
- * the logger is raised to ERROR, then reset.
+ * although it has already registered the factory and the reporter works. While the cluster starts,
+ * and only when the factory is not loaded from a plain file and the user has not set a level for
+ * that logger, the logger is raised to ERROR, then reset.
  */
 final class ReporterLookupLogging {
 
     static final String FLINK_LOGGER = "org.apache.flink.runtime.metrics.ReporterSetupBuilder";
 
     private ReporterLookupLogging() {
+    }
+
+    /** Quiets {@link #FLINK_LOGGER} until {@code close()} if our reporter factory is not loaded from a file. */
+    static AutoCloseable quietWhileClusterStarts() {
+        CodeSource source = InProcessMetricReporterFactory.class.getProtectionDomain().getCodeSource();
+        return quietUnlessFile(source == null ? null : source.getLocation(),
+                LoggingSystem.get(ReporterLookupLogging.class.getClassLoader()));
     }
 
     /** Quiets {@link #FLINK_LOGGER} until {@code close()} if {@code factoryLocation} is not a file. */

@@ -64,12 +64,6 @@ public final class SourceThroughputBenchmark {
 
     enum Reader { RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT }
 
-    /** StreamSplit's default records per poll, read from a built source, for --official-tuned. */
-    private static final String STREAMSPLIT_MAX_POLL_RECORDS = StreamSplitKafkaSource.<Object>builder()
-            .setBootstrapServers("localhost:9092").setTopics("any")
-            .setRecordEmitter(ValueFormat.BYTES.emitter(), ValueFormat.BYTES.type()).build()
-            .consumerProperties().getProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
-
     record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format,
             boolean officialTuned) {
         Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
@@ -265,11 +259,17 @@ public final class SourceThroughputBenchmark {
         return count == null ? 0 : count;
     }
 
-    /** The fetch settings StreamSplit's readers use by default on this shape (partitions spread evenly). */
+    /**
+     * The fetch settings StreamSplit's readers use by default on this shape (partitions spread
+     * evenly): records per poll read from a built source, the per-partition size the reader picks.
+     */
     private static Properties streamSplitFetchSettings(Settings settings) {
+        String maxPollRecords = StreamSplitKafkaSource.<Object>builder().setBootstrapServers("localhost:9092")
+                .setTopics("any").setRecordEmitter(ValueFormat.BYTES.emitter(), ValueFormat.BYTES.type()).build()
+                .consumerProperties().getProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
         int partitionsPerReader = (settings.partitions() + settings.parallelism() - 1) / settings.parallelism();
         Properties fetch = new Properties();
-        fetch.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, STREAMSPLIT_MAX_POLL_RECORDS);
+        fetch.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
         fetch.setProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
                 String.valueOf(KafkaSourceReader.partitionFetchBytes(partitionsPerReader)));
         return fetch;

@@ -54,7 +54,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  *
  * <p>{@code --format} is bytes (passed through), string (UTF-8) or json (a small POJO read with
  * Jackson); the raw loops decode the same way. StreamSplit's source fetches more per request than
- * Kafka's defaults ({@code max.poll.records} 10,000, and {@code max.partition.fetch.bytes} sized per
+ * Kafka's defaults ({@code max.poll.records} 2,000, and {@code max.partition.fetch.bytes} sized per
  * reader by {@link KafkaSourceReader#partitionFetchBytes(int)}: 8 MB for up to 4 partitions, down to
  * 1 MB); the official source runs with Kafka's defaults, as a user wiring it by hand gets it, unless
  * {@code --official-tuned 1} gives it the same two settings for the shape. {@link SourceMatrixBenchmark}

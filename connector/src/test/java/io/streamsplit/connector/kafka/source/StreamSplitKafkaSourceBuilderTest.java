@@ -72,7 +72,7 @@ class StreamSplitKafkaSourceBuilderTest {
                 .containsEntry("allow.auto.create.topics", "false")
                 .containsEntry("fetch.min.bytes", "1024")
                 .doesNotContainKey("max.partition.fetch.bytes") // each reader sizes it for its partitions
-                .containsEntry("max.poll.records", "10000")
+                .containsEntry("max.poll.records", "2000")
                 .containsEntry("group.id", "g");
         // the larger fetch defaults yield to what the user sets
         assertThat(valid().setProperty("max.poll.records", "100").setProperty("max.partition.fetch.bytes", "1048576")

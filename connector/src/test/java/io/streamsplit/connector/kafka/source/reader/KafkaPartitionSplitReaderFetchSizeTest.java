@@ -39,7 +39,7 @@ class KafkaPartitionSplitReaderFetchSizeTest {
             reader.handleSplitsChanges(new SplitsAddition<>(splits(0, 16)));
             assertThat(reader.consumerSettings())
                     .containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(2 << 20))
-                    .containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+                    .containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
             // partitions discovered later share the consumer, and its size
             reader.handleSplitsChanges(new SplitsAddition<>(splits(16, 48)));
             assertThat(reader.consumerSettings())
@@ -77,7 +77,7 @@ class KafkaPartitionSplitReaderFetchSizeTest {
         properties.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
         properties.setProperty(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         properties.setProperty(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        properties.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+        properties.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
         properties.putAll(user);
         return new KafkaPartitionSplitReader("orders", properties,
                 new KafkaSourceReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup()), removed -> {

@@ -22,6 +22,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -57,17 +58,18 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * Kafka's defaults ({@code max.poll.records} 2,000, and {@code max.partition.fetch.bytes} sized per
  * reader by {@link KafkaSourceReader#partitionFetchBytes(int)}: 8 MB for up to 4 partitions, down to
  * 1 MB); the official source runs with Kafka's defaults, as a user wiring it by hand gets it, unless
- * {@code --official-tuned 1} gives it the same two settings for the shape. {@link SourceMatrixBenchmark}
- * runs many shapes.
+ * {@code --official-tuned 1} gives it the same two settings for the shape. {@code --object-reuse 1}
+ * runs both Flink jobs with object reuse, so chained operators pass elements on without copying them.
+ * {@link SourceMatrixBenchmark} runs many shapes.
  */
 public final class SourceThroughputBenchmark {
 
     enum Reader { RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT }
 
     record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format,
-            boolean officialTuned) {
+            boolean officialTuned, boolean objectReuse) {
         Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
-            this(records, recordSize, partitions, parallelism, runs, format, false);
+            this(records, recordSize, partitions, parallelism, runs, format, false, false);
         }
 
         static Settings parse(String... args) {
@@ -82,9 +84,10 @@ public final class SourceThroughputBenchmark {
             }
             Map<String, Integer> defaults = BenchmarkSupport.commonDefaults(5_000_000, 5);
             defaults.put("official-tuned", 0);
+            defaults.put("object-reuse", 0);
             Map<String, Integer> f = BenchmarkSupport.flags(defaults, ints.toArray(String[]::new));
             return new Settings(f.get("records"), f.get("record-size"), f.get("partitions"), f.get("parallelism"),
-                    f.get("runs"), format, f.get("official-tuned") != 0);
+                    f.get("runs"), format, f.get("official-tuned") != 0, f.get("object-reuse") != 0);
         }
 
         /** "100 B bytes, 4 partitions, p=2" */
@@ -142,8 +145,9 @@ public final class SourceThroughputBenchmark {
         broker.createTopic(input, settings.partitions());
         BenchmarkSupport.writeRecords(bootstrap, input, settings.records(),
                 settings.format().values(settings.recordSize()));
-        out.printf(Locale.ROOT, "%,d records, %s%s%n", settings.records(), settings.shape(),
-                settings.officialTuned() ? " (official with StreamSplit's fetch settings)" : "");
+        out.printf(Locale.ROOT, "%,d records, %s%s%s%n", settings.records(), settings.shape(),
+                settings.officialTuned() ? " (official with StreamSplit's fetch settings)" : "",
+                settings.objectReuse() ? " (object reuse on)" : "");
 
         Map<Reader, Double> fixed = new EnumMap<>(Reader.class);
         fixed.put(Reader.RAW, 0.0);
@@ -233,8 +237,10 @@ public final class SourceThroughputBenchmark {
 
     private static long flinkRead(Reader reader, MiniCluster cluster, String bootstrap, String topic,
             Settings settings) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                BenchmarkSupport.jobConfiguration(settings.parallelism()));
+        Configuration jobConfig = BenchmarkSupport.jobConfiguration(settings.parallelism());
+        // off by default, as in Flink: every chained operator then gets its own copy of each element
+        jobConfig.set(PipelineOptions.OBJECT_REUSE, settings.objectReuse());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfig);
         ValueFormat format = settings.format();
         Source<Object, ?, ?> source = reader == Reader.OFFICIAL
                 ? KafkaSource.<Object>builder()

@@ -58,7 +58,7 @@ final class BenchmarkChart {
             }
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.2f</text>%n",
                     x0 + SHOWN.size() * BAR / 2, TOP - 4 + (int) (HEIGHT * (1 - row.max().get(Reader.STREAMSPLIT) / scale))
-                            - 4, row.ssOverOfficial()));
+                            - 4, row.ssOverOfficial().median()));
             svg.append(String.format(Locale.ROOT, "<text transform=\"translate(%d,%d) rotate(60)\">%s</text>%n",
                     x0 + 4, bottom + 10, row.shape().shape().replace("partitions", "part.")));
         }

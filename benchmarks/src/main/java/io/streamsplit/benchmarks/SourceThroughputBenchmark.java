@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,9 +39,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * How fast each reader consumes a prepared topic: a plain {@code KafkaConsumer} loop (the practical
  * limit), Flink's official {@code KafkaSource}, and StreamSplit's source, the two Flink sources in the
  * same bounded job shape (source → counting map → discarding sink), same consumer settings
- * (read_committed, byte arrays). Runs alternate raw, official, streamsplit after a warm-up; the
- * report gives records/s per run, medians, and the streamsplit/official and streamsplit/raw ratios
- * of each round. A Flink job's fixed cost (start, deploy, finish) is measured on an empty topic and
+ * (read_committed, byte arrays). Runs alternate raw, official, streamsplit after a warm-up (even
+ * rounds in reverse order); the report gives records/s per run, medians, and the streamsplit/official
+ * and streamsplit/raw ratios of each round, then their medians with the lowest and highest round
+ * ({@link RoundRatio}). A Flink job's fixed cost (start, deploy, finish) is measured on an empty topic and
  * reported separately, and "steady" figures are measured from each run's first record to the end of
  * its input, so job start and deployment do not dilute them. Every run's record count is checked.
  * All Flink jobs of a shape run on one MiniCluster started up front (a long-running cluster, not
@@ -60,16 +62,24 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * 1 MB); the official source runs with Kafka's defaults, as a user wiring it by hand gets it, unless
  * {@code --official-tuned 1} gives it the same two settings for the shape. {@code --object-reuse 1}
  * runs both Flink jobs with object reuse, so chained operators pass elements on without copying them.
+ * {@code --aa 1} adds a second run of StreamSplit's source to every round (an A/A comparison): the
+ * ratio of two identical readers shows how far this machine's noise alone moves a ratio.
  * {@link SourceMatrixBenchmark} runs many shapes.
  */
 public final class SourceThroughputBenchmark {
 
-    enum Reader { RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT }
+    /** The readers; {@link #STREAMSPLIT_AGAIN} is a second run of StreamSplit's source, only with {@code --aa 1}. */
+    enum Reader {
+        RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT, STREAMSPLIT_AGAIN;
+
+        /** The readers every run compares. */
+        static final List<Reader> COMPARED = List.of(RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT);
+    }
 
     record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format,
-            boolean officialTuned, boolean objectReuse) {
+            boolean officialTuned, boolean objectReuse, boolean aa) {
         Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
-            this(records, recordSize, partitions, parallelism, runs, format, false, false);
+            this(records, recordSize, partitions, parallelism, runs, format, false, false, false);
         }
 
         static Settings parse(String... args) {
@@ -85,9 +95,16 @@ public final class SourceThroughputBenchmark {
             Map<String, Integer> defaults = BenchmarkSupport.commonDefaults(5_000_000, 5);
             defaults.put("official-tuned", 0);
             defaults.put("object-reuse", 0);
+            defaults.put("aa", 0);
             Map<String, Integer> f = BenchmarkSupport.flags(defaults, ints.toArray(String[]::new));
             return new Settings(f.get("records"), f.get("record-size"), f.get("partitions"), f.get("parallelism"),
-                    f.get("runs"), format, f.get("official-tuned") != 0, f.get("object-reuse") != 0);
+                    f.get("runs"), format, f.get("official-tuned") != 0, f.get("object-reuse") != 0,
+                    f.get("aa") != 0);
+        }
+
+        /** The readers of each round, in the order of odd rounds; even rounds run them in reverse. */
+        List<Reader> readers() {
+            return aa ? List.of(Reader.values()) : Reader.COMPARED;
         }
 
         /** "100 B bytes, 4 partitions, p=2" */
@@ -162,14 +179,20 @@ public final class SourceThroughputBenchmark {
             out.printf(Locale.ROOT, "fixed job cost %-11s %,6.0f ms (median of 3 runs on an empty topic)%n", reader,
                     fixed.get(reader));
         }
-        for (Reader reader : Reader.values()) {
+        for (Reader reader : settings.readers()) {
             read(reader, cluster, bootstrap, input, settings.records(), settings); // warm-up
         }
         Map<Reader, List<Double>> gross = new EnumMap<>(Reader.class);
         Map<Reader, List<Double>> steady = new EnumMap<>(Reader.class);
         Map<Reader, List<Double>> first = new EnumMap<>(Reader.class);
         for (int run = 1; run <= settings.runs(); run++) {
-            for (Reader reader : Reader.values()) {
+            // odd rounds in order, even rounds reversed: a drift during a round (JIT settling, the old
+            // generation filling) then favours no reader
+            List<Reader> order = new ArrayList<>(settings.readers());
+            if (run % 2 == 0) {
+                Collections.reverse(order);
+            }
+            for (Reader reader : order) {
                 System.gc(); // each run starts from a collected heap instead of paying for the previous run's garbage
                 ReadClock.reset();
                 long start = System.nanoTime();
@@ -200,8 +223,12 @@ public final class SourceThroughputBenchmark {
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.OFFICIAL),
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW),
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW_TUNED));
+            if (settings.aa()) {
+                out.printf(Locale.ROOT, "run %d A/A: streamsplit-again/streamsplit steady %.2f%n", run,
+                        last(steady, Reader.STREAMSPLIT_AGAIN) / last(steady, Reader.STREAMSPLIT));
+            }
         }
-        for (Reader reader : Reader.values()) {
+        for (Reader reader : settings.readers()) {
             List<Double> values = gross.get(reader);
             out.printf(Locale.ROOT, "median %-11s %,11.0f rec/s (min %,.0f, max %,.0f), steady %,11.0f rec/s%n",
                     reader, BenchmarkSupport.median(values), values.stream().mapToDouble(d -> d).min().orElse(0),
@@ -210,6 +237,15 @@ public final class SourceThroughputBenchmark {
         for (Reader reader : List.of(Reader.OFFICIAL, Reader.STREAMSPLIT)) {
             out.printf(Locale.ROOT, "time to first record %-11s %,6.0f ms (median; job submitted -> first record"
                     + " in the map)%n", reader, BenchmarkSupport.median(first.getOrDefault(reader, List.of())));
+        }
+        out.printf(Locale.ROOT, "streamsplit/official %s, steady %s; streamsplit/raw-tuned steady %s (median of"
+                + " rounds, lowest–highest round)%n", RoundRatio.of(gross, Reader.STREAMSPLIT, Reader.OFFICIAL),
+                RoundRatio.of(steady, Reader.STREAMSPLIT, Reader.OFFICIAL),
+                RoundRatio.of(steady, Reader.STREAMSPLIT, Reader.RAW_TUNED));
+        if (settings.aa()) {
+            out.printf(Locale.ROOT, "A/A: streamsplit-again/streamsplit %s, steady %s: two runs of the same source"
+                    + " differ this much here%n", RoundRatio.of(gross, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT),
+                    RoundRatio.of(steady, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT));
         }
         return new Result(gross, steady, fixed, first);
     }

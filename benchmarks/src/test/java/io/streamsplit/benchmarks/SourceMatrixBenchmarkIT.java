@@ -27,14 +27,17 @@ class SourceMatrixBenchmarkIT {
 
         assertThat(rows).extracting(row -> row.shape().format()).containsExactly(ValueFormat.BYTES, ValueFormat.JSON);
         assertThat(rows).allSatisfy(row -> {
-            assertThat(row.ssOverOfficial()).isPositive();
+            assertThat(row.ssOverOfficial().median()).isPositive().isBetween(row.ssOverOfficial().low(),
+                    row.ssOverOfficial().high());
             assertThat(row.median().values()).allSatisfy(v -> assertThat(v).isPositive());
         });
         assertThat(report.toString(StandardCharsets.UTF_8)).contains("10 B bytes, 2 partitions, p=1", "json, 2 partitions, p=1",
-                "ss/off");
+                "ss/off", "targets (median of rounds", "streamsplit/official >= 1.00, every shape");
         assertThat(Files.readAllLines(out.resolve("results.csv"))).hasSize(3)
-                .first().asString().startsWith("format,record_size,partitions,parallelism");
-        assertThat(Files.readString(out.resolve("results.json"))).contains("\"format\":\"json\"", "\"streamsplit\":{");
+                .first().asString().startsWith("format,record_size,partitions,parallelism")
+                .contains("ss_over_official,ss_over_official_low,ss_over_official_high");
+        assertThat(Files.readString(out.resolve("results.json"))).contains("\"format\":\"json\"", "\"streamsplit\":{",
+                "\"ssOverOfficial\":{\"median\":");
         assertThat(Files.readString(out.resolve("results.svg"))).startsWith("<svg").contains("json, 2 part., p=1");
     }
 

@@ -33,6 +33,15 @@ import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
  */
 public final class SourceMatrixBenchmark {
 
+    /** A ratio column of the CSV and JSON outputs. */
+    private record RatioColumn(String csvName, String jsonName, Function<Row, RoundRatio> ratio) {
+    }
+
+    private static final List<RatioColumn> RATIO_COLUMNS = List.of(
+            new RatioColumn("ss_over_official", "ssOverOfficial", Row::ssOverOfficial),
+            new RatioColumn("ss_over_official_steady", "ssOverOfficialSteady", Row::ssOverOfficialSteady),
+            new RatioColumn("ss_over_raw_tuned_steady", "ssOverRawTunedSteady", Row::ssOverRawTunedSteady));
+
     /** One shape's medians and ratios. */
     record Row(Settings shape, Map<Reader, Double> median, Map<Reader, Double> min, Map<Reader, Double> max,
             Map<Reader, Double> steadyMedian, Map<Reader, Double> fixedMillis, RoundRatio ssOverOfficial,
@@ -110,9 +119,7 @@ public final class SourceMatrixBenchmark {
             steady.put(reader, BenchmarkSupport.median(result.steady().get(reader)));
         }
         return new Row(shape, median, min, max, steady, result.fixedCostMillis(),
-                RoundRatio.of(result.gross(), Reader.STREAMSPLIT, Reader.OFFICIAL),
-                RoundRatio.of(result.steady(), Reader.STREAMSPLIT, Reader.OFFICIAL),
-                RoundRatio.of(result.steady(), Reader.STREAMSPLIT, Reader.RAW_TUNED));
+                result.ssOverOfficial(), result.ssOverOfficialSteady(), result.ssOverRawTunedSteady());
     }
 
     static String table(List<Row> rows) {
@@ -149,13 +156,14 @@ public final class SourceMatrixBenchmark {
     private static void target(StringBuilder report, String name, List<Row> rows,
             Function<Row, RoundRatio> ratio, double target) {
         List<Row> missed = rows.stream().filter(row -> ratio.apply(row).median() < target).toList();
-        long clearly = missed.stream().filter(row -> ratio.apply(row).clearlyBelow(target)).count();
+        long clearly = missed.stream().map(ratio).filter(r -> r.clearlyBelow(target)).count();
         report.append(String.format(Locale.ROOT, "  %-64s met on %d of %d shapes", name, rows.size() - missed.size(),
                 rows.size()));
         report.append(missed.isEmpty() ? "\n" : String.format(Locale.ROOT, ", %d clearly missed; missed:%n", clearly));
         for (Row row : missed) {
-            report.append(String.format(Locale.ROOT, "    %-33s %s%s%n", row.shape().shape(), ratio.apply(row),
-                    ratio.apply(row).clearlyBelow(target) ? " clearly" : ""));
+            RoundRatio r = ratio.apply(row);
+            report.append(String.format(Locale.ROOT, "    %-33s %s%s%n", row.shape().shape(), r,
+                    r.clearlyBelow(target) ? " clearly" : ""));
         }
     }
 
@@ -168,8 +176,9 @@ public final class SourceMatrixBenchmark {
                     .append(r).append("_steady_median");
         }
         csv.append(",official_fixed_ms,streamsplit_fixed_ms");
-        for (String ratio : List.of("ss_over_official", "ss_over_official_steady", "ss_over_raw_tuned_steady")) {
-            csv.append(',').append(ratio).append(',').append(ratio).append("_low,").append(ratio).append("_high");
+        for (RatioColumn column : RATIO_COLUMNS) {
+            String name = column.csvName();
+            csv.append(',').append(name).append(',').append(name).append("_low,").append(name).append("_high");
         }
         csv.append('\n');
         StringBuilder json = new StringBuilder("[\n");
@@ -191,13 +200,11 @@ public final class SourceMatrixBenchmark {
                     row.fixedMillis().get(Reader.STREAMSPLIT)));
             json.append(String.format(Locale.ROOT, ",\"officialFixedMs\":%.0f,\"streamsplitFixedMs\":%.0f",
                     row.fixedMillis().get(Reader.OFFICIAL), row.fixedMillis().get(Reader.STREAMSPLIT)));
-            Map<String, RoundRatio> ratios = Map.of("ssOverOfficial", row.ssOverOfficial(), "ssOverOfficialSteady",
-                    row.ssOverOfficialSteady(), "ssOverRawTunedSteady", row.ssOverRawTunedSteady());
-            for (String name : List.of("ssOverOfficial", "ssOverOfficialSteady", "ssOverRawTunedSteady")) {
-                RoundRatio ratio = ratios.get(name);
+            for (RatioColumn column : RATIO_COLUMNS) {
+                RoundRatio ratio = column.ratio().apply(row);
                 csv.append(String.format(Locale.ROOT, ",%.3f,%.3f,%.3f", ratio.median(), ratio.low(), ratio.high()));
-                json.append(String.format(Locale.ROOT, ",\"%s\":{\"median\":%.3f,\"low\":%.3f,\"high\":%.3f}", name,
-                        ratio.median(), ratio.low(), ratio.high()));
+                json.append(String.format(Locale.ROOT, ",\"%s\":{\"median\":%.3f,\"low\":%.3f,\"high\":%.3f}",
+                        column.jsonName(), ratio.median(), ratio.low(), ratio.high()));
             }
             csv.append('\n');
             json.append('}').append(row == rows.get(rows.size() - 1) ? "" : ",").append('\n');

@@ -117,6 +117,21 @@ public final class SourceThroughputBenchmark {
     /** The report: per reader the counted runs' records/s (whole run, and first record to end of input). */
     record Result(Map<Reader, List<Double>> gross, Map<Reader, List<Double>> steady, Map<Reader, Double> fixedCostMillis,
             Map<Reader, List<Double>> firstRecordMillis) {
+
+        /** streamsplit/official over whole runs, job start included. */
+        RoundRatio ssOverOfficial() {
+            return RoundRatio.of(gross, Reader.STREAMSPLIT, Reader.OFFICIAL);
+        }
+
+        /** streamsplit/official from first record to end of input. */
+        RoundRatio ssOverOfficialSteady() {
+            return RoundRatio.of(steady, Reader.STREAMSPLIT, Reader.OFFICIAL);
+        }
+
+        /** streamsplit/raw tuned from first record to end of input. */
+        RoundRatio ssOverRawTunedSteady() {
+            return RoundRatio.of(steady, Reader.STREAMSPLIT, Reader.RAW_TUNED);
+        }
     }
 
 
@@ -238,16 +253,16 @@ public final class SourceThroughputBenchmark {
             out.printf(Locale.ROOT, "time to first record %-11s %,6.0f ms (median; job submitted -> first record"
                     + " in the map)%n", reader, BenchmarkSupport.median(first.getOrDefault(reader, List.of())));
         }
+        Result result = new Result(gross, steady, fixed, first);
         out.printf(Locale.ROOT, "streamsplit/official %s, steady %s; streamsplit/raw-tuned steady %s (median of"
-                + " rounds, lowest–highest round)%n", RoundRatio.of(gross, Reader.STREAMSPLIT, Reader.OFFICIAL),
-                RoundRatio.of(steady, Reader.STREAMSPLIT, Reader.OFFICIAL),
-                RoundRatio.of(steady, Reader.STREAMSPLIT, Reader.RAW_TUNED));
+                + " rounds, lowest–highest round)%n", result.ssOverOfficial(), result.ssOverOfficialSteady(),
+                result.ssOverRawTunedSteady());
         if (settings.aa()) {
             out.printf(Locale.ROOT, "A/A: streamsplit-again/streamsplit %s, steady %s: two runs of the same source"
                     + " differ this much here%n", RoundRatio.of(gross, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT),
                     RoundRatio.of(steady, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT));
         }
-        return new Result(gross, steady, fixed, first);
+        return result;
     }
 
     private static double last(Map<Reader, List<Double>> values, Reader reader) {

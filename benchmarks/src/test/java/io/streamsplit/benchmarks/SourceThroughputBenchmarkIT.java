@@ -33,7 +33,7 @@ class SourceThroughputBenchmarkIT {
         assertThat(text.indexOf("run 1 RAW ")).isLessThan(text.indexOf("run 1 STREAMSPLIT_AGAIN"));
         assertThat(text.indexOf("run 2 STREAMSPLIT_AGAIN")).isLessThan(text.indexOf("run 2 RAW "));
         if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
-            assertThat(report.toString(StandardCharsets.UTF_8)).contains("cpu s: fetcher ", ", task ", ", jit ");
+            assertThat(text).contains("cpu s: fetcher ", ", task ", ", jit ");
         }
         for (SourceThroughputBenchmark.Reader reader : SourceThroughputBenchmark.Reader.values()) {
             // steady state excludes job start, so it is at least the whole-run rate

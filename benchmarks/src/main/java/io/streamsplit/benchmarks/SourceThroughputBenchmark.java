@@ -18,10 +18,7 @@ import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.reader.KafkaSourceReader;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -63,7 +60,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * {@code --official-tuned 1} gives it the same two settings for the shape. {@code --object-reuse 1}
  * runs both Flink jobs with object reuse, so chained operators pass elements on without copying them.
  * {@code --aa 1} adds a second run of StreamSplit's source to every round (an A/A comparison): the
- * ratio of two identical readers shows how far this machine's noise alone moves a ratio.
+ * ratio of two identical readers shows how far this machine's noise alone moves a ratio. {@code --b
+ * key=value[,key=value...]} makes that second run an A/B instead: it gets these Kafka consumer
+ * settings on top of the first run's, so a setting is compared with the defaults inside one
+ * invocation (run an A/A of the same shape to know what ratio is noise).
  * {@link SourceMatrixBenchmark} runs many shapes.
  */
 public final class SourceThroughputBenchmark {
@@ -77,17 +77,20 @@ public final class SourceThroughputBenchmark {
     }
 
     record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format,
-            boolean officialTuned, boolean objectReuse, boolean aa) {
+            boolean officialTuned, boolean objectReuse, boolean aa, Map<String, String> b) {
         Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
-            this(records, recordSize, partitions, parallelism, runs, format, false, false, false);
+            this(records, recordSize, partitions, parallelism, runs, format, false, false, false, Map.of());
         }
 
         static Settings parse(String... args) {
             ValueFormat format = ValueFormat.BYTES;
+            Map<String, String> b = Map.of();
             List<String> ints = new ArrayList<>();
             for (int i = 0; i < args.length; i++) {
                 if (args[i].equals("--format") && i + 1 < args.length) {
                     format = ValueFormat.parse(args[++i]);
+                } else if (args[i].equals("--b") && i + 1 < args.length) {
+                    b = consumerSettings(args[++i]);
                 } else {
                     ints.add(args[i]);
                 }
@@ -99,12 +102,37 @@ public final class SourceThroughputBenchmark {
             Map<String, Integer> f = BenchmarkSupport.flags(defaults, ints.toArray(String[]::new));
             return new Settings(f.get("records"), f.get("record-size"), f.get("partitions"), f.get("parallelism"),
                     f.get("runs"), format, f.get("official-tuned") != 0, f.get("object-reuse") != 0,
-                    f.get("aa") != 0);
+                    f.get("aa") != 0, b);
+        }
+
+        /** {@code "max.poll.records=500,fetch.max.wait.ms=100"} as an ordered map. */
+        private static Map<String, String> consumerSettings(String list) {
+            Map<String, String> settings = new java.util.LinkedHashMap<>();
+            for (String pair : list.split(",")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0 || eq == pair.length() - 1) {
+                    throw new IllegalArgumentException("--b " + list + ": '" + pair + "' is not key=value; give"
+                            + " Kafka consumer settings for the second StreamSplit run as"
+                            + " key=value[,key=value...], e.g. --b max.partition.fetch.bytes=1048576");
+                }
+                settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+            }
+            return Map.copyOf(settings);
+        }
+
+        /** Whether each round has a second StreamSplit run: an A/A ({@code --aa 1}) or an A/B ({@code --b}). */
+        boolean secondRun() {
+            return aa || !b.isEmpty();
         }
 
         /** The readers of each round, in the order of odd rounds; even rounds run them in reverse. */
         List<Reader> readers() {
-            return aa ? List.of(Reader.values()) : Reader.COMPARED;
+            return secondRun() ? List.of(Reader.values()) : Reader.COMPARED;
+        }
+
+        /** What the second StreamSplit run is compared as: "A/A", or "A/B" with its settings. */
+        String secondRunName() {
+            return b.isEmpty() ? "A/A" : "A/B";
         }
 
         /** "100 B bytes, 4 partitions, p=2" */
@@ -177,9 +205,10 @@ public final class SourceThroughputBenchmark {
         broker.createTopic(input, settings.partitions());
         BenchmarkSupport.writeRecords(bootstrap, input, settings.records(),
                 settings.format().values(settings.recordSize()));
-        out.printf(Locale.ROOT, "%,d records, %s%s%s%n", settings.records(), settings.shape(),
+        out.printf(Locale.ROOT, "%,d records, %s%s%s%s%n", settings.records(), settings.shape(),
                 settings.officialTuned() ? " (official with StreamSplit's fetch settings)" : "",
-                settings.objectReuse() ? " (object reuse on)" : "");
+                settings.objectReuse() ? " (object reuse on)" : "",
+                settings.b().isEmpty() ? "" : " (STREAMSPLIT_AGAIN with " + settings.b() + ")");
 
         Map<Reader, Double> fixed = new EnumMap<>(Reader.class);
         fixed.put(Reader.RAW, 0.0);
@@ -238,9 +267,9 @@ public final class SourceThroughputBenchmark {
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.OFFICIAL),
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW),
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW_TUNED));
-            if (settings.aa()) {
-                out.printf(Locale.ROOT, "run %d A/A: streamsplit-again/streamsplit steady %.2f%n", run,
-                        last(steady, Reader.STREAMSPLIT_AGAIN) / last(steady, Reader.STREAMSPLIT));
+            if (settings.secondRun()) {
+                out.printf(Locale.ROOT, "run %d %s: streamsplit-again/streamsplit steady %.2f%n", run,
+                        settings.secondRunName(), last(steady, Reader.STREAMSPLIT_AGAIN) / last(steady, Reader.STREAMSPLIT));
             }
         }
         for (Reader reader : settings.readers()) {
@@ -257,10 +286,12 @@ public final class SourceThroughputBenchmark {
         out.printf(Locale.ROOT, "streamsplit/official %s, steady %s; streamsplit/raw-tuned steady %s (median of"
                 + " rounds, lowest–highest round)%n", result.ssOverOfficial(), result.ssOverOfficialSteady(),
                 result.ssOverRawTunedSteady());
-        if (settings.aa()) {
-            out.printf(Locale.ROOT, "A/A: streamsplit-again/streamsplit %s, steady %s: two runs of the same source"
-                    + " differ this much here%n", RoundRatio.of(gross, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT),
-                    RoundRatio.of(steady, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT));
+        if (settings.secondRun()) {
+            out.printf(Locale.ROOT, "%s: streamsplit-again/streamsplit %s, steady %s%s%n", settings.secondRunName(),
+                    RoundRatio.of(gross, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT),
+                    RoundRatio.of(steady, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT),
+                    settings.b().isEmpty() ? ": two runs of the same source differ this much here"
+                            : ": what " + settings.b() + " changes (an A/A run of the shape shows the noise)");
         }
         return result;
     }
@@ -301,9 +332,7 @@ public final class SourceThroughputBenchmark {
                         .setStartingOffsets(OffsetsInitializer.earliest()).setBounded(OffsetsInitializer.latest())
                         .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                         .setDeserializer(format.official()).build()
-                : StreamSplitKafkaSource.<Object>builder().setBootstrapServers(bootstrap).setTopics(topic)
-                        .setBounded(StoppingOffsets.latest())
-                        .setRecordEmitter(format.emitter(), format.type()).build();
+                : streamSplitSource(reader, settings, bootstrap, topic);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), reader.name().toLowerCase(Locale.ROOT))
                 .map(new Counting()).returns(format.type()).sinkTo(new DiscardingSink<>());
         StreamGraph graph = env.getStreamGraph();
@@ -314,6 +343,15 @@ public final class SourceThroughputBenchmark {
         JobExecutionResult result = cluster.executeJobBlocking(job);
         Long count = result.getAccumulatorResult(Counting.NAME);
         return count == null ? 0 : count;
+    }
+
+    /** StreamSplit's source for {@code reader}; the second run of an A/B gets the {@code --b} settings. */
+    static StreamSplitKafkaSource<Object> streamSplitSource(Reader reader, Settings settings, String bootstrap,
+            String topic) {
+        return StreamSplitKafkaSource.<Object>builder().setBootstrapServers(bootstrap).setTopics(topic)
+                .setProperties(reader == Reader.STREAMSPLIT_AGAIN ? settings.b() : Map.of())
+                .setBounded(StoppingOffsets.latest())
+                .setRecordEmitter(settings.format().emitter(), settings.format().type()).build();
     }
 
     /**
@@ -345,35 +383,6 @@ public final class SourceThroughputBenchmark {
             return URI.create(url).toURL();
         } catch (MalformedURLException e) {
             throw new IllegalArgumentException(url, e);
-        }
-    }
-
-    /** Counts records in an accumulator, so every run proves it read everything. */
-    static final class Counting extends RichMapFunction<Object, Object> {
-        private static final long serialVersionUID = 1L;
-        static final String NAME = "records";
-        private transient LongCounter counter;
-        private transient boolean seen;
-
-        @Override
-        public void open(OpenContext openContext) {
-            counter = new LongCounter();
-            getRuntimeContext().addAccumulator(NAME, counter);
-        }
-
-        @Override
-        public Object map(Object value) {
-            counter.add(1L);
-            if (!seen) {
-                seen = true;
-                ReadClock.firstRecord();
-            }
-            return value;
-        }
-
-        @Override
-        public void close() {
-            ReadClock.end(); // the source reached its stopping offsets (or the job ended)
         }
     }
 }

@@ -1,10 +1,13 @@
 package io.streamsplit.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 
@@ -55,5 +58,31 @@ class SourceThroughputBenchmarkIT {
                 .doesNotContain(SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN);
         assertThat(SourceThroughputBenchmark.Settings.parse("--aa", "1").readers())
                 .endsWith(SourceThroughputBenchmark.Reader.STREAMSPLIT, SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN);
+    }
+
+    @Test
+    void anAbRunGivesItsSettingsToTheSecondStreamSplitRunOnly() {
+        SourceThroughputBenchmark.Settings ab = SourceThroughputBenchmark.Settings.parse("--partitions", "4",
+                "--b", "max.partition.fetch.bytes=1048576, fetch.min.bytes=1");
+        assertThat(ab.b()).containsOnly(entry("max.partition.fetch.bytes", "1048576"), entry("fetch.min.bytes", "1"));
+        assertThat(ab.readers()).contains(SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN);
+        assertThat(ab.secondRunName()).isEqualTo("A/B");
+
+        // a temporary A/B whose B never reached the source once reported the noise floor as an effect
+        Properties b = SourceThroughputBenchmark.streamSplitSource(SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN,
+                ab, "localhost:9092", "t").consumerProperties();
+        Properties a = SourceThroughputBenchmark.streamSplitSource(SourceThroughputBenchmark.Reader.STREAMSPLIT, ab,
+                "localhost:9092", "t").consumerProperties();
+        assertThat(b).containsEntry("max.partition.fetch.bytes", "1048576").containsEntry("fetch.min.bytes", "1");
+        assertThat(a).doesNotContainKeys("max.partition.fetch.bytes", "fetch.min.bytes");
+        assertThat(SourceThroughputBenchmark.Settings.parse("--aa", "1").secondRunName()).isEqualTo("A/A");
+    }
+
+    @Test
+    void aMalformedAbSettingIsRefusedWithTheExpectedForm() {
+        assertThatThrownBy(() -> SourceThroughputBenchmark.Settings.parse("--b", "max.poll.records"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'max.poll.records' is not key=value")
+                .hasMessageContaining("--b max.partition.fetch.bytes=1048576");
     }
 }

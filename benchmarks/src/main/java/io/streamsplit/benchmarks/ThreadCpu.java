@@ -15,8 +15,11 @@ import java.util.stream.Stream;
  * the JIT compiler, GC, the broker), read from Linux's
  * {@code /proc/self/task/<tid>/stat} every 50 ms. It shows which thread limits a run: on two cores
  * a reader whose fetcher is busy the whole run cannot go faster by making the task thread
- * cheaper. Threads that end between two samples lose at most their last 50 ms. Off Linux the
- * report is empty.
+ * cheaper. The report ends with how many cores the JVM kept busy on average: a reader whose
+ * threads together use {@code c} CPU seconds cannot finish in less than {@code c / cores}
+ * seconds, and a two-thread pipeline (fetcher, task) that keeps the cores only partly busy is
+ * waiting on itself or the broker. Threads that end between two samples lose at most their last
+ * 50 ms. Off Linux the report is empty.
  */
 final class ThreadCpu implements AutoCloseable {
 
@@ -26,6 +29,8 @@ final class ThreadCpu implements AutoCloseable {
     private final Map<String, Long> lastTicksByThread = new HashMap<>();
     private final Map<String, Long> ticksByRole = new LinkedHashMap<>();
     private final Thread sampler;
+    private final long startNanos = System.nanoTime();
+    private long endNanos;
     private volatile boolean running = true;
 
     private ThreadCpu() {
@@ -103,14 +108,26 @@ final class ThreadCpu implements AutoCloseable {
         running = false;
         sampler.interrupt();
         sample(true);
+        endNanos = System.nanoTime();
     }
 
-    /** "cpu s: fetcher 1.26, task 0.89, main 0.20, jit 0.10, gc 0.20, broker 0.09, other 0.30" */
+    /**
+     * "cpu s: fetcher 1.26, task 0.89, main 0.20, jit 0.10, gc 0.20, broker 0.09, other 0.30; 1.21 of
+     * 2 cores busy" (after {@link #close()}).
+     */
     synchronized String report() {
         StringBuilder line = new StringBuilder("cpu s:");
         ticksByRole.forEach((role, ticks) -> line.append(String.format(Locale.ROOT, " %s %.2f,", role,
                 ticks / TICKS_PER_SECOND)));
         line.setLength(line.length() - 1);
-        return line.toString();
+        return line.append(String.format(Locale.ROOT, "; %.2f of %d cores busy", busyCores(),
+                Runtime.getRuntime().availableProcessors())).toString();
+    }
+
+    /** CPU seconds of all threads over the wall-clock seconds from start to {@link #close()}. */
+    synchronized double busyCores() {
+        long ticks = ticksByRole.values().stream().mapToLong(Long::longValue).sum();
+        long end = endNanos == 0 ? System.nanoTime() : endNanos;
+        return ticks / TICKS_PER_SECOND / Math.max(1e-9, (end - startNanos) / 1e9);
     }
 }

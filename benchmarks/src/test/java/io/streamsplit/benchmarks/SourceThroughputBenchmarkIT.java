@@ -36,7 +36,7 @@ class SourceThroughputBenchmarkIT {
         assertThat(text.indexOf("run 1 RAW ")).isLessThan(text.indexOf("run 1 STREAMSPLIT_AGAIN"));
         assertThat(text.indexOf("run 2 STREAMSPLIT_AGAIN")).isLessThan(text.indexOf("run 2 RAW "));
         if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
-            assertThat(text).contains("cpu s: fetcher ", ", task ", ", jit ");
+            assertThat(text).contains("cpu s: fetcher ", ", task ", ", jit ", " cores busy");
         }
         for (SourceThroughputBenchmark.Reader reader : SourceThroughputBenchmark.Reader.values()) {
             // steady state excludes job start, so it is at least the whole-run rate

@@ -188,12 +188,15 @@ class StreamSplitAutoConfigurationTest {
     void embeddedModeMapsFlinkSettingsOntoTheEnvironment() {
         runner.withPropertyValues("streamsplit.flink.parallelism=3", "streamsplit.flink.checkpointing.interval=7s",
                 "streamsplit.flink.checkpointing.mode=at-least-once", "streamsplit.flink.restart.strategy=exponential-delay",
-                "streamsplit.flink.restart.delay=3s", "streamsplit.flink.configuration.pipeline.max-parallelism=64")
+                "streamsplit.flink.restart.delay=3s", "streamsplit.flink.configuration.pipeline.max-parallelism=64",
+                "streamsplit.flink.configuration.pipeline.object-reuse=true")
                 .run(context -> {
                     assertThat(context).hasSingleBean(EmbeddedFlinkCluster.class);
                     StreamExecutionEnvironment env = context.getBean(StreamExecutionEnvironment.class);
                     assertThat(env.getParallelism()).isEqualTo(3);
                     assertThat(env.getMaxParallelism()).isEqualTo(64);
+                    // the README's performance tip: raw configuration reaches the job's execution config
+                    assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
                     assertThat(env.getCheckpointConfig().getCheckpointInterval()).isEqualTo(7_000L);
                     assertThat(env.getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.AT_LEAST_ONCE);
                     assertThat(env.getConfiguration().get(RestartStrategyOptions.RESTART_STRATEGY))

@@ -61,7 +61,8 @@ public final class SourceMatrixBenchmark {
         List<Row> rows = run(Integer.parseInt(f.get("records")), Long.parseLong(f.get("max-mb")),
                 Integer.parseInt(f.get("runs")),
                 ints(f.get("record-sizes")), ints(f.get("partitions")), ints(f.get("parallelism")),
-                Arrays.stream(f.get("formats").split(",")).map(ValueFormat::parse).toList(), System.out);
+                Arrays.stream(f.get("formats").split(",")).map(ValueFormat::parse).toList(),
+                !f.get("object-reuse").equals("0"), System.out);
         Path out = Path.of(f.get("out"));
         write(rows, out);
         System.out.println("wrote " + out.resolve("results.csv") + ", results.json, results.svg");
@@ -72,18 +73,10 @@ public final class SourceMatrixBenchmark {
      * not take most of the time: a 1 KB shape under a 1,024 MB cap reads 1,048,576 records.
      */
     static List<Row> run(int records, long maxMegabytes, int runs, List<Integer> sizes, List<Integer> partitions,
-            List<Integer> parallelisms, List<ValueFormat> formats, PrintStream out) throws Exception {
-        List<Settings> shapes = new ArrayList<>();
-        for (ValueFormat format : formats) {
-            for (int size : format == ValueFormat.JSON ? List.of(0) : sizes) {
-                for (int p : partitions) {
-                    for (int parallelism : parallelisms) {
-                        shapes.add(new Settings(records(records, maxMegabytes, size), size, p, parallelism, runs,
-                                format));
-                    }
-                }
-            }
-        }
+            List<Integer> parallelisms, List<ValueFormat> formats, boolean objectReuse, PrintStream out)
+            throws Exception {
+        List<Settings> shapes = shapes(records, maxMegabytes, runs, sizes, partitions, parallelisms, formats,
+                objectReuse);
         List<Row> rows = new ArrayList<>();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
             int n = 0;
@@ -98,6 +91,26 @@ public final class SourceMatrixBenchmark {
         out.println(table(rows));
         out.println(targets(rows));
         return rows;
+    }
+
+    /**
+     * The shapes of a matrix, formats outermost; {@code objectReuse} runs every Flink job with
+     * object reuse ({@code --object-reuse 1}: chained operators are handed elements without copies).
+     */
+    static List<Settings> shapes(int records, long maxMegabytes, int runs, List<Integer> sizes,
+            List<Integer> partitions, List<Integer> parallelisms, List<ValueFormat> formats, boolean objectReuse) {
+        List<Settings> shapes = new ArrayList<>();
+        for (ValueFormat format : formats) {
+            for (int size : format == ValueFormat.JSON ? List.of(0) : sizes) {
+                for (int p : partitions) {
+                    for (int parallelism : parallelisms) {
+                        shapes.add(new Settings(records(records, maxMegabytes, size), size, p, parallelism, runs,
+                                format, false, objectReuse, false, Map.of()));
+                    }
+                }
+            }
+        }
+        return shapes;
     }
 
     /** A shape's record count: {@code records}, or fewer where their values exceed {@code maxMegabytes}. */
@@ -223,6 +236,7 @@ public final class SourceMatrixBenchmark {
         values.put("partitions", "1,4,16,64");
         values.put("parallelism", "1,2");
         values.put("formats", "bytes,string,json");
+        values.put("object-reuse", "0");
         values.put("out", "target/results");
         for (int i = 0; i + 1 < args.length; i += 2) {
             String name = args[i].replaceFirst("^--", "");

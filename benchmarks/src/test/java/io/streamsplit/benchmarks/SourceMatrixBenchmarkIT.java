@@ -22,7 +22,7 @@ class SourceMatrixBenchmarkIT {
     void tinyMatrixReportsEveryShapeAndWritesCsvJsonAndChart() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         List<SourceMatrixBenchmark.Row> rows = SourceMatrixBenchmark.run(3_000, 0, 1, List.of(10), List.of(2), List.of(1),
-                List.of(ValueFormat.BYTES, ValueFormat.JSON), new PrintStream(report, true, StandardCharsets.UTF_8));
+                List.of(ValueFormat.BYTES, ValueFormat.JSON), false, new PrintStream(report, true, StandardCharsets.UTF_8));
         SourceMatrixBenchmark.write(rows, out);
 
         assertThat(rows).extracting(row -> row.shape().format()).containsExactly(ValueFormat.BYTES, ValueFormat.JSON);
@@ -39,6 +39,17 @@ class SourceMatrixBenchmarkIT {
         assertThat(Files.readString(out.resolve("results.json"))).contains("\"format\":\"json\"", "\"streamsplit\":{",
                 "\"ssOverOfficial\":{\"median\":");
         assertThat(Files.readString(out.resolve("results.svg"))).startsWith("<svg").contains("json, 2 part., p=1");
+    }
+
+    @Test
+    void objectReuseReachesEveryShapeOnlyWhenAskedFor() {
+        List<SourceThroughputBenchmark.Settings> reuse = SourceMatrixBenchmark.shapes(1000, 0, 5, List.of(10, 1024),
+                List.of(1, 64), List.of(1, 2), List.of(ValueFormat.BYTES, ValueFormat.JSON), true);
+        // bytes: 2 sizes x 2 partition counts x 2 parallelisms; JSON has its natural size only
+        assertThat(reuse).hasSize(12).allSatisfy(shape -> assertThat(shape.objectReuse()).isTrue());
+        assertThat(SourceMatrixBenchmark.shapes(1000, 0, 5, List.of(10), List.of(1), List.of(1),
+                List.of(ValueFormat.STRING), false)).singleElement()
+                .satisfies(shape -> assertThat(shape.objectReuse()).isFalse());
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -107,7 +108,7 @@ public final class SourceThroughputBenchmark {
 
         /** {@code "max.poll.records=500,fetch.max.wait.ms=100"} as an ordered map. */
         private static Map<String, String> consumerSettings(String list) {
-            Map<String, String> settings = new java.util.LinkedHashMap<>();
+            Map<String, String> settings = new LinkedHashMap<>();
             for (String pair : list.split(",")) {
                 int eq = pair.indexOf('=');
                 if (eq <= 0 || eq == pair.length() - 1) {
@@ -117,7 +118,7 @@ public final class SourceThroughputBenchmark {
                 }
                 settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
             }
-            return Map.copyOf(settings);
+            return Collections.unmodifiableMap(settings);
         }
 
         /** Whether each round has a second StreamSplit run: an A/A ({@code --aa 1}) or an A/B ({@code --b}). */
@@ -269,7 +270,8 @@ public final class SourceThroughputBenchmark {
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW_TUNED));
             if (settings.secondRun()) {
                 out.printf(Locale.ROOT, "run %d %s: streamsplit-again/streamsplit steady %.2f%n", run,
-                        settings.secondRunName(), last(steady, Reader.STREAMSPLIT_AGAIN) / last(steady, Reader.STREAMSPLIT));
+                        settings.secondRunName(),
+                        last(steady, Reader.STREAMSPLIT_AGAIN) / last(steady, Reader.STREAMSPLIT));
             }
         }
         for (Reader reader : settings.readers()) {

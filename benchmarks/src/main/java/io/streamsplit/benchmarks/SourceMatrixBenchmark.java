@@ -62,7 +62,7 @@ public final class SourceMatrixBenchmark {
                 Integer.parseInt(f.get("runs")),
                 ints(f.get("record-sizes")), ints(f.get("partitions")), ints(f.get("parallelism")),
                 Arrays.stream(f.get("formats").split(",")).map(ValueFormat::parse).toList(),
-                !f.get("object-reuse").equals("0"), System.out);
+                Integer.parseInt(f.get("object-reuse")) != 0, System.out);
         Path out = Path.of(f.get("out"));
         write(rows, out);
         System.out.println("wrote " + out.resolve("results.csv") + ", results.json, results.svg");

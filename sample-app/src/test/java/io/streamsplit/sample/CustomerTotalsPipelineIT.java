@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
-import io.streamsplit.boot.autoconfigure.EmbeddedKafkaDevBroker;
+import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;

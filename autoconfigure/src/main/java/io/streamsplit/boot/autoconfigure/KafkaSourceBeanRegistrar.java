@@ -1,5 +1,8 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import java.util.Map;
 
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;

@@ -1,13 +1,37 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.io.File;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
+import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.StreamExecutionEnvironmentCustomizer;
+import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.boot.autoconfigure.flink.remote.FlinkRemoteProperties;
+import io.streamsplit.boot.autoconfigure.flink.remote.JobJars;
+import io.streamsplit.boot.autoconfigure.flink.remote.ShipRules;
+import io.streamsplit.boot.autoconfigure.job.DefaultPipelineContext;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.job.SubmittedJobClient;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSinkCustomizer;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSourceCustomizer;
+import io.streamsplit.boot.autoconfigure.kafka.UserBeans;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.autoconfigure.kafka.connection.PropertiesStreamSplitKafkaConnectionDetails;
+import io.streamsplit.boot.autoconfigure.kafka.connection.StreamSplitKafkaConnectionDetails;
+import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -17,66 +41,61 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.boot.ssl.SslBundles;
 import org.springframework.core.env.Environment;
 
 /**
- * Turns {@code streamsplit.*} into a running Flink job over Kafka: one
- * {@link StreamSplitKafkaSource} bean per configured source, a {@link StreamExecutionEnvironment}
- * on an embedded MiniCluster or a remote session cluster, the job built from the
- * {@link StreamSplitPipeline} beans and submitted after startup, and its {@link JobClient}. Every
- * bean backs off when the application defines its own.
+ * Turns {@code streamsplit.*} into a running Flink job over Kafka: the Kafka connection, one
+ * {@link StreamSplitKafkaSource} bean per configured source, a {@link StreamExecutionEnvironment} on
+ * an embedded MiniCluster or a remote session cluster, the job built from the
+ * {@link StreamSplitPipeline} beans and submitted after startup, and its {@link JobClient}. Every bean
+ * backs off when the application defines its own; customizer beans change one setting without
+ * replacing a bean.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
 @ConditionalOnClass({StreamExecutionEnvironment.class, StreamSplitKafkaSource.class})
 @EnableConfigurationProperties(StreamSplitProperties.class)
-@Import(KafkaSourceBeanRegistrar.class)
+@Import({KafkaSourceBeanRegistrar.class, StreamSplitAutoConfiguration.BootKafkaConnectionConfiguration.class,
+        StreamSplitAutoConfiguration.PropertiesKafkaConnectionConfiguration.class,
+        StreamSplitAutoConfiguration.EmbeddedKafkaDevModeConfiguration.class})
 public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    KafkaBootstrapServers streamSplitKafkaBootstrapServers(StreamSplitProperties properties, Environment environment,
-            ObjectProvider<KafkaConnectionSource> connections) {
-        List<KafkaConnectionSource> boot = new ArrayList<>();
-        KafkaConnectionSource devBroker = null;
-        for (KafkaConnectionSource connection : connections.orderedStream().toList()) {
-            if (connection.isDevBroker()) {
-                devBroker = connection;
-            } else {
-                boot.add(connection);
-            }
-        }
-        return new KafkaBootstrapServers(properties.getKafka().getBootstrapServers(), environment, boot, devBroker);
+    KafkaClientProperties streamSplitKafkaClientProperties(StreamSplitProperties properties,
+            StreamSplitKafkaConnectionDetails connection, Environment environment) {
+        return new KafkaClientProperties(properties.getKafka().getProperties(), connection, environment);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KafkaBootstrapServers streamSplitKafkaBootstrapServers(StreamSplitKafkaConnectionDetails connection) {
+        return new KafkaBootstrapServers(connection);
     }
 
     @Bean
     @ConditionalOnMissingBean
     KafkaSourceFactory streamSplitKafkaSourceFactory(StreamSplitProperties properties,
             KafkaClientProperties clientProperties, KafkaBootstrapServers bootstrapServers,
-            ConfigurableListableBeanFactory beanFactory) {
+            ConfigurableListableBeanFactory beanFactory, ObjectProvider<StreamSplitKafkaSourceCustomizer> customizers) {
         return new KafkaSourceFactory(properties.getKafka(), clientProperties, bootstrapServers,
-                new UserBeans(beanFactory));
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    KafkaClientProperties streamSplitKafkaClientProperties(StreamSplitProperties properties, Environment environment,
-            ObjectProvider<SslBundles> sslBundles) {
-        return new KafkaClientProperties(properties.getKafka(), environment, sslBundles);
+                new UserBeans(beanFactory), customizers.orderedStream().toList());
     }
 
     @Bean
     @ConditionalOnMissingBean
     KafkaSinkFactory streamSplitKafkaSinkFactory(StreamSplitProperties properties, FlinkJobDefinition job,
             KafkaClientProperties clientProperties, KafkaBootstrapServers bootstrapServers,
-            ConfigurableListableBeanFactory beanFactory) {
+            ConfigurableListableBeanFactory beanFactory, ObjectProvider<StreamSplitKafkaSinkCustomizer> customizers) {
         return new KafkaSinkFactory(properties.getKafka(), clientProperties, properties.getFlink(), job.name(),
-                bootstrapServers, new UserBeans(beanFactory));
+                bootstrapServers, new UserBeans(beanFactory), customizers.orderedStream().toList());
     }
 
     @Bean
@@ -113,10 +132,15 @@ public final class StreamSplitAutoConfiguration {
     @ConditionalOnMissingBean
     StreamExecutionEnvironment streamExecutionEnvironment(StreamSplitProperties properties,
             FlinkJobDefinition definition, ObjectProvider<EmbeddedFlinkCluster> embedded,
-            ObjectProvider<JobJars> jobJars) {
-        FlinkProperties flink = properties.getFlink();
+            ObjectProvider<JobJars> jobJars, ObjectProvider<StreamExecutionEnvironmentCustomizer> customizers) {
+        StreamExecutionEnvironment environment = environment(properties.getFlink(), definition, embedded, jobJars);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(environment));
+        return environment;
+    }
+
+    private static StreamExecutionEnvironment environment(FlinkProperties flink, FlinkJobDefinition definition,
+            ObjectProvider<EmbeddedFlinkCluster> embedded, ObjectProvider<JobJars> jobJars) {
         Configuration job = new Configuration(definition.configuration());
-        ClassLoader classLoader = StreamSplitAutoConfiguration.class.getClassLoader();
         if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
             FlinkRemoteProperties remote = flink.getRemote();
             if (remote.getHost() == null || remote.getHost().isBlank()) {
@@ -132,7 +156,8 @@ public final class StreamSplitAutoConfiguration {
             throw new IllegalStateException("Embedded mode needs an EmbeddedFlinkCluster bean");
         }
         job.set(DeploymentOptions.TARGET, EmbeddedFlinkCluster.EXECUTOR_NAME);
-        return new StreamExecutionEnvironment(cluster.executorServiceLoader(), job, classLoader);
+        return new StreamExecutionEnvironment(cluster.executorServiceLoader(), job,
+                StreamSplitAutoConfiguration.class.getClassLoader());
     }
 
     @Bean
@@ -165,15 +190,66 @@ public final class StreamSplitAutoConfiguration {
         return jars.stream().map(Path::of).toList();
     }
 
-    /** Spring Boot's Kafka connection ({@code @ServiceConnection}, {@code spring.kafka.*}) when spring-boot-kafka is present. */
+    private static PropertiesStreamSplitKafkaConnectionDetails propertiesConnection(StreamSplitKafkaProperties kafka,
+            Environment environment, PropertiesStreamSplitKafkaConnectionDetails.BootConnection boot,
+            ObjectProvider<EmbeddedKafkaDevBroker> devBroker, ObjectProvider<SslBundles> sslBundles) {
+        EmbeddedKafkaDevBroker broker = devBroker.getIfAvailable();
+        Supplier<String> servers = broker == null ? null : broker::bootstrapServers;
+        return new PropertiesStreamSplitKafkaConnectionDetails(kafka.getBootstrapServers(), kafka.getSslBundle(),
+                environment, boot, servers, sslBundles::getIfAvailable);
+    }
+
+    /**
+     * With spring-boot-kafka: Boot's {@link KafkaConnectionDetails} are taken whole (servers, security
+     * protocol, SSL bundle) when something configured them: a {@code @ServiceConnection} or a bean of the
+     * application, or {@code spring.kafka.bootstrap-servers} for the default bean Boot's own
+     * auto-configuration defines (it answers localhost:9092 when nothing is set, which must not keep
+     * dev mode from starting its broker).
+     */
     @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(KafkaConnectionDetails.class)
     static final class BootKafkaConnectionConfiguration {
 
         @Bean
-        KafkaConnectionSource streamSplitBootKafkaConnection(ObjectProvider<KafkaConnectionDetails> details,
-                Environment environment) {
-            return new BootKafkaConnectionSource(details, environment);
+        @ConditionalOnMissingBean(StreamSplitKafkaConnectionDetails.class)
+        PropertiesStreamSplitKafkaConnectionDetails streamSplitKafkaConnectionDetails(StreamSplitProperties properties,
+                Environment environment, ObjectProvider<KafkaConnectionDetails> bootDetails,
+                ConfigurableListableBeanFactory beanFactory, ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
+                ObjectProvider<SslBundles> sslBundles) {
+            KafkaConnectionDetails details = bootDetails.getIfUnique();
+            PropertiesStreamSplitKafkaConnectionDetails.BootConnection boot = null;
+            if (details != null && (!definedByBootsKafkaAutoConfiguration(beanFactory)
+                    || environment.containsProperty("spring.kafka.bootstrap-servers")
+                    || environment.containsProperty("spring.kafka.consumer.bootstrap-servers"))) {
+                boot = new PropertiesStreamSplitKafkaConnectionDetails.BootConnection(
+                        details.getConsumer().getBootstrapServers(), details.getSecurityProtocol(),
+                        details.getSslBundle(), "Spring Boot's KafkaConnectionDetails");
+            }
+            return propertiesConnection(properties.getKafka(), environment, boot, devBroker, sslBundles);
+        }
+
+        private static boolean definedByBootsKafkaAutoConfiguration(ConfigurableListableBeanFactory beanFactory) {
+            for (String name : beanFactory.getBeanNamesForType(KafkaConnectionDetails.class, false, false)) {
+                if (beanFactory.containsBeanDefinition(name) && KafkaAutoConfiguration.class.getName()
+                        .equals(beanFactory.getBeanDefinition(name).getFactoryBeanName())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** Without spring-boot-kafka: {@code streamsplit.kafka.*}, {@code spring.kafka.*} properties, the dev broker. */
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass("org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails")
+    static final class PropertiesKafkaConnectionConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(StreamSplitKafkaConnectionDetails.class)
+        PropertiesStreamSplitKafkaConnectionDetails streamSplitKafkaConnectionDetails(StreamSplitProperties properties,
+                Environment environment, ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
+                ObjectProvider<SslBundles> sslBundles) {
+            return propertiesConnection(properties.getKafka(), environment, null, devBroker, sslBundles);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.beans.Introspector;

@@ -1,5 +1,10 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.job.SubmittedJobClient;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
+import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +60,7 @@ class StreamSplitAutoConfigurationTest {
                     assertThat(orders.getProducedType()).isEqualTo(Types.STRING);
                     StreamSplitKafkaSource<?> clicks = context.getBean("clicks", StreamSplitKafkaSource.class);
                     assertThat(clicks.subscription().toString()).contains("clicks-.*");
-                    assertThat(clicks.discoveryIntervalMillis()).isEqualTo(30_000L);
+                    assertThat(clicks.discoveryInterval()).isEqualTo(Duration.ofSeconds(30));
                 });
     }
 

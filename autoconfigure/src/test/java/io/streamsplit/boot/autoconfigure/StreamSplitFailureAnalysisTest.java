@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +8,7 @@ import java.util.List;
 
 import org.apache.commons.logging.LogFactory;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.connector.kafka.sink.TopicSelector;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
@@ -36,7 +38,7 @@ class StreamSplitFailureAnalysisTest {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withPropertyValues(properties).run(context -> {
             assertThat(context).hasFailed();
-            analysis[0] = analyze(context.getStartupFailure(), environment(properties));
+            analysis[0] = FailureReports.analyze(context.getStartupFailure(), environment(properties));
         });
         assertThat(analysis[0]).as("a failure analyzer explains the failure").isNotNull();
         return analysis[0];
@@ -44,8 +46,10 @@ class StreamSplitFailureAnalysisTest {
 
     private FailureAnalysis failureWithSerializer(String... properties) {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
-        runner.withBean("utf8", SimpleStringSchema.class, SimpleStringSchema::new).withPropertyValues(properties)
-                .run(context -> analysis[0] = analyze(context.getStartupFailure(), environment(properties)));
+        runner.withBean("utf8", SimpleStringSchema.class, SimpleStringSchema::new)
+                .withBean("router", TopicSelector.class, () -> (TopicSelector<Object>) element -> "routed")
+                .withPropertyValues(properties)
+                .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure(), environment(properties)));
         return analysis[0];
     }
 
@@ -57,25 +61,6 @@ class StreamSplitFailureAnalysisTest {
             environment.setProperty(property.substring(0, eq), property.substring(eq + 1));
         }
         return environment;
-    }
-
-    static FailureAnalysis analyze(Throwable failure) {
-        return analyze(failure, new MockEnvironment());
-    }
-
-    static FailureAnalysis analyze(Throwable failure, Environment environment) {
-        List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
-                .load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, environment)
-                        .and(BeanFactory.class, new DefaultListableBeanFactory()),
-                        // like Boot itself: skip analyzers for technologies not on the classpath (web)
-                        SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(StreamSplitFailureAnalysisTest.class)));
-        for (FailureAnalyzer analyzer : analyzers) {
-            FailureAnalysis analysis = analyzer.analyze(failure);
-            if (analysis != null) {
-                return analysis;
-            }
-        }
-        return null;
     }
 
     @Test
@@ -202,7 +187,7 @@ class StreamSplitFailureAnalysisTest {
                 "streamsplit.kafka.sources.orders.properties.sasl.jaas.config", "password=\"hunter2\"",
                 "a test problem", "a test action");
         assertThat(failure.getMessage()).doesNotContain("hunter2");
-        FailureAnalysis analysis = analyze(failure, environment(
+        FailureAnalysis analysis = FailureReports.analyze(failure, environment(
                         "streamsplit.kafka.sources.orders.properties.sasl.jaas.config=password=\"hunter2\""));
         assertThat(analysis.getDescription()).contains("sasl.jaas.config", "masked").doesNotContain("hunter2");
     }
@@ -213,7 +198,7 @@ class StreamSplitFailureAnalysisTest {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.NotSerializableDeserializer.class)
                 .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
-                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+                .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
         assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.deserializer",
                 "bean 'enrichingDeserializer'", "field 'enrichingDeserializer.lookup", "TestDeserializers$Lookup");
         assertThat(analysis[0].getAction()).contains("transient");
@@ -225,7 +210,7 @@ class StreamSplitFailureAnalysisTest {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.RawLambdaDeserializer.class)
                 .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
-                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+                .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
         assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.type", "bean 'raw'");
         assertThat(analysis[0].getAction()).contains("KafkaRecordDeserializer<Order>");
     }
@@ -236,7 +221,7 @@ class StreamSplitFailureAnalysisTest {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.TwoDeserializers.class)
                 .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
-                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+                .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
         assertThat(analysis[0].getAction()).contains("streamsplit.kafka.sources.orders.deserializer", "[text, length]");
     }
 
@@ -298,7 +283,7 @@ class StreamSplitFailureAnalysisTest {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
                 .withPropertyValues("streamsplit.kafka.embedded.enabled=false", "streamsplit.kafka.sources.orders.topics=o")
-                .run(context -> analysis[0] = analyze(context.getStartupFailure()));
+                .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
         assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.bootstrap-servers",
                 "no Kafka cluster");
         assertThat(analysis[0].getAction()).contains("streamsplit.kafka.bootstrap-servers", "streamsplit-embedded-kafka");
@@ -311,7 +296,7 @@ class StreamSplitFailureAnalysisTest {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).hasStackTraceContaining("StreamSplitPipeline bean 'broken'")
                     .hasStackTraceContaining("no source named 'missing'");
-            analysis[0] = analyze(context.getStartupFailure());
+            analysis[0] = FailureReports.analyze(context.getStartupFailure());
         });
         assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources", "'missing'");
     }

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
-import io.streamsplit.boot.autoconfigure.KafkaAccessErrors;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessErrors;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;

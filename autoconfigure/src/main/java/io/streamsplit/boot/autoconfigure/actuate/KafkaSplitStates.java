@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.streamsplit.boot.autoconfigure.flink.embedded.RawMetric;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,32 +12,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
-import io.streamsplit.boot.autoconfigure.KafkaSourceProperties;
-import io.streamsplit.boot.autoconfigure.StreamSplitJob;
-import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
-import io.streamsplit.connector.kafka.source.enumerator.KafkaSourceEnumerator;
-import io.streamsplit.connector.kafka.source.reader.KafkaSourceReaderMetrics;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.api.connector.source.Boundedness;
 import org.springframework.boot.convert.DurationStyle;
 
 /**
- * Reads the live split state of the application's job and shapes it per configured source. Shows
- * only what the source configuration and Flink's metrics say: never client properties, so no
- * credentials can leak through it.
+ * Reads the live split state of the application's job and shapes it per source. Each source is
+ * described as it was built (a {@link StreamSplitKafkaSource} bean the application defined shows its
+ * own subscription, not YAML's), with Flink's metrics; never client properties, so no credentials can
+ * leak through it.
  */
 public class KafkaSplitStates {
 
     private static final Duration STATUS_TIMEOUT = Duration.ofSeconds(5);
 
-    private final StreamSplitProperties properties;
+    private final Supplier<Map<String, StreamSplitKafkaSource<?>>> sources;
     private final StreamSplitJob job;
     private final SplitMetricsReader reader;
     private final String mode;
 
-    KafkaSplitStates(StreamSplitProperties properties, StreamSplitJob job, SplitMetricsReader reader, String mode) {
-        this.properties = properties;
+    KafkaSplitStates(Supplier<Map<String, StreamSplitKafkaSource<?>>> sources, StreamSplitJob job,
+            SplitMetricsReader reader, String mode) {
+        this.sources = sources;
         this.job = job;
         this.reader = reader;
         this.mode = mode;
@@ -72,13 +75,13 @@ public class KafkaSplitStates {
             return new JobSplits(job.jobName(), jobId, status.name(), mode, readAt, "could not read metrics: " + e, Map.of());
         }
         Map<String, SourceState> sources = new LinkedHashMap<>();
-        properties.getKafka().getSources().forEach((name, source) -> sources.put(name, source(name, source, metrics)));
+        this.sources.get().forEach((name, source) -> sources.put(name, source(name, source, metrics)));
         return new JobSplits(job.jobName(), jobId, status.name(), mode, readAt, null, sources);
     }
 
-    private static SourceState source(String name, KafkaSourceProperties config, List<RawMetric> all) {
+    private static SourceState source(String name, StreamSplitKafkaSource<?> built, List<RawMetric> all) {
         Map<String, String> topicNames = new HashMap<>();
-        config.getTopics().forEach(t -> topicNames.put(RawMetric.filter(t), t));
+        built.topics().forEach(t -> topicNames.put(RawMetric.filter(t), t));
         Map<String, Map<String, RawMetric>> byPartition = new LinkedHashMap<>();
         Map<Integer, Long> watermarks = new HashMap<>();
         Map<String, Long> enumerator = new HashMap<>();
@@ -91,7 +94,7 @@ public class KafkaSplitStates {
                 continue;
             }
             if (m.subtask() < 0) {
-                if (m.name().equals(KafkaSourceEnumerator.METRIC_PENDING_PARTITIONS)) {
+                if (m.name().equals(KafkaSourceMetricNames.PENDING_PARTITIONS)) {
                     pending = String.valueOf(m.value());
                 } else {
                     enumerator.put(m.name(), m.asLong());
@@ -101,10 +104,10 @@ public class KafkaSplitStates {
                         .put(m.name(), m);
             } else {
                 switch (m.name()) {
-                    case SourceMetricNames.RECORDS_IN -> recordsIn += Math.max(0, m.asLong());
-                    case KafkaSourceReaderMetrics.RECORDS_SKIPPED -> skipped += Math.max(0, m.asLong());
-                    case KafkaSourceReaderMetrics.RECORDS_DEAD_LETTERED -> deadLettered += Math.max(0, m.asLong());
-                    case SourceMetricNames.WATERMARK -> watermarks.put(m.subtask(), m.asLong());
+                    case KafkaSourceMetricNames.RECORDS_IN -> recordsIn += Math.max(0, m.asLong());
+                    case KafkaSourceMetricNames.RECORDS_SKIPPED -> skipped += Math.max(0, m.asLong());
+                    case KafkaSourceMetricNames.RECORDS_DEAD_LETTERED -> deadLettered += Math.max(0, m.asLong());
+                    case KafkaSourceMetricNames.OUTPUT_WATERMARK -> watermarks.put(m.subtask(), m.asLong());
                     default -> {
                     }
                 }
@@ -113,29 +116,29 @@ public class KafkaSplitStates {
         List<SplitState> splits = new ArrayList<>();
         for (Map<String, RawMetric> partition : byPartition.values()) {
             RawMetric any = partition.values().iterator().next();
-            if (value(partition, KafkaSourceReaderMetrics.ASSIGNED) == null
-                    || value(partition, KafkaSourceReaderMetrics.ASSIGNED) != 1) {
+            if (value(partition, KafkaSourceMetricNames.ASSIGNED) == null
+                    || value(partition, KafkaSourceMetricNames.ASSIGNED) != 1) {
                 continue; // the split moved away from this reader (or was finished/removed)
             }
             Long watermark = watermarks.get(any.subtask());
             splits.add(new SplitState(topicNames.getOrDefault(any.topic(), any.topic()), any.partition(), any.subtask(),
-                    value(partition, KafkaSourceReaderMetrics.STARTING_OFFSET),
-                    value(partition, KafkaSourceReaderMetrics.CURRENT_OFFSET),
-                    value(partition, KafkaSourceReaderMetrics.COMMITTED_OFFSET),
-                    value(partition, KafkaSourceReaderMetrics.LOG_END_OFFSET),
-                    value(partition, KafkaSourceReaderMetrics.LAG),
-                    value(partition, KafkaSourceReaderMetrics.STOPPING_OFFSET),
+                    value(partition, KafkaSourceMetricNames.STARTING_OFFSET),
+                    value(partition, KafkaSourceMetricNames.CURRENT_OFFSET),
+                    value(partition, KafkaSourceMetricNames.COMMITTED_OFFSET),
+                    value(partition, KafkaSourceMetricNames.LOG_END_OFFSET),
+                    value(partition, KafkaSourceMetricNames.LAG),
+                    value(partition, KafkaSourceMetricNames.STOPPING_OFFSET),
                     watermark == null || watermark == Long.MIN_VALUE ? null : watermark,
-                    Long.valueOf(1).equals(value(partition, KafkaSourceReaderMetrics.PAUSED))));
+                    Long.valueOf(1).equals(value(partition, KafkaSourceMetricNames.PAUSED))));
         }
         splits.sort(Comparator.comparing(SplitState::topic).thenComparingInt(SplitState::partition));
         long lag = splits.stream().mapToLong(s -> s.lag() == null ? 0 : s.lag()).sum();
-        Long lastDiscovery = enumerator.get(KafkaSourceEnumerator.METRIC_LAST_DISCOVERY_TIME);
-        return new SourceState(List.copyOf(config.getTopics()), config.getPattern(),
-                config.getStoppingOffsets() != KafkaSourceProperties.StoppingOffsetsMode.NONE,
-                config.getDiscoveryInterval() == null ? null : DurationStyle.SIMPLE.print(config.getDiscoveryInterval()),
+        Long lastDiscovery = enumerator.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME);
+        Duration discovery = built.discoveryInterval();
+        return new SourceState(built.topics(), built.topicPattern(), built.getBoundedness() == Boundedness.BOUNDED,
+                discovery.isZero() ? null : DurationStyle.SIMPLE.print(discovery),
                 lastDiscovery == null || lastDiscovery < 0 ? null : Instant.ofEpochMilli(lastDiscovery).toString(),
-                enumerator.get(KafkaSourceEnumerator.METRIC_ASSIGNED_SPLITS),
+                enumerator.get(KafkaSourceMetricNames.ASSIGNED_SPLITS),
                 pending == null || pending.isBlank() ? List.of() : Arrays.asList(pending.split(",")),
                 lag, recordsIn, skipped, deadLettered, splits);
     }

@@ -3,7 +3,7 @@ package io.streamsplit.boot.autoconfigure.actuate;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.streamsplit.boot.autoconfigure.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

@@ -1,10 +1,13 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.streamsplit.boot.autoconfigure.flink.embedded.InProcessMetrics;
+import io.streamsplit.boot.autoconfigure.flink.embedded.RawMetric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 /** Reads the current source metrics of a job: in-process (embedded mode) or over Flink REST (remote). */
@@ -25,10 +28,12 @@ interface SplitMetricsReader {
     /** Parses the metric ids of Flink's REST API for the source operators of a job. */
     final class RestSplitMetricsReader implements SplitMetricsReader {
 
+        private static final String READER = KafkaSourceMetricNames.READER_GROUP;
         // <subtask>.<operator>.<metric path>
         private static final Pattern TASK_METRIC = Pattern.compile("^(\\d+)\\.(Source__[^.]+)\\.(.+)$");
         private static final Pattern PARTITION_PATH =
-                Pattern.compile("^KafkaSourceReader\\.topic\\.([^.]+)\\.partition\\.(\\d+)\\.(\\w+)$");
+                Pattern.compile("^" + READER + "\\." + KafkaSourceMetricNames.TOPIC_GROUP + "\\.([^.]+)\\."
+                        + KafkaSourceMetricNames.PARTITION_GROUP + "\\.(\\d+)\\.(\\w+)$");
         // <operator chain>.coordinator.enumerator.<metric> on the JobManager (the split enumerator)
         private static final Pattern JM_METRIC = Pattern.compile("^(Source__[^.]+)\\.(?:.+\\.)?(\\w+)$");
 
@@ -52,7 +57,7 @@ interface SplitMetricsReader {
                 for (JsonNode metric : rest.vertexMetrics(base + "/jm-operator-metrics",
                         id -> JM_METRIC.matcher(id).matches())) {
                     Matcher m = JM_METRIC.matcher(metric.path("id").asText());
-                    if (m.matches() && SourceMetricNames.OPERATOR_METRICS.contains(m.group(2))) {
+                    if (m.matches() && KafkaSourceMetricNames.OPERATOR_METRICS.contains(m.group(2))) {
                         metrics.add(new RawMetric(m.group(1), -1, null, -1, m.group(2), metric.path("value").asText()));
                     }
                 }
@@ -62,8 +67,8 @@ interface SplitMetricsReader {
 
         private static boolean isSourceMetric(String id) {
             Matcher m = TASK_METRIC.matcher(id);
-            return m.matches() && (m.group(3).startsWith("KafkaSourceReader.")
-                    || SourceMetricNames.OPERATOR_METRICS.contains(m.group(3)));
+            return m.matches() && (m.group(3).startsWith(READER + ".")
+                    || KafkaSourceMetricNames.OPERATOR_METRICS.contains(m.group(3)));
         }
 
         private static void parseTaskMetric(String id, String value, List<RawMetric> into) {
@@ -78,7 +83,7 @@ interface SplitMetricsReader {
                 into.add(new RawMetric(m.group(2), subtask, partition.group(1), Integer.parseInt(partition.group(2)),
                         partition.group(3), value));
             } else {
-                String name = path.startsWith("KafkaSourceReader.") ? path.substring("KafkaSourceReader.".length()) : path;
+                String name = path.startsWith(READER + ".") ? path.substring(READER.length() + 1) : path;
                 into.add(new RawMetric(m.group(2), subtask, null, -1, name, value));
             }
         }

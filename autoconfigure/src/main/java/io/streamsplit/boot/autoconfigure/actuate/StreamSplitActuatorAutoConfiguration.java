@@ -1,14 +1,19 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.streamsplit.boot.autoconfigure.EmbeddedFlinkCluster;
-import io.streamsplit.boot.autoconfigure.FlinkProperties;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
-import io.streamsplit.boot.autoconfigure.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -52,12 +57,19 @@ public final class StreamSplitActuatorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     KafkaSplitStates kafkaSplitStates(StreamSplitProperties properties, StreamSplitJob job, FlinkRestClient rest,
-            ObjectProvider<EmbeddedFlinkCluster> embedded) {
+            ObjectProvider<EmbeddedFlinkCluster> embedded, ListableBeanFactory beanFactory) {
+        Supplier<Map<String, StreamSplitKafkaSource<?>>> sources = () -> sources(beanFactory);
         if (properties.getFlink().getMode() == FlinkProperties.Mode.REMOTE) {
-            return new KafkaSplitStates(properties, job, SplitMetricsReader.rest(rest), "remote");
+            return new KafkaSplitStates(sources, job, SplitMetricsReader.rest(rest), "remote");
         }
-        return new KafkaSplitStates(properties, job, SplitMetricsReader.inProcess(embedded.getObject().inProcessMetrics()),
+        return new KafkaSplitStates(sources, job, SplitMetricsReader.inProcess(embedded.getObject().inProcessMetrics()),
                 "embedded");
+    }
+
+    /** Every source bean by name: the YAML-configured ones and any the application defines itself. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Map<String, StreamSplitKafkaSource<?>> sources(ListableBeanFactory beanFactory) {
+        return new LinkedHashMap<>((Map) beanFactory.getBeansOfType(StreamSplitKafkaSource.class));
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -99,8 +111,9 @@ public final class StreamSplitActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         StreamSplitMeters streamSplitMeters(KafkaSplitStates splits, StreamSplitJob job, FlinkRestClient rest,
-                StreamSplitProperties properties) {
-            return new StreamSplitMeters(splits, job, rest, List.copyOf(properties.getKafka().getSources().keySet()));
+                ListableBeanFactory beanFactory) {
+            return new StreamSplitMeters(splits, job, rest,
+                    List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class, false, false)));
         }
     }
 }

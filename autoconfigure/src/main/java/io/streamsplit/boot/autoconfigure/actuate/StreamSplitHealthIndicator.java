@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.streamsplit.boot.autoconfigure.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.springframework.boot.health.contributor.Health;

@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.streamsplit.boot.autoconfigure.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import org.springframework.context.SmartLifecycle;
 
 /**

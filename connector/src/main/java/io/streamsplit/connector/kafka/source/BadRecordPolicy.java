@@ -1,11 +1,13 @@
 package io.streamsplit.connector.kafka.source;
 
+import org.apache.flink.annotation.PublicEvolving;
 import java.util.Locale;
 
 /**
  * What a source does with a record its deserializer or emitter cannot handle. Every bad record
  * is logged with its topic, partition and offset; none is dropped silently.
  */
+@PublicEvolving
 public enum BadRecordPolicy {
     /** Fail the job with an error naming the record (the default). */
     FAIL,

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source;
 
+import org.apache.flink.annotation.PublicEvolving;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * orders.deadLetters().map(dead -> dead.toProducerRecord("orders.dlq")) ... // to a Kafka sink
  * }</pre>
  */
+@PublicEvolving
 public class DeadLetterRecord {
 
     /** Header: the topic the record was read from. */

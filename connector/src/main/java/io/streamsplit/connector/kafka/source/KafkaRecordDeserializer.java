@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source;
 
+import org.apache.flink.annotation.PublicEvolving;
 import java.io.Serializable;
 
 import org.apache.flink.api.common.serialization.DeserializationSchema;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * @param <T> the element type
  */
 @FunctionalInterface
+@PublicEvolving
 public interface KafkaRecordDeserializer<T> extends Serializable {
 
     /** The element for this record, or {@code null} to drop it on purpose. */

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source;
 
+import org.apache.flink.annotation.PublicEvolving;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -28,6 +29,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * @param <T> the element type
  */
 @FunctionalInterface
+@PublicEvolving
 public interface KafkaRecordEmitter<T> extends Serializable {
 
     /** Emits the elements for {@code record} into {@code out}. */

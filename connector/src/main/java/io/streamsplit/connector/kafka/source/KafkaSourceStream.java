@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.common.eventtime.TimestampAssignerSupplier;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
@@ -31,6 +32,7 @@ import org.apache.flink.util.OutputTag;
  *
  * @param <T> the element type
  */
+@PublicEvolving
 public final class KafkaSourceStream<T> {
 
     private final String name;

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source;
 
+import org.apache.flink.annotation.PublicEvolving;
 import java.util.Locale;
 
 /**
@@ -10,6 +11,7 @@ import java.util.Locale;
  * <p>This is deliberately separate from {@link StartingOffsets}: "where does a new job start" and
  * "what happens when an offset is gone" are different questions.
  */
+@PublicEvolving
 public enum OffsetResetStrategy {
     /** Continue from the earliest offset still in the log (records in between are lost to retention). */
     EARLIEST,

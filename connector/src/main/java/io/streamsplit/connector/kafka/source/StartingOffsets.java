@@ -1,14 +1,12 @@
 package io.streamsplit.connector.kafka.source;
 
 import java.io.Serializable;
-import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.stream.Collectors;
 
-import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -26,6 +24,7 @@ import org.apache.kafka.common.TopicPartition;
  * continues from the checkpointed offsets, and partitions that appear while a job runs are read
  * from their earliest offset, so nothing written to them is missed.
  */
+@PublicEvolving
 public final class StartingOffsets implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -99,72 +98,28 @@ public final class StartingOffsets implements Serializable {
     }
 
     /** Whether resolving these offsets needs a consumer group id. */
-    public boolean needsGroupId() {
+    boolean needsGroupId() {
         return kind == Kind.COMMITTED || (fallback != null && fallback.needsGroupId());
     }
 
-    /**
-     * Resolves a concrete starting offset for every partition.
-     *
-     * @throws IllegalStateException if committed offsets are missing and the strategy is {@code FAIL}
-     */
-    public Map<TopicPartition, Long> resolve(Collection<TopicPartition> partitions, KafkaMetadata metadata,
-            String groupId) throws Exception {
-        switch (kind) {
-            case EARLIEST:
-                return metadata.earliestOffsets(partitions);
-            case LATEST:
-                return metadata.latestOffsets(partitions);
-            case TIMESTAMP: {
-                Map<TopicPartition, Long> result = new HashMap<>(metadata.offsetsForTimestamp(partitions, timestampMillis));
-                fillMissing(result, partitions, metadata.latestOffsets(missing(result, partitions)));
-                return result;
-            }
-            case COMMITTED: {
-                Map<TopicPartition, Long> result = new HashMap<>(metadata.committedOffsets(groupId, partitions));
-                Set<TopicPartition> missing = missing(result, partitions);
-                if (!missing.isEmpty()) {
-                    switch (missingCommitStrategy) {
-                        case EARLIEST -> fillMissing(result, partitions, metadata.earliestOffsets(missing));
-                        case LATEST -> fillMissing(result, partitions, metadata.latestOffsets(missing));
-                        case FAIL -> throw new IllegalStateException("Consumer group '" + groupId
-                                + "' has no committed offset for " + missing + " and the reset strategy is FAIL."
-                                + " Commit offsets for the group first, or start from earliest/latest for partitions"
-                                + " without a commit (committed(OffsetResetStrategy.EARLIEST)).");
-                    }
-                }
-                return result;
-            }
-            case SPECIFIC: {
-                Map<TopicPartition, Long> result = new HashMap<>();
-                partitions.forEach(tp -> {
-                    Long offset = specificOffsets.get(tp);
-                    if (offset != null) {
-                        result.put(tp, offset);
-                    }
-                });
-                Set<TopicPartition> missing = missing(result, partitions);
-                if (!missing.isEmpty()) {
-                    result.putAll(fallback.resolve(missing, metadata, groupId));
-                }
-                return result;
-            }
-            default:
-                throw new IllegalStateException("Unknown starting offsets kind " + kind);
-        }
+    /** For {@link Kind#COMMITTED}: what happens where the group has no commit; else {@code null}. */
+    public OffsetResetStrategy missingCommitStrategy() {
+        return missingCommitStrategy;
     }
 
-    private static Set<TopicPartition> missing(Map<TopicPartition, Long> resolved, Collection<TopicPartition> all) {
-        return all.stream().filter(tp -> !resolved.containsKey(tp)).collect(Collectors.toSet());
+    /** For {@link Kind#TIMESTAMP}: epoch milliseconds; else -1. */
+    public long timestampMillis() {
+        return timestampMillis;
     }
 
-    private static void fillMissing(Map<TopicPartition, Long> result, Collection<TopicPartition> all,
-            Map<TopicPartition, Long> source) {
-        for (TopicPartition tp : all) {
-            if (!result.containsKey(tp) && source.containsKey(tp)) {
-                result.put(tp, source.get(tp));
-            }
-        }
+    /** For {@link Kind#SPECIFIC}: the offsets given (unmodifiable); else an empty map. */
+    public Map<TopicPartition, Long> specificOffsets() {
+        return specificOffsets == null ? Map.of() : Collections.unmodifiableMap(specificOffsets);
+    }
+
+    /** For {@link Kind#SPECIFIC}: how partitions not in the map start; else {@code null}. */
+    public StartingOffsets fallback() {
+        return fallback;
     }
 
     @Override

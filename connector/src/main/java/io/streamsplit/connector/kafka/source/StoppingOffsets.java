@@ -1,13 +1,12 @@
 package io.streamsplit.connector.kafka.source;
 
 import java.io.Serializable;
-import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
-import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -20,6 +19,7 @@ import org.apache.kafka.common.TopicPartition;
  * StoppingOffsets.specific(Map.of(new TopicPartition("orders", 0), 1000L));
  * }</pre>
  */
+@PublicEvolving
 public final class StoppingOffsets implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -67,22 +67,14 @@ public final class StoppingOffsets implements Serializable {
         return kind;
     }
 
-    /** Resolves a concrete stopping offset for every partition. */
-    public Map<TopicPartition, Long> resolve(Collection<TopicPartition> partitions, KafkaMetadata metadata)
-            throws Exception {
-        Map<TopicPartition, Long> result = new HashMap<>();
-        if (kind == Kind.TIMESTAMP) {
-            result.putAll(metadata.offsetsForTimestamp(partitions, timestampMillis));
-        } else if (kind == Kind.SPECIFIC) {
-            partitions.stream().filter(specificOffsets::containsKey)
-                    .forEach(tp -> result.put(tp, specificOffsets.get(tp)));
-        }
-        Collection<TopicPartition> rest = partitions.stream().filter(tp -> !result.containsKey(tp))
-                .collect(Collectors.toList());
-        if (!rest.isEmpty()) {
-            result.putAll(metadata.latestOffsets(rest));
-        }
-        return result;
+    /** For {@link Kind#TIMESTAMP}: epoch milliseconds; else -1. */
+    public long timestampMillis() {
+        return timestampMillis;
+    }
+
+    /** For {@link Kind#SPECIFIC}: the offsets given (unmodifiable); else an empty map. */
+    public Map<TopicPartition, Long> specificOffsets() {
+        return specificOffsets == null ? Map.of() : Collections.unmodifiableMap(specificOffsets);
     }
 
     @Override

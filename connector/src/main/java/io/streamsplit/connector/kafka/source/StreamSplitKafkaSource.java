@@ -1,8 +1,11 @@
 package io.streamsplit.connector.kafka.source;
 
+import org.apache.flink.annotation.PublicEvolving;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 import io.streamsplit.connector.kafka.source.enumerator.AdminKafkaMetadata;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorState;
@@ -50,6 +53,7 @@ import org.apache.kafka.common.IsolationLevel;
  *
  * @param <OUT> the type of the elements the source emits
  */
+@PublicEvolving
 public final class StreamSplitKafkaSource<OUT>
         implements Source<OUT, KafkaPartitionSplit, KafkaEnumeratorState>, ResultTypeQueryable<OUT> {
 
@@ -119,14 +123,25 @@ public final class StreamSplitKafkaSource<OUT>
         return config.stoppingOffsets();
     }
 
-    /** Which partitions the source reads. */
-    public KafkaSubscription subscription() {
-        return config.subscription();
+    /** Which partitions the source reads, for people: {@code topics [orders, returns]}, {@code topic pattern 'orders-.*'}. */
+    public String subscription() {
+        return config.subscription().toString();
     }
 
-    /** Partition discovery interval in milliseconds; 0 means discovery runs once at start. */
-    public long discoveryIntervalMillis() {
-        return config.discoveryIntervalMillis();
+    /** The topics the source names (sorted; for a partition subscription, their topics); empty for a pattern. */
+    public List<String> topics() {
+        return config.subscription().topics();
+    }
+
+    /** The topic pattern the source matches on every discovery, or {@code null} when it names topics. */
+    public String topicPattern() {
+        Pattern pattern = config.subscription().pattern();
+        return pattern == null ? null : pattern.pattern();
+    }
+
+    /** How often the enumerator looks for new and deleted partitions; zero means once at start. */
+    public Duration discoveryInterval() {
+        return Duration.ofMillis(config.discoveryIntervalMillis());
     }
 
     @Override

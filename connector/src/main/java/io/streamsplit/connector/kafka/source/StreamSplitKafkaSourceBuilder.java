@@ -10,9 +10,12 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaSubscription;
 import io.streamsplit.connector.kafka.source.reader.ElementMapping;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.function.SerializableSupplier;
@@ -48,6 +51,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * @param <T> the element type
  */
+@PublicEvolving
 public final class StreamSplitKafkaSourceBuilder<T> {
 
     private static final Duration DEFAULT_METADATA_TIMEOUT = Duration.ofSeconds(30);
@@ -55,6 +59,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     private String name;
     private KafkaSubscription subscription;
+    private Setting subscriptionSetting;
+    private String subscriptionCall;
     private String subscriptionDescription;
     private StartingOffsets startingOffsets = StartingOffsets.earliest();
     private StoppingOffsets stoppingOffsets;
@@ -74,13 +80,14 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** A name for logs, metrics and client ids (e.g. the YAML source name); defaults to the subscription. */
     public StreamSplitKafkaSourceBuilder<T> setName(String name) {
-        this.name = requireText(name, "source name");
+        this.name = requireText(name, Setting.NAME, "source name");
         return this;
     }
 
     /** The Kafka cluster, as {@code host:port[,host:port]}. */
     public StreamSplitKafkaSourceBuilder<T> setBootstrapServers(String bootstrapServers) {
-        return setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, requireText(bootstrapServers, "bootstrap servers"));
+        return setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                requireText(bootstrapServers, Setting.BOOTSTRAP_SERVERS, "bootstrap servers"));
     }
 
     /** Reads all partitions of these topics. */
@@ -90,33 +97,51 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Reads all partitions of these topics. */
     public StreamSplitKafkaSourceBuilder<T> setTopics(List<String> topics) {
-        return subscribe(KafkaSubscription.topics(topics), "setTopics(" + topics + ")");
+        if (topics == null || topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank())) {
+            throw new InvalidKafkaSourceException(Setting.TOPICS, topics, "Topic names must not be blank, got " + topics,
+                    "a topic name is blank", "Remove the blank entry from {TOPICS}.");
+        }
+        return subscribe(KafkaSubscription.topics(topics), Setting.TOPICS, topics, "setTopics(" + topics + ")",
+                "topics " + topics);
     }
 
     /** Reads all partitions of every topic whose whole name matches; new matching topics are found by discovery. */
     public StreamSplitKafkaSourceBuilder<T> setTopicPattern(Pattern pattern) {
-        return subscribe(KafkaSubscription.pattern(pattern), "setTopicPattern(" + pattern + ")");
+        Objects.requireNonNull(pattern, "pattern");
+        return subscribe(KafkaSubscription.pattern(pattern), Setting.TOPIC_PATTERN, pattern,
+                "setTopicPattern(" + pattern + ")", "a pattern");
     }
 
     /** Reads exactly these partitions. */
     public StreamSplitKafkaSourceBuilder<T> setPartitions(Set<TopicPartition> partitions) {
-        return subscribe(KafkaSubscription.partitions(partitions), "setPartitions(" + partitions + ")");
+        if (partitions == null || partitions.isEmpty()) {
+            throw new InvalidKafkaSourceException(Setting.PARTITIONS, partitions,
+                    "A partition subscription needs at least one partition", "no partition is given",
+                    "Name at least one partition in {PARTITIONS}.");
+        }
+        return subscribe(KafkaSubscription.partitions(partitions), Setting.PARTITIONS, partitions,
+                "setPartitions(" + partitions + ")", "partitions " + partitions);
     }
 
-    private StreamSplitKafkaSourceBuilder<T> subscribe(KafkaSubscription newSubscription, String description) {
+    private StreamSplitKafkaSourceBuilder<T> subscribe(KafkaSubscription newSubscription, Setting setting, Object value,
+            String call, String description) {
         if (subscription != null) {
-            throw new IllegalStateException("A source subscribes by exactly one of topics, topic pattern or"
-                    + " partitions; " + subscriptionDescription + " was already called, so " + description
-                    + " conflicts. Keep one of them.");
+            throw new InvalidKafkaSourceException(setting, value, "A source subscribes by exactly one of topics,"
+                    + " topic pattern or partitions; " + subscriptionCall + " was already called, so " + call
+                    + " conflicts. Keep one of them.", "both " + subscriptionDescription + " and " + description
+                    + " are set; a source reads exactly one of topics, topic pattern or partitions",
+                    "Keep one: remove {" + subscriptionSetting + "} or {" + setting + "}.");
         }
         subscription = newSubscription;
+        subscriptionSetting = setting;
+        subscriptionCall = call;
         subscriptionDescription = description;
         return this;
     }
 
     /** The consumer group: where offsets are committed on checkpoint and read by {@link StartingOffsets#committed}. */
     public StreamSplitKafkaSourceBuilder<T> setGroupId(String groupId) {
-        return setProperty(ConsumerConfig.GROUP_ID_CONFIG, requireText(groupId, "group id"));
+        return setProperty(ConsumerConfig.GROUP_ID_CONFIG, requireText(groupId, Setting.GROUP_ID, "group id"));
     }
 
     /** Where a new job starts; default {@link StartingOffsets#earliest()}. */
@@ -144,8 +169,10 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     public StreamSplitKafkaSourceBuilder<T> setPartitionDiscoveryInterval(Duration interval) {
         Objects.requireNonNull(interval, "interval");
         if (interval.isNegative()) {
-            throw new IllegalArgumentException("Partition discovery interval is " + interval
-                    + "; expected a positive duration, or zero to discover once at start");
+            throw new InvalidKafkaSourceException(Setting.DISCOVERY_INTERVAL, interval, "Partition discovery interval is "
+                    + interval + "; expected a positive duration, or zero to discover once at start",
+                    "the duration must be positive (or zero: discover once at start)",
+                    "Set a positive duration such as 30s, or remove {DISCOVERY_INTERVAL} to discover once at start.");
         }
         this.discoveryInterval = interval;
         return this;
@@ -187,8 +214,10 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     /** Turns each record into 0..n elements with timestamps of the emitter's choosing. */
     public StreamSplitKafkaSourceBuilder<T> setRecordEmitter(KafkaRecordEmitter<T> emitter, TypeInformation<T> type) {
         if (this.emitter != null) {
-            throw new IllegalStateException("A deserializer or record emitter is already set for this source;"
-                    + " set exactly one");
+            throw new InvalidKafkaSourceException(Setting.DESERIALIZER, emitter, "A deserializer or record emitter is"
+                    + " already set for this source; set exactly one", "a deserializer or record emitter ("
+                    + describe(this.emitter) + ") is already set, and a second one (" + describe(emitter) + ") is given",
+                    "Keep one: a record emitter already turns records into elements.");
         }
         this.emitter = Objects.requireNonNull(emitter, "emitter");
         this.elementType = Objects.requireNonNull(type, "type");
@@ -197,14 +226,16 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Prefix of the Kafka client ids ({@code <prefix>-<subtask>}, {@code <prefix>-enumerator}); default the name. */
     public StreamSplitKafkaSourceBuilder<T> setClientIdPrefix(String prefix) {
-        this.clientIdPrefix = requireText(prefix, "client id prefix");
+        this.clientIdPrefix = requireText(prefix, Setting.CLIENT_ID_PREFIX, "client id prefix");
         return this;
     }
 
     /** How long the enumerator waits for metadata requests (default 30 s). */
     public StreamSplitKafkaSourceBuilder<T> setMetadataTimeout(Duration timeout) {
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            throw new IllegalArgumentException("Metadata timeout is " + timeout + "; expected a positive duration");
+            throw new InvalidKafkaSourceException(Setting.METADATA_TIMEOUT, timeout, "Metadata timeout is " + timeout
+                    + "; expected a positive duration", "the duration must be positive",
+                    "Set a positive duration such as 30s.");
         }
         this.metadataTimeout = timeout;
         return this;
@@ -227,6 +258,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
      * Replaces how the enumerator reads cluster metadata. For tests and benchmarks that run the
      * enumerator without a broker; production sources use Kafka's Admin client.
      */
+    @Internal
     public StreamSplitKafkaSourceBuilder<T> setMetadataFactory(SerializableSupplier<KafkaMetadata> factory) {
         this.metadataFactory = Objects.requireNonNull(factory, "factory");
         return this;
@@ -234,21 +266,26 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     private static void checkProperty(String key, String value) {
         if (key == null || value == null) {
-            throw new IllegalArgumentException("Kafka property " + key + " has value " + value
-                    + "; keys and values must not be null");
+            throw new InvalidKafkaSourceException(Setting.PROPERTY, key, value, "Kafka property " + key + " has value "
+                    + value + "; keys and values must not be null", "a Kafka client property has no value",
+                    "Give it a value or remove it.");
         }
         switch (key) {
             case ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG -> {
                 if (Boolean.parseBoolean(value)) {
-                    throw new IllegalArgumentException("enable.auto.commit=true is not supported: offsets are"
-                            + " committed when a Flink checkpoint completes. Remove the property.");
+                    throw new InvalidKafkaSourceException(Setting.PROPERTY, key, value, "enable.auto.commit=true is not"
+                            + " supported: offsets are committed when a Flink checkpoint completes. Remove the property.",
+                            "enable.auto.commit=true is not supported: offsets are committed when a Flink checkpoint"
+                                    + " completes", "Remove the property.");
                 }
             }
             case ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG -> {
                 if (!value.equals(ByteArrayDeserializer.class.getName())) {
-                    throw new IllegalArgumentException(key + " is " + value + "; the source reads raw bytes and"
-                            + " deserializes with its KafkaRecordDeserializer / emitter. Remove the property and set"
-                            + " a deserializer on the source instead.");
+                    throw new InvalidKafkaSourceException(Setting.PROPERTY, key, value, key + " is " + value + "; the"
+                            + " source reads raw bytes and deserializes with its KafkaRecordDeserializer / emitter."
+                            + " Remove the property and set a deserializer on the source instead.", "the source reads"
+                            + " raw bytes and deserializes with its own deserializer or record emitter",
+                            "Remove the property and set {DESERIALIZER} instead.");
                 }
             }
             default -> {
@@ -259,29 +296,40 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     /** Checks the settings and builds the source. */
     public StreamSplitKafkaSource<T> build() {
         if (subscription == null) {
-            throw new IllegalStateException("No topics to read: call setTopics, setTopicPattern or setPartitions");
+            throw new InvalidKafkaSourceException(Setting.TOPICS, null, "No topics to read: call setTopics,"
+                    + " setTopicPattern or setPartitions", "the source reads no topic",
+                    "Set {TOPICS} (e.g. orders) or {TOPIC_PATTERN} (e.g. orders-.*).");
         }
         if (emitter == null) {
-            throw new IllegalStateException("No deserializer: call setValueOnlyDeserializer, setDeserializer or"
-                    + " setRecordEmitter");
+            throw new InvalidKafkaSourceException(Setting.DESERIALIZER, null, "No deserializer: call"
+                    + " setValueOnlyDeserializer, setDeserializer or setRecordEmitter",
+                    "the source has no deserializer or record emitter", "Set {DESERIALIZER}.");
         }
         String bootstrap = properties.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
         if (bootstrap == null || bootstrap.isBlank()) {
-            throw new IllegalStateException("No Kafka cluster: call setBootstrapServers(\"host:port\")");
+            throw new InvalidKafkaSourceException(Setting.BOOTSTRAP_SERVERS, null, "No Kafka cluster: call"
+                    + " setBootstrapServers(\"host:port\")", "no Kafka cluster is set",
+                    "Set {BOOTSTRAP_SERVERS} (host:port[,host:port]).");
         }
         String groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
         if (startingOffsets.needsGroupId() && groupId == null) {
-            throw new IllegalStateException("Starting offsets '" + startingOffsets + "' read the consumer group's"
-                    + " commits, but no group id is set: call setGroupId(...)");
+            throw new InvalidKafkaSourceException(Setting.GROUP_ID, null, "Starting offsets '" + startingOffsets
+                    + "' read the consumer group's commits, but no group id is set: call setGroupId(...)",
+                    "{STARTING_OFFSETS} is '" + startingOffsets.kind().name().toLowerCase(Locale.ROOT) + "', which"
+                            + " reads the consumer group's commits, but no group id is set", "Set {GROUP_ID}.");
         }
         if (Boolean.TRUE.equals(commitOffsets) && groupId == null) {
-            throw new IllegalStateException("Committing offsets on checkpoint needs a consumer group: call"
-                    + " setGroupId(...) or setCommitOffsetsOnCheckpoint(false)");
+            throw new InvalidKafkaSourceException(Setting.GROUP_ID, null, "Committing offsets on checkpoint needs a"
+                    + " consumer group: call setGroupId(...) or setCommitOffsetsOnCheckpoint(false)",
+                    "{COMMIT_OFFSETS} is true but there is no consumer group to commit to",
+                    "Set {GROUP_ID}, or set {COMMIT_OFFSETS} to false.");
         }
         if (stoppingOffsets != null && !discoveryInterval.isZero()) {
-            throw new IllegalStateException("A bounded source reads the partitions found at start and stops;"
-                    + " partition discovery every " + discoveryInterval + " does not apply. Remove the discovery"
-                    + " interval or the stopping offsets.");
+            throw new InvalidKafkaSourceException(Setting.DISCOVERY_INTERVAL, discoveryInterval, "A bounded source"
+                    + " reads the partitions found at start and stops; partition discovery every " + discoveryInterval
+                    + " does not apply. Remove the discovery interval or the stopping offsets.", "a bounded source"
+                    + " (stopping offsets " + stoppingOffsets + ") reads the partitions found at start; discovery"
+                    + " does not apply", "Remove {DISCOVERY_INTERVAL}, or make the source unbounded ({STOPPING_OFFSETS}).");
         }
         OffsetResetStrategy reset = resolveResetStrategy();
         String sourceName = name != null ? name : subscription.toString();
@@ -331,16 +379,24 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         }
         OffsetResetStrategy parsed = OffsetResetStrategy.parse(fromProperties);
         if (offsetResetStrategy != null && offsetResetStrategy != parsed) {
-            throw new IllegalStateException("auto.offset.reset=" + fromProperties + " conflicts with"
-                    + " setOffsetResetStrategy(" + offsetResetStrategy + "); keep one of them");
+            throw new InvalidKafkaSourceException(Setting.OFFSET_RESET_STRATEGY, offsetResetStrategy,
+                    "auto.offset.reset=" + fromProperties + " conflicts with setOffsetResetStrategy("
+                            + offsetResetStrategy + "); keep one of them", "the Kafka property auto.offset.reset="
+                            + fromProperties + " conflicts with the offset reset strategy " + offsetResetStrategy,
+                    "Keep one of them: remove auto.offset.reset, or set {OFFSET_RESET_STRATEGY} to the same value.");
         }
         return parsed;
     }
 
-    private static String requireText(String value, String what) {
+    private static String requireText(String value, Setting setting, String what) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("The " + what + " must not be blank");
+            throw new InvalidKafkaSourceException(setting, value, "The " + what + " must not be blank",
+                    "the " + what + " is blank", "Set {" + setting + "} to a value, or remove it.");
         }
         return value;
+    }
+
+    private static String describe(KafkaRecordEmitter<?> emitter) {
+        return emitter instanceof ValueOnlyRecordEmitter<?> valueOnly ? valueOnly.toString() : emitter.getClass().getName();
     }
 }

@@ -34,6 +34,11 @@ final class ValueOnlyRecordEmitter<T> implements KafkaRecordEmitter<T> {
         schema.deserialize(record.value(), adapter);
     }
 
+    @Override
+    public String toString() {
+        return "DeserializationSchema " + schema.getClass().getName();
+    }
+
     private static final class CollectorAdapter<T> implements Collector<T> {
         KafkaRecordCollector<T> target;
 

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /** {@link KafkaMetadata} answered by Kafka's {@link Admin} client. */
+@Internal
 public final class AdminKafkaMetadata implements KafkaMetadata {
 
     private final Admin admin;

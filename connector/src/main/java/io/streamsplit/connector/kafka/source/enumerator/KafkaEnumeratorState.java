@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.TopicPartition;
  * discovery of the job finished (after it, newly found partitions start from earliest instead
  * of the configured starting offsets).
  */
+@Internal
 public final class KafkaEnumeratorState {
 
     private final Set<TopicPartition> assignedPartitions;

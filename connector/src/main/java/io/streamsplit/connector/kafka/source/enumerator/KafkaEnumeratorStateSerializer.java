@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Partitions of one topic repeat the topic name; at 100k partitions over a few topics that is
  * still a few MB, measured in the benchmarks module.
  */
+@Internal
 public final class KafkaEnumeratorStateSerializer implements SimpleVersionedSerializer<KafkaEnumeratorState> {
 
     public static final int VERSION_1 = 1;

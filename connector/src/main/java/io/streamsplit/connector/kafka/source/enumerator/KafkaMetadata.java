@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Calls run on the enumerator's worker thread (never the coordinator thread) and may block.
  */
+@Internal
 public interface KafkaMetadata extends AutoCloseable {
 
     /** Names of all non-internal topics. */

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
 
 import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -38,16 +40,8 @@ import org.slf4j.LoggerFactory;
  * <p>All fields are touched on the coordinator thread only; blocking calls run in
  * {@code callAsync} callables that return values and never touch fields.
  */
+@Internal
 public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartitionSplit, KafkaEnumeratorState> {
-
-    /** Gauge: partitions handed to readers. */
-    public static final String METRIC_ASSIGNED_SPLITS = "assignedSplits";
-    /** Gauge: splits waiting for their reader to register. */
-    public static final String METRIC_PENDING_SPLITS = "pendingSplits";
-    /** Gauge (String): the pending splits' ids, comma-separated, e.g. {@code orders-3,orders-4}. */
-    public static final String METRIC_PENDING_PARTITIONS = "pendingPartitions";
-    /** Gauge: epoch milliseconds of the last successful partition discovery, -1 before the first. */
-    public static final String METRIC_LAST_DISCOVERY_TIME = "lastDiscoveryTime";
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceEnumerator.class);
 
@@ -90,11 +84,11 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     @Override
     public void start() {
         metadata = metadataFactory.get();
-        context.metricGroup().gauge(METRIC_ASSIGNED_SPLITS, () -> (long) assigned.size());
-        context.metricGroup().gauge(METRIC_PENDING_SPLITS, () -> (long) pending.size());
+        context.metricGroup().gauge(KafkaSourceMetricNames.ASSIGNED_SPLITS, () -> (long) assigned.size());
+        context.metricGroup().gauge(KafkaSourceMetricNames.PENDING_SPLITS, () -> (long) pending.size());
         context.metricGroup().setUnassignedSplitsGauge(() -> (long) pending.size());
-        context.metricGroup().gauge(METRIC_PENDING_PARTITIONS, () -> pendingSnapshot);
-        context.metricGroup().gauge(METRIC_LAST_DISCOVERY_TIME, () -> lastDiscoveryTime);
+        context.metricGroup().gauge(KafkaSourceMetricNames.PENDING_PARTITIONS, () -> pendingSnapshot);
+        context.metricGroup().gauge(KafkaSourceMetricNames.LAST_DISCOVERY_TIME, () -> lastDiscoveryTime);
 
         if (settings.bounded() && initialDiscoveryFinished) {
             LOG.info("Source {}: restored bounded source with {} assigned and {} pending splits; "
@@ -119,9 +113,10 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     private List<KafkaPartitionSplit> resolveSplits(Set<TopicPartition> partitions, boolean initial) throws Exception {
         StartingOffsets starting = initial ? settings.startingOffsets() : StartingOffsets.earliest();
-        Map<TopicPartition, Long> starts = starting.resolve(partitions, metadata, settings.groupId());
+        Map<TopicPartition, Long> starts = KafkaOffsetsResolver.starting(starting, partitions, metadata,
+                settings.groupId());
         Map<TopicPartition, Long> stops = settings.bounded()
-                ? settings.stoppingOffsets().resolve(partitions, metadata) : Map.of();
+                ? KafkaOffsetsResolver.stopping(settings.stoppingOffsets(), partitions, metadata) : Map.of();
         List<KafkaPartitionSplit> splits = new ArrayList<>(partitions.size());
         for (TopicPartition tp : partitions) {
             Long start = starts.get(tp);

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -11,6 +12,7 @@ import org.apache.kafka.common.TopicPartition;
  * from there. Partitions of one topic spread evenly, and several small topics do not all pile
  * onto subtask 0.
  */
+@Internal
 public final class KafkaSplitAssignment {
 
     private KafkaSplitAssignment() {

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,6 +18,7 @@ import org.apache.kafka.common.TopicPartition;
  * partitions. Exactly one per source. Evaluated at every partition discovery, so topics created
  * later (pattern) and partitions added later are picked up, and deleted ones are released.
  */
+@Internal
 public abstract class KafkaSubscription implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -56,6 +58,14 @@ public abstract class KafkaSubscription implements Serializable {
     /** The partitions that currently exist and match this subscription. */
     public abstract Set<TopicPartition> discover(KafkaMetadata metadata) throws Exception;
 
+    /** The topics named by this subscription (sorted); empty for a pattern. */
+    public abstract List<String> topics();
+
+    /** The topic pattern, or {@code null} when topics or partitions are named. */
+    public Pattern pattern() {
+        return null;
+    }
+
     static Set<TopicPartition> allPartitions(Map<String, Integer> partitionCounts) {
         Set<TopicPartition> partitions = new HashSet<>();
         partitionCounts.forEach((topic, count) -> {
@@ -77,6 +87,11 @@ public abstract class KafkaSubscription implements Serializable {
         @Override
         public Set<TopicPartition> discover(KafkaMetadata metadata) throws Exception {
             return allPartitions(metadata.partitionCounts(topics));
+        }
+
+        @Override
+        public List<String> topics() {
+            return List.copyOf(topics);
         }
 
         @Override
@@ -102,6 +117,16 @@ public abstract class KafkaSubscription implements Serializable {
         }
 
         @Override
+        public List<String> topics() {
+            return List.of();
+        }
+
+        @Override
+        public Pattern pattern() {
+            return pattern;
+        }
+
+        @Override
         public String toString() {
             return "topic pattern '" + pattern.pattern() + "'";
         }
@@ -122,6 +147,11 @@ public abstract class KafkaSubscription implements Serializable {
             return partitions.stream()
                     .filter(tp -> tp.partition() < counts.getOrDefault(tp.topic(), 0))
                     .collect(Collectors.toSet());
+        }
+
+        @Override
+        public List<String> topics() {
+            return List.copyOf(new TreeSet<>(partitions.stream().map(TopicPartition::topic).toList()));
         }
 
         @Override

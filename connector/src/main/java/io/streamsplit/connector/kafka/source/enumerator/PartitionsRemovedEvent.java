@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
 import java.util.List;
 
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -9,6 +10,7 @@ import org.apache.kafka.common.TopicPartition;
  * Enumerator → reader: these partitions no longer exist (their topic was deleted or no longer
  * matches the subscription). The reader stops reading them and drops them from its state.
  */
+@Internal
 public final class PartitionsRemovedEvent implements SourceEvent {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.reader;
 
+import org.apache.flink.annotation.Internal;
 import java.io.Serializable;
 
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
@@ -13,6 +14,7 @@ import org.apache.flink.types.Either;
  * @param <T> the element type of the user's emitter
  * @param <OUT> the source's output type
  */
+@Internal
 public interface ElementMapping<T, OUT> extends Serializable {
 
     OUT element(T element);

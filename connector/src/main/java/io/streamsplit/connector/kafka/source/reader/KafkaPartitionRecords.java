@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.reader;
 
+import org.apache.flink.annotation.Internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * {@link KafkaRecordRun runs}. Wraps the consumer's per-partition lists without copying; a limit
  * per split cuts records at or beyond a bounded split's stopping offset.
  */
+@Internal
 final class KafkaPartitionRecords implements RecordsWithSplitIds<KafkaRecordRun> {
 
     private final List<String> splitIds = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.reader;
 
+import org.apache.flink.annotation.Internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  * {@code max.partition.fetch.bytes}, one fetch can be sized for the reader rather than for a
  * partition: {@link KafkaSourceReader#partitionFetchBytes(int)}.
  */
+@Internal
 final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, KafkaPartitionSplit> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionSplitReader.class);

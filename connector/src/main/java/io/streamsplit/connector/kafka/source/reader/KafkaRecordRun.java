@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.reader;
 
+import org.apache.flink.annotation.Internal;
 import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * keys and values, so one call never emits more than about a network buffer (32 KB) and
  * checkpoint barriers and timers wait at most that long. One instance is reused for a whole fetch.
  */
+@Internal
 final class KafkaRecordRun {
 
     static final int MAX_RECORDS = 256;

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.reader;
 
+import org.apache.flink.annotation.Internal;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -19,6 +20,7 @@ import org.apache.kafka.common.TopicPartition;
  * The single-fetcher manager of a Kafka reader, plus the two things only the fetcher thread may
  * do with the consumer: committing offsets, and reporting removed splits to the reader.
  */
+@Internal
 final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRecordRun, KafkaPartitionSplit> {
 
     /** Queue slot used when the fetcher reports removed splits outside a regular fetch. */

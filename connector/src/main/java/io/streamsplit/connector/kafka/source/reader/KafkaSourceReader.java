@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.reader;
 
+import org.apache.flink.annotation.Internal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
  * one Kafka consumer for all of this subtask's splits. Snapshots each split's next offset and
  * commits those offsets to the consumer group when, and only when, the checkpoint completes.
  */
+@Internal
 public final class KafkaSourceReader<T, OUT>
         extends SingleThreadMultiplexSourceReaderBase<KafkaRecordRun, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
 

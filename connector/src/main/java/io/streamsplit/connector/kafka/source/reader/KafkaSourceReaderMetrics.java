@@ -3,14 +3,32 @@ package io.streamsplit.connector.kafka.source.reader;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.ASSIGNED;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.COMMITS_FAILED;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.COMMITS_SUCCEEDED;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.COMMITTED_OFFSET;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.CURRENT_OFFSET;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.LAG;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.LOG_END_OFFSET;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.PARTITION_GROUP;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.PAUSED;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.READER_GROUP;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.RECORDS_DEAD_LETTERED;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.RECORDS_SKIPPED;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.STARTING_OFFSET;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.STOPPING_OFFSET;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.TOPIC_GROUP;
+
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The reader's metrics. Names are public API: dashboards and the Spring Boot Actuator read them.
+ * Registers and updates the reader's metrics; their names and meaning are in
+ * {@link io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames}.
  *
  * <p>Under the reader's operator group: {@code KafkaSourceReader.numRecordsSkipped},
  * {@code .numRecordsDeadLettered}, {@code .commitsSucceeded}, {@code .commitsFailed}, and per
@@ -21,23 +39,8 @@ import org.apache.kafka.common.TopicPartition;
  * {@code numRecordsIn}, {@code numRecordsInErrors} and {@code pendingRecords} (total lag) are
  * maintained too. Offsets that are not known yet read -1.
  */
+@Internal
 public final class KafkaSourceReaderMetrics {
-
-    public static final String GROUP = "KafkaSourceReader";
-    public static final String TOPIC_GROUP = "topic";
-    public static final String PARTITION_GROUP = "partition";
-    public static final String CURRENT_OFFSET = "currentOffset";
-    public static final String COMMITTED_OFFSET = "committedOffset";
-    public static final String LOG_END_OFFSET = "logEndOffset";
-    public static final String LAG = "lag";
-    public static final String STARTING_OFFSET = "startingOffset";
-    public static final String STOPPING_OFFSET = "stoppingOffset";
-    public static final String PAUSED = "paused";
-    public static final String ASSIGNED = "assigned";
-    public static final String RECORDS_SKIPPED = "numRecordsSkipped";
-    public static final String RECORDS_DEAD_LETTERED = "numRecordsDeadLettered";
-    public static final String COMMITS_SUCCEEDED = "commitsSucceeded";
-    public static final String COMMITS_FAILED = "commitsFailed";
 
     private final MetricGroup group;
     private final Counter recordsSkipped;
@@ -48,7 +51,7 @@ public final class KafkaSourceReaderMetrics {
     private final Map<TopicPartition, PartitionMetrics> partitions = new ConcurrentHashMap<>();
 
     public KafkaSourceReaderMetrics(SourceReaderMetricGroup readerGroup) {
-        this.group = readerGroup.addGroup(GROUP);
+        this.group = readerGroup.addGroup(READER_GROUP);
         this.recordsSkipped = group.counter(RECORDS_SKIPPED);
         this.recordsDeadLettered = group.counter(RECORDS_DEAD_LETTERED);
         this.recordsInErrors = readerGroup.getNumRecordsInErrorsCounter();

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.reader;
 
+import org.apache.flink.annotation.Internal;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.source.KafkaRecordCollector;
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
  * the bad-record policy when it throws, and then — always, whatever was emitted — advances the
  * split's offset past the record. Runs on the task's main thread.
  */
+@Internal
 final class KafkaSourceRecordEmitter<T, OUT>
         implements RecordEmitter<KafkaRecordRun, OUT, KafkaPartitionSplitState> {
 

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.split;
 
+import org.apache.flink.annotation.Internal;
 import java.util.Objects;
 
 import org.apache.flink.api.connector.source.SourceSplit;
@@ -12,6 +13,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>The split id is {@code topic-partition}, e.g. {@code orders-3}.
  */
+@Internal
 public final class KafkaPartitionSplit implements SourceSplit {
 
     /** Stopping offset of a split that never ends (unbounded source). */

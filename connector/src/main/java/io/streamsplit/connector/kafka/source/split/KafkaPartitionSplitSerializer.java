@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.split;
 
+import org.apache.flink.annotation.Internal;
 import java.io.IOException;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -20,6 +21,7 @@ import org.apache.kafka.common.TopicPartition;
  * <p>A new format gets a new version constant and a new read branch; the old branches stay so
  * that checkpoints taken by older releases can be restored.
  */
+@Internal
 public final class KafkaPartitionSplitSerializer implements SimpleVersionedSerializer<KafkaPartitionSplit> {
 
     public static final int VERSION_1 = 1;

@@ -1,10 +1,13 @@
 package io.streamsplit.connector.kafka.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * The mutable progress of a {@link KafkaPartitionSplit} inside a reader: the next offset to read.
  * Only the framework advances it (after a record has been handed to the emitter), so a user
  * emitter cannot corrupt checkpointed progress.
  */
+@Internal
 public final class KafkaPartitionSplitState {
 
     private final KafkaPartitionSplit split;

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,18 +95,18 @@ class KafkaSourceEnumeratorTest {
                 StartingOffsets.earliest(), null, 0, KafkaEnumeratorState.empty());
         long before = System.currentTimeMillis();
         enumerator.start();
-        assertThat(gauges.get(KafkaSourceEnumerator.METRIC_LAST_DISCOVERY_TIME).getValue()).isEqualTo(-1L);
+        assertThat(gauges.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME).getValue()).isEqualTo(-1L);
         runAll(context);
 
         String expectedPending = partitions("orders", 4).stream().filter(tp -> KafkaSplitAssignment.ownerOf(tp, 2) == 1)
                 .map(KafkaPartitionSplit::splitId).sorted().collect(Collectors.joining(","));
-        assertThat(gauges.get(KafkaSourceEnumerator.METRIC_PENDING_PARTITIONS).getValue()).isEqualTo(expectedPending);
-        assertThat((Long) gauges.get(KafkaSourceEnumerator.METRIC_LAST_DISCOVERY_TIME).getValue())
+        assertThat(gauges.get(KafkaSourceMetricNames.PENDING_PARTITIONS).getValue()).isEqualTo(expectedPending);
+        assertThat((Long) gauges.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME).getValue())
                 .isGreaterThanOrEqualTo(before);
 
         context.registerReader(1, "localhost");
         enumerator.addReader(1);
-        assertThat(gauges.get(KafkaSourceEnumerator.METRIC_PENDING_PARTITIONS).getValue()).isEqualTo("");
+        assertThat(gauges.get(KafkaSourceMetricNames.PENDING_PARTITIONS).getValue()).isEqualTo("");
     }
 
     /** Keeps the gauges the enumerator registers, so the test can read them. */

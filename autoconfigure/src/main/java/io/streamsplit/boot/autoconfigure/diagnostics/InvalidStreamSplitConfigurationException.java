@@ -1,0 +1,61 @@
+package io.streamsplit.boot.autoconfigure.diagnostics;
+
+import java.util.regex.Pattern;
+
+/**
+ * A {@code streamsplit.*} setting (or a bean it names) that cannot work. Carries the property
+ * path, the bad value, what is wrong and how to fix it; {@link StreamSplitFailureAnalyzer} turns it
+ * into Spring Boot's startup failure report.
+ */
+public class InvalidStreamSplitConfigurationException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Property names whose values are never printed, like Spring Boot's own sanitizing. */
+    private static final Pattern SECRET = Pattern.compile("password|secret|key|token|credential|jaas",
+            Pattern.CASE_INSENSITIVE);
+    static final String MASK = "****** (masked)";
+
+    private final String property;
+    private final transient Object value;
+    private final String problem;
+    private final String action;
+
+    public InvalidStreamSplitConfigurationException(String property, Object value, String problem, String action) {
+        this(property, value, problem, action, null);
+    }
+
+    public InvalidStreamSplitConfigurationException(String property, Object value, String problem, String action,
+            Throwable cause) {
+        super(property + " = " + (isSecret(property) ? MASK : value) + ": " + problem + ". " + action, cause);
+        this.property = property;
+        this.value = value;
+        this.problem = problem;
+        this.action = action;
+    }
+
+    /** Whether the value of {@code property} is a secret that must not appear in messages. */
+    static boolean isSecret(String property) {
+        return SECRET.matcher(property).find();
+    }
+
+    /** The full property path, e.g. {@code streamsplit.kafka.sources.orders.topics}. */
+    public String getProperty() {
+        return property;
+    }
+
+    /** The bad value as configured ({@code null} when the property is missing). */
+    public Object getValue() {
+        return value;
+    }
+
+    /** What is wrong. */
+    public String getProblem() {
+        return problem;
+    }
+
+    /** How to fix it. */
+    public String getAction() {
+        return action;
+    }
+}

@@ -1,0 +1,127 @@
+package io.streamsplit.boot.autoconfigure.flink;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import java.time.Duration;
+import java.util.Map;
+
+import static io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks.notNegative;
+import static io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks.positive;
+
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+
+/**
+ * Turns {@code streamsplit.flink.*} into a Flink {@link Configuration}, checking every value on the
+ * way so a bad one fails startup with its property path. The raw {@code configuration} map is
+ * applied last and wins.
+ */
+public final class FlinkConfigurationMapper {
+
+    private static final String PREFIX = "streamsplit.flink.";
+
+    private FlinkConfigurationMapper() {
+    }
+
+    /** Job-level settings: parallelism, checkpointing, restarts, restore path, raw configuration. */
+    static Configuration jobConfiguration(FlinkProperties flink, String jobName) {
+        Configuration config = new Configuration();
+        config.set(PipelineOptions.NAME, jobName);
+        if (flink.getParallelism() != null) {
+            config.set(CoreOptions.DEFAULT_PARALLELISM, positive(PREFIX + "parallelism", flink.getParallelism()));
+        } else if (flink.getMode() == FlinkProperties.Mode.EMBEDDED) {
+            // like Flink's local environment: one subtask per core
+            config.set(CoreOptions.DEFAULT_PARALLELISM, Runtime.getRuntime().availableProcessors());
+        }
+        FlinkProperties.Checkpointing checkpointing = flink.getCheckpointing();
+        if (checkpointing.isEnabled()) {
+            config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL,
+                    positive(PREFIX + "checkpointing.interval", checkpointing.getInterval()));
+            config.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, checkpointing.getMode());
+            config.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT,
+                    positive(PREFIX + "checkpointing.timeout", checkpointing.getTimeout()));
+            if (checkpointing.getMinPause() != null) {
+                config.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS,
+                        positive(PREFIX + "checkpointing.min-pause", checkpointing.getMinPause()));
+            }
+            if (checkpointing.getStorage() != null) {
+                config.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+                config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointing.getStorage());
+                // kept after a cancel or shutdown so the next start can resume from restore-path
+                config.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+            }
+        }
+        FlinkProperties.Restart restart = flink.getRestart();
+        switch (restart.getStrategy()) {
+            case NONE -> config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+            case FIXED_DELAY -> {
+                config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+                config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS,
+                        notNegative(PREFIX + "restart.attempts", restart.getAttempts()));
+                config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                        positive(PREFIX + "restart.delay", restart.getDelay()));
+            }
+            case EXPONENTIAL_DELAY -> {
+                config.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+                config.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
+                        positive(PREFIX + "restart.delay", restart.getDelay()));
+                config.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
+                        positive(PREFIX + "restart.max-delay", restart.getMaxDelay()));
+            }
+        }
+        if (flink.getRestorePath() != null) {
+            config.set(StateRecoveryOptions.SAVEPOINT_PATH, flink.getRestorePath());
+        }
+        if (flink.getShutdown().getSavepointDirectory() != null) {
+            config.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, flink.getShutdown().getSavepointDirectory());
+        }
+        positive(PREFIX + "shutdown.timeout", flink.getShutdown().getTimeout());
+        applyRaw(config, flink.getConfiguration());
+        return config;
+    }
+
+    /** Cluster-level settings of the embedded MiniCluster: memory, slots, REST port. */
+    public static Configuration embeddedClusterConfiguration(FlinkProperties flink, Configuration jobConfiguration) {
+        FlinkProperties.Embedded embedded = flink.getEmbedded();
+        Configuration config = new Configuration();
+        config.set(TaskManagerOptions.MANAGED_MEMORY_SIZE,
+                MemorySize.parse(positive(PREFIX + "embedded.managed-memory", embedded.getManagedMemory().toBytes()) + "b"));
+        MemorySize network = MemorySize.parse(
+                positive(PREFIX + "embedded.network-memory", embedded.getNetworkMemory().toBytes()) + "b");
+        config.set(TaskManagerOptions.NETWORK_MEMORY_MIN, network);
+        config.set(TaskManagerOptions.NETWORK_MEMORY_MAX, network);
+        config.set(RestOptions.ADDRESS, "localhost");
+        config.set(RestOptions.BIND_ADDRESS, "localhost");
+        if (embedded.getRestPort() != null) {
+            int port = notNegative(PREFIX + "embedded.rest-port", embedded.getRestPort());
+            config.set(RestOptions.PORT, port);
+            config.set(RestOptions.BIND_PORT, String.valueOf(port));
+        } else {
+            config.set(RestOptions.BIND_PORT, "0");
+        }
+        int parallelism = jobConfiguration.get(CoreOptions.DEFAULT_PARALLELISM);
+        int slots = embedded.getTaskSlots() != null
+                ? positive(PREFIX + "embedded.task-slots", embedded.getTaskSlots()) : parallelism;
+        config.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
+        config.addAll(jobConfiguration);
+        return config;
+    }
+
+    private static void applyRaw(Configuration config, Map<String, String> raw) {
+        raw.forEach((key, value) -> {
+            if (value == null) {
+                throw new InvalidStreamSplitConfigurationException(PREFIX + "configuration." + key, null,
+                        "a Flink configuration entry has no value", "Give it a value or remove it.");
+            }
+            config.setString(key, value);
+        });
+    }
+}

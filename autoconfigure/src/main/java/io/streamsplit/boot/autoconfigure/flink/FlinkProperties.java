@@ -1,0 +1,337 @@
+package io.streamsplit.boot.autoconfigure.flink;
+
+import io.streamsplit.boot.autoconfigure.flink.remote.FlinkRemoteProperties;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.util.unit.DataSize;
+
+/** Where and how the pipelines run, {@code streamsplit.flink.*}. */
+public class FlinkProperties {
+
+    /** Where the job runs. */
+    public enum Mode {
+        /** An in-process Flink MiniCluster, started and stopped with the application. */
+        EMBEDDED,
+        /** A Flink session cluster reached over REST; the user's jars are shipped with the job. */
+        REMOTE
+    }
+
+    /** Restart strategy after a task failure. */
+    public enum RestartStrategy {
+        /** Fail the job on the first task failure. */
+        NONE,
+        /** Restart up to {@code attempts} times, waiting {@code delay} between attempts. */
+        FIXED_DELAY,
+        /** Restart without limit, waiting from {@code delay} up to {@code max-delay}, doubling each time. */
+        EXPONENTIAL_DELAY
+    }
+
+    /** Run the job in-process (embedded) or on a Flink session cluster (remote). */
+    private Mode mode = Mode.EMBEDDED;
+
+    /** Whether to submit the pipelines when the application starts. */
+    private boolean enabled = true;
+
+    /** Name of the Flink job. Unset: spring.application.name, else 'streamsplit'. */
+    private String jobName;
+
+    /** Default parallelism of the job. Unset: the number of CPU cores in embedded mode, the cluster default in remote mode. */
+    private Integer parallelism;
+
+    /** Savepoint or retained checkpoint to start the job from. Unset: start fresh (sources use their starting offsets). */
+    private String restorePath;
+
+    /** Raw Flink configuration (for example 'state.backend.type: rocksdb'); applied last, so it wins. */
+    private Map<String, String> configuration = new LinkedHashMap<>();
+
+    /** Checkpointing: drives offset commits, exactly-once sinks and recovery. */
+    private final Checkpointing checkpointing = new Checkpointing();
+
+    /** What Flink does when a task fails. */
+    private final Restart restart = new Restart();
+
+    /** The in-process MiniCluster (embedded mode). */
+    private final Embedded embedded = new Embedded();
+
+    /** The Flink session cluster (remote mode). */
+    @NestedConfigurationProperty
+    private final FlinkRemoteProperties remote = new FlinkRemoteProperties();
+
+    /** What happens to the job when the application shuts down. */
+    private final Shutdown shutdown = new Shutdown();
+
+    /** Checkpoint settings. */
+    public static class Checkpointing {
+
+        /** Whether to take checkpoints. Without them offsets are not committed and sinks cannot be exactly-once. */
+        private boolean enabled = true;
+
+        /** Time between the start of two checkpoints. */
+        private Duration interval = Duration.ofSeconds(10);
+
+        /** Checkpointing guarantee: exactly-once or at-least-once. */
+        private CheckpointingMode mode = CheckpointingMode.EXACTLY_ONCE;
+
+        /** A checkpoint that takes longer than this is aborted. */
+        private Duration timeout = Duration.ofMinutes(10);
+
+        /** Minimum pause between the end of a checkpoint and the start of the next. Unset: none. */
+        private Duration minPause;
+
+        /** Directory (URI) where checkpoints are kept, e.g. 'file:///var/lib/app/checkpoints'. Unset: kept in JobManager memory, gone with the cluster. */
+        private String storage;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public CheckpointingMode getMode() {
+            return mode;
+        }
+
+        public void setMode(CheckpointingMode mode) {
+            this.mode = mode;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        public Duration getMinPause() {
+            return minPause;
+        }
+
+        public void setMinPause(Duration minPause) {
+            this.minPause = minPause;
+        }
+
+        public String getStorage() {
+            return storage;
+        }
+
+        public void setStorage(String storage) {
+            this.storage = storage;
+        }
+    }
+
+    /** Restart settings. */
+    public static class Restart {
+
+        /** Restart strategy: none, fixed-delay or exponential-delay. */
+        private RestartStrategy strategy = RestartStrategy.FIXED_DELAY;
+
+        /** Restart attempts before the job fails for good (fixed-delay). */
+        private int attempts = 10;
+
+        /** Wait before a restart (fixed-delay), or before the first restart (exponential-delay). */
+        private Duration delay = Duration.ofSeconds(2);
+
+        /** Longest wait between restarts (exponential-delay). */
+        private Duration maxDelay = Duration.ofMinutes(1);
+
+        public RestartStrategy getStrategy() {
+            return strategy;
+        }
+
+        public void setStrategy(RestartStrategy strategy) {
+            this.strategy = strategy;
+        }
+
+        public int getAttempts() {
+            return attempts;
+        }
+
+        public void setAttempts(int attempts) {
+            this.attempts = attempts;
+        }
+
+        public Duration getDelay() {
+            return delay;
+        }
+
+        public void setDelay(Duration delay) {
+            this.delay = delay;
+        }
+
+        public Duration getMaxDelay() {
+            return maxDelay;
+        }
+
+        public void setMaxDelay(Duration maxDelay) {
+            this.maxDelay = maxDelay;
+        }
+    }
+
+    /** Embedded MiniCluster settings, sized for an application rather than a cluster node. */
+    public static class Embedded {
+
+        /** REST port of the MiniCluster (Flink's web UI when flink-runtime-web is on the classpath). Unset: a free port. */
+        private Integer restPort;
+
+        /** Task slots of the one TaskManager. Unset: the job's parallelism. */
+        private Integer taskSlots;
+
+        /** Flink managed memory (RocksDB state, sorting, batch operators). */
+        private DataSize managedMemory = DataSize.ofMegabytes(64);
+
+        /** Memory for network buffers between operators. */
+        private DataSize networkMemory = DataSize.ofMegabytes(64);
+
+        public Integer getRestPort() {
+            return restPort;
+        }
+
+        public void setRestPort(Integer restPort) {
+            this.restPort = restPort;
+        }
+
+        public Integer getTaskSlots() {
+            return taskSlots;
+        }
+
+        public void setTaskSlots(Integer taskSlots) {
+            this.taskSlots = taskSlots;
+        }
+
+        public DataSize getManagedMemory() {
+            return managedMemory;
+        }
+
+        public void setManagedMemory(DataSize managedMemory) {
+            this.managedMemory = managedMemory;
+        }
+
+        public DataSize getNetworkMemory() {
+            return networkMemory;
+        }
+
+        public void setNetworkMemory(DataSize networkMemory) {
+            this.networkMemory = networkMemory;
+        }
+    }
+
+    /** Shutdown settings. */
+    public static class Shutdown {
+
+        /** Whether to stop the job with a savepoint (restart later with restore-path); otherwise the job is cancelled. */
+        private boolean savepoint = false;
+
+        /** Directory (URI) for the shutdown savepoint. Unset: Flink's execution.checkpointing.savepoint-dir. */
+        private String savepointDirectory;
+
+        /** How long to wait for the job to stop. */
+        private Duration timeout = Duration.ofSeconds(30);
+
+        public boolean isSavepoint() {
+            return savepoint;
+        }
+
+        public void setSavepoint(boolean savepoint) {
+            this.savepoint = savepoint;
+        }
+
+        public String getSavepointDirectory() {
+            return savepointDirectory;
+        }
+
+        public void setSavepointDirectory(String savepointDirectory) {
+            this.savepointDirectory = savepointDirectory;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    public Mode getMode() {
+        return mode;
+    }
+
+    public void setMode(Mode mode) {
+        this.mode = mode;
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getJobName() {
+        return jobName;
+    }
+
+    public void setJobName(String jobName) {
+        this.jobName = jobName;
+    }
+
+    public Integer getParallelism() {
+        return parallelism;
+    }
+
+    public void setParallelism(Integer parallelism) {
+        this.parallelism = parallelism;
+    }
+
+    public String getRestorePath() {
+        return restorePath;
+    }
+
+    public void setRestorePath(String restorePath) {
+        this.restorePath = restorePath;
+    }
+
+    public Map<String, String> getConfiguration() {
+        return configuration;
+    }
+
+    public void setConfiguration(Map<String, String> configuration) {
+        this.configuration = configuration;
+    }
+
+    public Checkpointing getCheckpointing() {
+        return checkpointing;
+    }
+
+    public Restart getRestart() {
+        return restart;
+    }
+
+    public Embedded getEmbedded() {
+        return embedded;
+    }
+
+    public FlinkRemoteProperties getRemote() {
+        return remote;
+    }
+
+    public Shutdown getShutdown() {
+        return shutdown;
+    }
+}

@@ -1,0 +1,67 @@
+package io.streamsplit.boot.autoconfigure.job;
+
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.pipeline.PipelineContext;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.streamsplit.connector.kafka.source.KafkaSourceStream;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.springframework.beans.factory.BeanFactory;
+
+/**
+ * The {@link PipelineContext} of one job build; sources are added once and shared by all pipelines. A
+ * source is a {@code StreamSplitKafkaSource} bean: the one {@code streamsplit.kafka.sources.<name>}
+ * defines, or one the application defines itself under that name.
+ */
+public final class DefaultPipelineContext implements PipelineContext {
+
+    private final StreamExecutionEnvironment environment;
+    private final BeanFactory beanFactory;
+    private final KafkaSourceFactory sources;
+    private final KafkaSinkFactory sinks;
+    private final Map<String, DataStream<?>> added = new HashMap<>();
+
+    public DefaultPipelineContext(StreamExecutionEnvironment environment, BeanFactory beanFactory, KafkaSourceFactory sources,
+            KafkaSinkFactory sinks) {
+        this.environment = environment;
+        this.beanFactory = beanFactory;
+        this.sources = sources;
+        this.sinks = sinks;
+    }
+
+    @Override
+    public StreamExecutionEnvironment environment() {
+        return environment;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> DataStream<T> source(String name) {
+        DataStream<?> stream = added.get(name);
+        if (stream == null) {
+            if (!sources.isConfigured(name)
+                    && !(beanFactory.containsBean(name) && beanFactory.isTypeMatch(name, StreamSplitKafkaSource.class))) {
+                sources.properties(name); // fails, naming the configured sources
+            }
+            StreamSplitKafkaSource<T> source = beanFactory.getBean(name, StreamSplitKafkaSource.class);
+            KafkaSourceStream<T> added = KafkaSourceStream.of(environment, source, sources.watermarks(name), name);
+            if (added.hasDeadLetters()) {
+                added.deadLetters().sinkTo(sinks.deadLetters(name))
+                        .name("dead letters: " + name).uid("streamsplit-dead-letters-" + name);
+            }
+            stream = added.records();
+            this.added.put(name, stream);
+        }
+        return (DataStream<T>) stream;
+    }
+
+    @Override
+    public <T> DataStreamSink<T> sink(String name, DataStream<T> stream) {
+        return stream.sinkTo(sinks.create(name, stream.getType())).name("kafka sink: " + name).uid("streamsplit-sink-" + name);
+    }
+}

@@ -1,0 +1,256 @@
+package io.streamsplit.boot.autoconfigure.job;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.boot.autoconfigure.flink.remote.FlinkVersionCheck;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessErrors;
+import io.streamsplit.pipeline.StreamSplitPipeline;
+import io.streamsplit.pipeline.PipelineContext;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.util.ExceptionUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.annotation.AnnotationAwareOrderComparator;
+
+/**
+ * The application's Flink job. When the context starts it calls every {@link StreamSplitPipeline}
+ * bean (a failure there fails startup, naming the bean), then submits the job on a background
+ * thread so the application keeps starting and serving. On shutdown it stops the job: with a
+ * savepoint when {@code streamsplit.flink.shutdown.savepoint} is on, else by cancelling it.
+ */
+public class StreamSplitJob implements SmartLifecycle {
+
+    /** Starts after ordinary beans, stops before the embedded cluster and dev broker are destroyed. */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 2048;
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamSplitJob.class);
+
+    private final FlinkProperties flink;
+    private final String jobName;
+    private final StreamExecutionEnvironment environment;
+    private final ListableBeanFactory beanFactory;
+    private final Supplier<PipelineContext> contextFactory;
+    private final String target;
+    private final CompletableFuture<JobClient> submission = new CompletableFuture<>();
+    private volatile boolean running;
+    private volatile boolean stopping;
+
+    public StreamSplitJob(FlinkProperties flink, String jobName, StreamExecutionEnvironment environment,
+            ListableBeanFactory beanFactory, Supplier<PipelineContext> contextFactory, String target) {
+        this.flink = flink;
+        this.jobName = jobName;
+        this.environment = environment;
+        this.beanFactory = beanFactory;
+        this.contextFactory = contextFactory;
+        this.target = target;
+    }
+
+    /** The job name ({@code streamsplit.flink.job-name}, else {@code spring.application.name}). */
+    public String jobName() {
+        return jobName;
+    }
+
+    /** Completes with the job's client once submitted; fails if the submission failed or nothing was submitted. */
+    public CompletableFuture<JobClient> submission() {
+        return submission;
+    }
+
+    /** Whether the application is stopping the job (so a CANCELED status is expected, not a failure). */
+    public boolean isStopping() {
+        return stopping;
+    }
+
+    @Override
+    public void start() {
+        if (!flink.isEnabled()) {
+            LOG.info("streamsplit.flink.enabled=false: Flink job '{}' is not submitted", jobName);
+            submission.completeExceptionally(new IllegalStateException("streamsplit.flink.enabled is false"));
+            running = true;
+            return;
+        }
+        Map<String, StreamSplitPipeline> pipelines = beanFactory.getBeansOfType(StreamSplitPipeline.class);
+        if (pipelines.isEmpty()) {
+            LOG.info("No StreamSplitPipeline beans: no Flink job to submit. Define a @Bean StreamSplitPipeline to"
+                    + " build one from the configured sources.");
+            submission.completeExceptionally(new IllegalStateException("no StreamSplitPipeline beans are defined"));
+            running = true;
+            return;
+        }
+        StreamGraph graph = buildGraph(pipelines);
+        ClusterClasses cluster = beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
+        if (cluster != null) {
+            requireOnCluster(graph, cluster);
+        }
+        Thread submitter = new Thread(() -> submit(graph), "streamsplit-submit-" + jobName);
+        submitter.setDaemon(true);
+        submitter.start();
+        running = true;
+    }
+
+    private StreamGraph buildGraph(Map<String, StreamSplitPipeline> pipelines) {
+        List<Map.Entry<String, StreamSplitPipeline>> ordered = new ArrayList<>(pipelines.entrySet());
+        ordered.sort((a, b) -> AnnotationAwareOrderComparator.INSTANCE.compare(a.getValue(), b.getValue()));
+        PipelineContext context = contextFactory.get();
+        for (Map.Entry<String, StreamSplitPipeline> pipeline : ordered) {
+            try {
+                pipeline.getValue().build(context);
+            } catch (Exception e) {
+                throw new IllegalStateException("StreamSplitPipeline bean '" + pipeline.getKey()
+                        + "' failed to build the Flink job: " + e.getMessage(), e);
+            }
+        }
+        StreamGraph graph;
+        try {
+            graph = environment.getStreamGraph();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("The StreamSplitPipeline beans " + pipelines.keySet()
+                    + " added no operator with an output to the job; write the streams to a sink"
+                    + " (pipeline.sink(name, stream)) or print them.", e);
+        }
+        graph.setJobName(jobName);
+        return graph;
+    }
+
+    /**
+     * Remote mode: every operator's function, key selector and serializer must load on the cluster
+     * from the shipped jars. A lambda is rebuilt there through the class that defines it, so a lambda
+     * written in a class whose methods mention Spring types cannot run on a cluster without Spring.
+     */
+    private static void requireOnCluster(StreamGraph graph, ClusterClasses cluster) {
+        for (StreamNode node : graph.getStreamNodes()) {
+            List<Object> parts = new ArrayList<>();
+            parts.add(node.getOperatorFactory());
+            parts.addAll(Arrays.asList(node.getStatePartitioners()));
+            parts.addAll(Arrays.asList(node.getTypeSerializersIn()));
+            parts.add(node.getTypeSerializerOut());
+            parts.add(node.getStateKeySerializer());
+            node.getOutEdges().forEach(edge -> parts.add(edge.getPartitioner()));
+            for (Object part : parts) {
+                ClusterClasses.Missing missing = part == null ? null : cluster.missingFor(part);
+                if (missing != null) {
+                    throw new IllegalStateException("Operator '" + node.getOperatorName() + "' of the Flink job"
+                            + " cannot be loaded on the Flink cluster: " + missing + ". Spring and the starter's"
+                            + " Spring side are not shipped, and the cluster rebuilds a lambda or method reference"
+                            + " through the class that defines it. Move the function into a class whose fields"
+                            + " and method signatures do not mention Spring types (e.g. its own class implementing"
+                            + " the Flink function interface); if a library is missing, ship it with"
+                            + " streamsplit.flink.remote.jars.");
+                }
+            }
+        }
+    }
+
+    private void submit(StreamGraph graph) {
+        try {
+            if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
+                FlinkVersionCheck.requireCompatible(URI.create(
+                        "http://" + flink.getRemote().getHost() + ":" + flink.getRemote().getPort()));
+            }
+            JobClient client = environment.executeAsync(graph);
+            LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
+            submission.complete(client);
+            client.getJobExecutionResult().whenComplete((result, failure) -> {
+                if (failure != null && !stopping) {
+                    String access = KafkaAccessErrors.explain(ExceptionUtils.stringifyException(failure));
+                    LOG.error("Flink job '{}' ({}) failed for good after its restarts: {}.{} The application keeps"
+                            + " running without it; fix the cause and restart the application.", jobName,
+                            client.getJobID(), rootMessage(failure).replaceAll("\\.+$", ""),
+                            access != null ? " " + access : "", failure);
+                } else if (failure == null && !stopping) {
+                    LOG.info("Flink job '{}' ({}) finished (all sources are bounded and fully read)", jobName,
+                            client.getJobID());
+                }
+            });
+        } catch (Exception e) {
+            submission.completeExceptionally(e);
+            LOG.error("Could not submit Flink job '{}' to {}: {}. The application keeps running without the job.",
+                    jobName, target, rootMessage(e), e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        stopJob();
+        running = false;
+    }
+
+    @Override
+    public void stop(Runnable callback) {
+        Thread stopper = new Thread(() -> {
+            try {
+                stop();
+            } finally {
+                callback.run();
+            }
+        }, "streamsplit-stop-" + jobName);
+        stopper.setDaemon(true);
+        stopper.start();
+    }
+
+    private void stopJob() {
+        stopping = true;
+        Duration timeout = flink.getShutdown().getTimeout();
+        JobClient client;
+        try {
+            client = submission.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception notSubmitted) {
+            return;
+        }
+        try {
+            JobStatus status = client.getJobStatus().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (status.isGloballyTerminalState()) {
+                return;
+            }
+            if (flink.getShutdown().isSavepoint()) {
+                String path = client.stopWithSavepoint(false, flink.getShutdown().getSavepointDirectory(),
+                        SavepointFormatType.CANONICAL).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                LOG.info("Stopped Flink job '{}' ({}) with savepoint {}; start from it with"
+                        + " streamsplit.flink.restore-path={}", jobName, client.getJobID(), path, path);
+            } else {
+                client.cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                // cancel() returns once Flink accepted it; wait until the tasks are really gone
+                client.getJobExecutionResult().handle((result, failure) -> null)
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                LOG.info("Cancelled Flink job '{}' ({})", jobName, client.getJobID());
+            }
+        } catch (Exception e) {
+            LOG.warn("Could not stop Flink job '{}' ({}) within {}: {}", jobName, client.getJobID(), timeout,
+                    rootMessage(e), e);
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+}

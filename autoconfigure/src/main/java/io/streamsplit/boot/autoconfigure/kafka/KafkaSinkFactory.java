@@ -1,0 +1,279 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
+import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
+import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchemaBuilder;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.TopicSelector;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Builds Flink's official {@link KafkaSink} from {@code streamsplit.kafka.sinks.<name>}, and the
+ * dead-letter sinks of sources with {@code bad-record-policy: dead-letter}. Dead letters are
+ * written with the strongest guarantee among the configured sinks (the pipeline's output
+ * guarantee), so under exactly-once a bad record reaches its topic exactly once too.
+ */
+public final class KafkaSinkFactory implements SmartInitializingSingleton {
+
+    /** Below a stock broker's 15-minute transaction.max.timeout.ms, well above a checkpoint interval. */
+    static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(10);
+
+    private static final Duration BROKER_TRANSACTION_CAP = Duration.ofMinutes(15);
+
+    private final StreamSplitKafkaProperties kafka;
+    private final FlinkProperties flink;
+    private final String jobName;
+    private final KafkaBootstrapServers bootstrapServers;
+    private final UserBeans beans;
+    private final KafkaClientProperties clientProperties;
+    private final List<StreamSplitKafkaSinkCustomizer> customizers;
+
+    public KafkaSinkFactory(StreamSplitKafkaProperties kafka, KafkaClientProperties clientProperties,
+            FlinkProperties flink, String jobName, KafkaBootstrapServers bootstrapServers, UserBeans beans,
+            List<StreamSplitKafkaSinkCustomizer> customizers) {
+        this.customizers = List.copyOf(customizers);
+        this.kafka = kafka;
+        this.clientProperties = clientProperties;
+        this.flink = flink;
+        this.jobName = jobName;
+        this.bootstrapServers = bootstrapServers;
+        this.beans = beans;
+    }
+
+    /**
+     * Builds every configured sink once at startup, so a bad one fails startup even if no pipeline
+     * uses it yet, and checks that no two transactional sinks share a transactional id prefix.
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        Map<String, String> prefixes = new HashMap<>();
+        kafka.getSinks().forEach((name, sink) -> {
+            create(name, TypeInformation.of(Object.class));
+            if (sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
+                claim(prefixes, transactionalIdPrefix(name, sink), "streamsplit.kafka.sinks." + name);
+            }
+        });
+        if (deadLetterGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
+            kafka.getSources().forEach((name, source) -> {
+                if (source.getBadRecordPolicy() == BadRecordPolicy.DEAD_LETTER) {
+                    claim(prefixes, deadLetterPrefix(name), KafkaSourceFactory.prefix(name) + "dead-letter-topic");
+                }
+            });
+        }
+    }
+
+    private static void claim(Map<String, String> prefixes, String prefix, String owner) {
+        String other = prefixes.putIfAbsent(prefix, owner);
+        if (other != null) {
+            throw new InvalidStreamSplitConfigurationException(owner.endsWith("dead-letter-topic") ? owner
+                    : owner + ".transactional-id-prefix", prefix,
+                    "the transactional id prefix is also used by " + other + "; two transactional producers with one"
+                            + " prefix abort each other's transactions",
+                    "Give each exactly-once sink its own transactional-id-prefix (or leave it unset: the default is"
+                            + " <job name>-<sink name>).");
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <T> KafkaSink<T> create(String name, TypeInformation<T> elementType) {
+        KafkaSinkProperties sink = kafka.getSinks().get(name);
+        if (sink == null) {
+            throw new InvalidStreamSplitConfigurationException("streamsplit.kafka.sinks", name,
+                    "no sink named '" + name + "' is configured",
+                    "Use one of " + kafka.getSinks().keySet() + ", or add streamsplit.kafka.sinks." + name + ".topic.");
+        }
+        String p = "streamsplit.kafka.sinks." + name + ".";
+        UserBeans.Found value = beans.find(p + "serializer", sink.getSerializer(), "serializer",
+                SerializationSchema.class, KafkaRecordSerializationSchema.class);
+        beans.requireShippable(p + "serializer", value);
+        KafkaRecordSerializationSchema<T> serializer;
+        if (value.bean() instanceof KafkaRecordSerializationSchema<?> full) {
+            if (sink.getKeySerializer() != null || sink.getTopicSelector() != null) {
+                throw new InvalidStreamSplitConfigurationException(p + "serializer", value.name(),
+                        "serializer '" + value.name() + "' is a KafkaRecordSerializationSchema, which chooses topic and"
+                                + " key itself", "Remove " + p + "key-serializer and " + p + "topic-selector.");
+            }
+            serializer = (KafkaRecordSerializationSchema<T>) full;
+        } else {
+            KafkaRecordSerializationSchemaBuilder<T> builder = KafkaRecordSerializationSchema.builder()
+                    .setValueSerializationSchema(typed((SerializationSchema<T>) value.bean(), elementType));
+            topic(builder, sink, p);
+            if (sink.getKeySerializer() != null) {
+                UserBeans.Found key = beans.find(p + "key-serializer", sink.getKeySerializer(), "key serializer",
+                        SerializationSchema.class);
+                beans.requireShippable(p + "key-serializer", key);
+                builder.setKeySerializationSchema(typed((SerializationSchema<T>) key.bean(), elementType));
+            }
+            serializer = build(builder, p);
+        }
+        KafkaSink<T> built = build(name, p, sink.getBootstrapServers(), sink.getDeliveryGuarantee(),
+                transactionalIdPrefix(name, sink), producerProperties(sink.getProperties()), serializer);
+        verifyAccess("sink '" + name + "'", p, sink.getBootstrapServers(), sink.getProperties(), p + "topic",
+                sink.getTopic());
+        return built;
+    }
+
+    /**
+     * Flink's builder allows exactly one of a topic and a topic selector: it rejects the second
+     * ("Topic selector already set") and a missing one on build; this only says which properties.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private <T> void topic(KafkaRecordSerializationSchemaBuilder<T> builder, KafkaSinkProperties sink, String p) {
+        if (sink.getTopic() != null && !sink.getTopic().isBlank()) {
+            builder.setTopic(sink.getTopic());
+        }
+        if (sink.getTopicSelector() != null) {
+            UserBeans.Found selector = beans.find(p + "topic-selector", sink.getTopicSelector(), "topic selector",
+                    TopicSelector.class);
+            beans.requireShippable(p + "topic-selector", selector);
+            try {
+                builder.setTopicSelector((TopicSelector) selector.bean());
+            } catch (IllegalStateException e) {
+                throw new InvalidStreamSplitConfigurationException(p + "topic", sink.getTopic(), "both a topic and a"
+                        + " topic selector ('" + sink.getTopicSelector() + "') are set (" + e.getMessage() + ")",
+                        "Keep one of them.", e);
+            }
+        }
+    }
+
+    private static <T> KafkaRecordSerializationSchema<T> build(KafkaRecordSerializationSchemaBuilder<T> builder,
+            String p) {
+        try {
+            return builder.build();
+        } catch (IllegalStateException | NullPointerException e) {
+            throw new InvalidStreamSplitConfigurationException(p + "topic", null, "the sink has no topic ("
+                    + e.getMessage() + ")", "Set " + p + "topic, or " + p + "topic-selector to a TopicSelector bean.", e);
+        }
+    }
+
+    private static <T> SerializationSchema<T> typed(SerializationSchema<T> schema, TypeInformation<T> type) {
+        return schema instanceof ResultTypeQueryable<?> ? schema : new TypedSerializationSchema<>(schema, type);
+    }
+
+    /** The sink for the dead letters of source {@code sourceName}, with the raw record plus error headers. */
+    public KafkaSink<DeadLetterRecord> deadLetters(String sourceName) {
+        KafkaSourceProperties source = kafka.getSources().get(sourceName);
+        String p = KafkaSourceFactory.prefix(sourceName);
+        if (source == null || source.getDeadLetterTopic() == null) {
+            throw new InvalidStreamSplitConfigurationException(p + "dead-letter-topic", null, "source '" + sourceName
+                    + "' sends bad records to its dead-letter stream, but no dead-letter topic is configured",
+                    "Set " + p + "dead-letter-topic (e.g. " + sourceName + ".DLT) and bad-record-policy: dead-letter.");
+        }
+        String topic = source.getDeadLetterTopic();
+        KafkaRecordSerializationSchema<DeadLetterRecord> serializer = new DeadLetterSerializationSchema(topic);
+        DeliveryGuarantee guarantee = deadLetterGuarantee();
+        KafkaSink<DeadLetterRecord> built = build(sourceName + ".dead-letters", p + "dead-letter-topic",
+                source.getBootstrapServers(), guarantee,
+                guarantee == DeliveryGuarantee.EXACTLY_ONCE ? deadLetterPrefix(sourceName) : null,
+                producerProperties(source.getProperties()), serializer);
+        verifyAccess("the dead letters of source '" + sourceName + "'", p, source.getBootstrapServers(),
+                source.getProperties(), p + "dead-letter-topic", topic);
+        return built;
+    }
+
+    /** The strongest guarantee of the configured sinks; at-least-once when there are none. */
+    public DeliveryGuarantee deadLetterGuarantee() {
+        List<DeliveryGuarantee> order = List.of(DeliveryGuarantee.NONE, DeliveryGuarantee.AT_LEAST_ONCE,
+                DeliveryGuarantee.EXACTLY_ONCE);
+        return kafka.getSinks().values().stream().map(KafkaSinkProperties::getDeliveryGuarantee)
+                .max(Comparator.comparingInt(order::indexOf)).orElse(DeliveryGuarantee.AT_LEAST_ONCE);
+    }
+
+    private String transactionalIdPrefix(String sinkName, KafkaSinkProperties sink) {
+        if (sink.getTransactionalIdPrefix() != null && !sink.getTransactionalIdPrefix().isBlank()) {
+            return sink.getTransactionalIdPrefix();
+        }
+        return sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE ? safe(jobName + "-" + sinkName) : null;
+    }
+
+    private String deadLetterPrefix(String sourceName) {
+        return safe(jobName + "-" + sourceName + "-dead-letters");
+    }
+
+    private static String safe(String prefix) {
+        return prefix.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    private Properties producerProperties(Map<String, String> own) {
+        Properties producer = new Properties();
+        producer.putAll(clientProperties.common());
+        producer.putAll(own);
+        return producer;
+    }
+
+    private <T> KafkaSink<T> build(String name, String p, List<String> servers, DeliveryGuarantee guarantee,
+            String transactionalIdPrefix, Properties producer, KafkaRecordSerializationSchema<T> serializer) {
+        if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
+            checkExactlyOnce(p, producer);
+        }
+        var builder = KafkaSink.<T>builder()
+                .setBootstrapServers(bootstrapServers.resolve(p + "bootstrap-servers", servers))
+                .setDeliveryGuarantee(guarantee)
+                .setKafkaProducerConfig(producer)
+                .setRecordSerializer(serializer);
+        if (transactionalIdPrefix != null) {
+            builder.setTransactionalIdPrefix(transactionalIdPrefix);
+        }
+        customizers.forEach(customizer -> customizer.customize(name, builder));
+        return builder.build();
+    }
+
+    /** A secured writer's credentials and WRITE on its topic, checked at startup (see {@link KafkaAccessCheck}). */
+    private void verifyAccess(String what, String p, List<String> servers, Map<String, String> own,
+            String topicProperty, String topic) {
+        if (!kafka.isVerifyAccess()) {
+            return;
+        }
+        Properties client = clientProperties.forClient(bootstrapServers.resolve(p + "bootstrap-servers", servers), own);
+        if (KafkaAccessCheck.secured(client)) {
+            KafkaAccessCheck.checkWriter(what, client, topicProperty, topic, own.containsKey("sasl.jaas.config")
+                    ? p + "properties.sasl.jaas.config" : clientProperties.origin("sasl.jaas.config"));
+        }
+    }
+
+    private void checkExactlyOnce(String p, Properties producer) {
+        if (!flink.getCheckpointing().isEnabled()) {
+            throw new InvalidStreamSplitConfigurationException(p + "delivery-guarantee", "exactly-once",
+                    "exactly-once commits one Kafka transaction per checkpoint, but checkpointing is off"
+                            + " (streamsplit.flink.checkpointing.enabled=false)",
+                    "Turn checkpointing on, or use delivery-guarantee at-least-once.");
+        }
+        Object configured = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        Duration timeout = configured == null ? DEFAULT_TRANSACTION_TIMEOUT
+                : Duration.ofMillis(Long.parseLong(configured.toString().trim()));
+        producer.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout.toMillis()));
+        Duration interval = flink.getCheckpointing().getInterval();
+        // a transaction stays open for a checkpoint interval, plus a restart before it is committed
+        Duration needed = interval.plus(flink.getRestart().getDelay()).plus(Duration.ofMinutes(1));
+        if (timeout.compareTo(needed) < 0) {
+            Duration suggested = needed.multipliedBy(2).compareTo(BROKER_TRANSACTION_CAP) > 0 ? BROKER_TRANSACTION_CAP
+                    : needed.multipliedBy(2);
+            throw new InvalidStreamSplitConfigurationException(p + "properties.transaction.timeout.ms", timeout.toMillis(),
+                    "a transaction stays open for a whole checkpoint interval (" + interval + ") plus restart time;"
+                            + " the broker aborts it after " + timeout.toMillis() + " ms and its records are lost",
+                    "Use transaction.timeout.ms=" + suggested.toMillis() + " (at least " + needed.toMillis()
+                            + ", at most the broker's transaction.max.timeout.ms, 900000 by default), or remove it"
+                            + " for the default " + DEFAULT_TRANSACTION_TIMEOUT.toMillis() + ".");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.flink.connector.base.DeliveryGuarantee;
+
+/**
+ * One named Kafka sink, {@code streamsplit.kafka.sinks.<name>.*}, written with Flink's official
+ * {@code KafkaSink}.
+ */
+public class KafkaSinkProperties {
+
+    /** Topic to write to. Set either this or topic-selector. */
+    private String topic;
+
+    /** Bean name of a TopicSelector choosing each record's topic. Set either this or {@code topic}. */
+    private String topicSelector;
+
+    /** Kafka bootstrap servers for this sink; defaults to streamsplit.kafka.bootstrap-servers, then Spring Boot's Kafka settings. */
+    private List<String> bootstrapServers = new ArrayList<>();
+
+    /** Delivery guarantee: none, at-least-once, or exactly-once (one Kafka transaction per checkpoint). */
+    private DeliveryGuarantee deliveryGuarantee = DeliveryGuarantee.AT_LEAST_ONCE;
+
+    /** Prefix of the Kafka transactional ids (exactly-once); unique per sink on a Kafka cluster. Unset: <job name>-<sink name>. */
+    private String transactionalIdPrefix;
+
+    /** Bean name of a Flink SerializationSchema for the value, or of a KafkaRecordSerializationSchema; unset: the only such bean. */
+    private String serializer;
+
+    /** Bean name of a Flink SerializationSchema for the record key. Unset: records have no key. */
+    private String keySerializer;
+
+    /** Extra Kafka producer properties for this sink; they override streamsplit.kafka.properties. */
+    private Map<String, String> properties = new LinkedHashMap<>();
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public String getTopicSelector() {
+        return topicSelector;
+    }
+
+    public void setTopicSelector(String topicSelector) {
+        this.topicSelector = topicSelector;
+    }
+
+    public List<String> getBootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public void setBootstrapServers(List<String> bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public DeliveryGuarantee getDeliveryGuarantee() {
+        return deliveryGuarantee;
+    }
+
+    public void setDeliveryGuarantee(DeliveryGuarantee deliveryGuarantee) {
+        this.deliveryGuarantee = deliveryGuarantee;
+    }
+
+    public String getTransactionalIdPrefix() {
+        return transactionalIdPrefix;
+    }
+
+    public void setTransactionalIdPrefix(String transactionalIdPrefix) {
+        this.transactionalIdPrefix = transactionalIdPrefix;
+    }
+
+    public String getSerializer() {
+        return serializer;
+    }
+
+    public void setSerializer(String serializer) {
+        this.serializer = serializer;
+    }
+
+    public String getKeySerializer() {
+        return keySerializer;
+    }
+
+    public void setKeySerializer(String keySerializer) {
+        this.keySerializer = keySerializer;
+    }
+
+    public Map<String, String> getProperties() {
+        return properties;
+    }
+
+    public void setProperties(Map<String, String> properties) {
+        this.properties = properties;
+    }
+}

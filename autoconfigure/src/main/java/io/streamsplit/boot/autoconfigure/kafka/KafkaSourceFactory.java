@@ -1,0 +1,225 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
+import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
+import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+
+/**
+ * Builds the connector's {@link StreamSplitKafkaSource} from {@code streamsplit.kafka.sources.<name>}:
+ * maps each property onto the builder, lets the {@link StreamSplitKafkaSourceCustomizer} beans
+ * adjust it, and builds. The builder owns the source's rules; a rule it rejects comes back as an
+ * {@link InvalidKafkaSourceException} naming the setting, which {@link SourcePropertyPaths} turns
+ * into the YAML property. What is checked here belongs to YAML alone (a dead-letter topic, a
+ * pattern string, a timestamp that goes with a mode).
+ */
+public final class KafkaSourceFactory {
+
+    private final StreamSplitKafkaProperties kafka;
+    private final KafkaBootstrapServers bootstrapServers;
+    private final UserBeans beans;
+    private final KafkaClientProperties clientProperties;
+    private final List<StreamSplitKafkaSourceCustomizer> customizers;
+
+    public KafkaSourceFactory(StreamSplitKafkaProperties kafka, KafkaClientProperties clientProperties,
+            KafkaBootstrapServers bootstrapServers, UserBeans beans, List<StreamSplitKafkaSourceCustomizer> customizers) {
+        this.kafka = kafka;
+        this.clientProperties = clientProperties;
+        this.bootstrapServers = bootstrapServers;
+        this.beans = beans;
+        this.customizers = List.copyOf(customizers);
+    }
+
+    /** {@code streamsplit.kafka.sources.<name>.} */
+    public static String prefix(String name) {
+        return "streamsplit.kafka.sources." + name + ".";
+    }
+
+    /** The configuration of source {@code name}; a failure naming the configured ones when there is none. */
+    public KafkaSourceProperties properties(String name) {
+        KafkaSourceProperties source = kafka.getSources().get(name);
+        if (source == null) {
+            throw new InvalidStreamSplitConfigurationException("streamsplit.kafka.sources", name,
+                    "no source named '" + name + "' is configured",
+                    "Use one of " + kafka.getSources().keySet() + ", or add streamsplit.kafka.sources." + name + ".topics.");
+        }
+        return source;
+    }
+
+    /** Whether source {@code name} is configured in YAML. */
+    public boolean isConfigured(String name) {
+        return kafka.getSources().containsKey(name);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public StreamSplitKafkaSource<?> create(String name) {
+        KafkaSourceProperties source = properties(name);
+        String p = prefix(name);
+        checkDeadLetterTopic(source, p);
+        String servers = bootstrapServers.resolve(p + "bootstrap-servers", source.getBootstrapServers());
+        StreamSplitKafkaSourceBuilder builder = StreamSplitKafkaSource.builder();
+        SourcePropertyPaths paths = new SourcePropertyPaths(p, source.getProperties(), clientProperties);
+        try {
+            builder.setName(name);
+            subscribe(builder, source, p);
+            builder.setBootstrapServers(servers);
+            builder.setProperties(clientProperties.common());
+            builder.setProperties(source.getProperties());
+            if (source.getGroupId() != null) {
+                builder.setGroupId(source.getGroupId());
+            }
+            builder.setStartingOffsets(startingOffsets(source, p));
+            builder.setOffsetResetStrategy(source.getOffsetResetStrategy());
+            switch (source.getStoppingOffsets()) {
+                case NONE -> {
+                }
+                case LATEST -> builder.setBounded(StoppingOffsets.latest());
+                case TIMESTAMP -> builder.setBounded(StoppingOffsets.timestamp(required(p + "stopping-timestamp",
+                        source.getStoppingTimestamp(), "stopping-offsets is 'timestamp'").toEpochMilli()));
+            }
+            if (source.getDiscoveryInterval() != null) {
+                builder.setPartitionDiscoveryInterval(source.getDiscoveryInterval());
+            }
+            if (source.getCommitOffsets() != null) {
+                builder.setCommitOffsetsOnCheckpoint(source.getCommitOffsets());
+            }
+            if (source.getClientIdPrefix() != null) {
+                builder.setClientIdPrefix(source.getClientIdPrefix());
+            }
+            builder.setBadRecordPolicy(source.getBadRecordPolicy());
+            deserializer(builder, source, p);
+            customizers.forEach(customizer -> customizer.customize(name, builder));
+            StreamSplitKafkaSource<?> built = builder.build();
+            verifyAccess(name, p, servers, source);
+            return built;
+        } catch (InvalidKafkaSourceException e) {
+            throw paths.report(e);
+        }
+    }
+
+    /** The watermark strategy of source {@code name}, from {@code watermarks.*}; none for a source not in YAML. */
+    public <T> WatermarkStrategy<T> watermarks(String name) {
+        if (!isConfigured(name)) {
+            return WatermarkStrategy.noWatermarks();
+        }
+        KafkaSourceProperties.Watermarks watermarks = properties(name).getWatermarks();
+        String p = prefix(name) + "watermarks.";
+        WatermarkStrategy<T> strategy = switch (watermarks.getStrategy()) {
+            case NONE -> WatermarkStrategy.noWatermarks();
+            case MONOTONOUS -> WatermarkStrategy.forMonotonousTimestamps();
+            case BOUNDED_OUT_OF_ORDERNESS -> WatermarkStrategy.forBoundedOutOfOrderness(
+                    PropertyChecks.positive(p + "max-out-of-orderness", watermarks.getMaxOutOfOrderness()));
+        };
+        if (watermarks.getIdleTimeout() != null) {
+            Duration idle = PropertyChecks.positive(p + "idle-timeout", watermarks.getIdleTimeout());
+            strategy = strategy.withIdleness(idle);
+        }
+        return strategy;
+    }
+
+    private static void subscribe(StreamSplitKafkaSourceBuilder<?> builder, KafkaSourceProperties source, String p) {
+        if (!source.getTopics().isEmpty()) {
+            builder.setTopics(source.getTopics());
+        }
+        if (source.getPattern() != null && !source.getPattern().isBlank()) {
+            try {
+                builder.setTopicPattern(Pattern.compile(source.getPattern()));
+            } catch (PatternSyntaxException e) {
+                throw new InvalidStreamSplitConfigurationException(p + "pattern", source.getPattern(),
+                        "not a valid regular expression: " + e.getDescription(), "Fix the expression, e.g. orders-.*", e);
+            }
+        }
+    }
+
+    /** The dead-letter topic is the starter's: the connector hands dead letters to a stream, YAML names their topic. */
+    private static void checkDeadLetterTopic(KafkaSourceProperties source, String p) {
+        boolean hasTopic = source.getDeadLetterTopic() != null && !source.getDeadLetterTopic().isBlank();
+        if (source.getBadRecordPolicy() == BadRecordPolicy.DEAD_LETTER && !hasTopic) {
+            throw new InvalidStreamSplitConfigurationException(p + "dead-letter-topic", null,
+                    "bad-record-policy is 'dead-letter' but no dead-letter topic is set",
+                    "Set " + p + "dead-letter-topic (e.g. orders.DLT), or use bad-record-policy 'skip' or 'fail'.");
+        }
+        if (source.getDeadLetterTopic() != null && source.getBadRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
+            throw new InvalidStreamSplitConfigurationException(p + "dead-letter-topic", source.getDeadLetterTopic(),
+                    "a dead-letter topic is set but bad-record-policy is '" + source.getBadRecordPolicy().name()
+                            .toLowerCase().replace('_', '-') + "', so it would never be used",
+                    "Set " + p + "bad-record-policy to dead-letter, or remove the dead-letter topic.");
+        }
+    }
+
+    private static StartingOffsets startingOffsets(KafkaSourceProperties source, String p) {
+        return switch (source.getStartingOffsets()) {
+            case EARLIEST -> StartingOffsets.earliest();
+            case LATEST -> StartingOffsets.latest();
+            case COMMITTED -> StartingOffsets.committed(source.getOffsetResetStrategy());
+            case TIMESTAMP -> StartingOffsets.timestamp(required(p + "starting-timestamp",
+                    source.getStartingTimestamp(), "starting-offsets is 'timestamp'").toEpochMilli());
+        };
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void deserializer(StreamSplitKafkaSourceBuilder builder, KafkaSourceProperties source, String p) {
+        if (source.getRecordEmitter() != null) {
+            UserBeans.Found found = beans.find(p + "record-emitter", source.getRecordEmitter(), "record emitter",
+                    KafkaRecordEmitter.class);
+            beans.requireShippable(p + "record-emitter", found);
+            TypeInformation type = beans.elementType(p + "type", source.getType(), found, KafkaRecordEmitter.class);
+            builder.setRecordEmitter((KafkaRecordEmitter) found.bean(), type);
+            if (source.getDeserializer() == null) {
+                return;
+            }
+        }
+        UserBeans.Found found = beans.find(p + "deserializer", source.getDeserializer(), "deserializer",
+                KafkaRecordDeserializer.class, DeserializationSchema.class, KafkaRecordEmitter.class);
+        beans.requireShippable(p + "deserializer", found);
+        if (found.bean() instanceof DeserializationSchema<?> schema) {
+            builder.setValueOnlyDeserializer(schema);
+        } else if (found.bean() instanceof KafkaRecordEmitter<?> emitter) {
+            builder.setRecordEmitter(emitter, beans.elementType(p + "type", source.getType(), found, KafkaRecordEmitter.class));
+        } else {
+            TypeInformation type = beans.elementType(p + "type", source.getType(), found, KafkaRecordDeserializer.class);
+            builder.setDeserializer((KafkaRecordDeserializer) found.bean(), type);
+        }
+    }
+
+    /** With SASL/TLS, the source's credentials and rights, checked at startup (see {@link KafkaAccessCheck}). */
+    private void verifyAccess(String name, String p, String servers, KafkaSourceProperties source) {
+        Properties client = clientProperties.forClient(servers, source.getProperties());
+        if (kafka.isVerifyAccess() && KafkaAccessCheck.secured(client)) {
+            KafkaAccessCheck.checkSource(name, p, client, source.getTopics().isEmpty() ? null : source.getTopics(),
+                    source.getGroupId(), source.getProperties().containsKey("sasl.jaas.config")
+                            ? p + "properties.sasl.jaas.config" : clientProperties.origin("sasl.jaas.config"));
+        }
+    }
+
+    private static <V> V required(String property, V value, String because) {
+        if (value == null) {
+            throw new InvalidStreamSplitConfigurationException(property, null, because + " but " + property
+                    + " is not set", "Set " + property + " to an ISO-8601 instant (2026-01-31T00:00:00Z) or epoch milliseconds.");
+        }
+        return value;
+    }
+
+    /** The configured sources' names, in YAML order. */
+    public List<String> names() {
+        return List.copyOf(kafka.getSources().keySet());
+    }
+}

@@ -1,0 +1,292 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
+
+/**
+ * One named Kafka source, {@code streamsplit.kafka.sources.<name>.*}. Unset values mean "use the
+ * default"; every default is listed in the configuration metadata.
+ */
+public class KafkaSourceProperties {
+
+    /** Where a new job starts reading (a job restored from a checkpoint continues from it). */
+    public enum StartingOffsetsMode {
+        /** The earliest offset still in each partition. */
+        EARLIEST,
+        /** The end of each partition: only records written after the job starts. */
+        LATEST,
+        /** The consumer group's committed offsets; partitions without a commit use the offset reset strategy. */
+        COMMITTED,
+        /** The first offset whose record timestamp is at or after {@code starting-timestamp}. */
+        TIMESTAMP
+    }
+
+    /** Where a bounded source stops; {@code none} keeps the source unbounded. */
+    public enum StoppingOffsetsMode {
+        /** Unbounded: read until the job is stopped. */
+        NONE,
+        /** Stop at the end offsets found when the job starts. */
+        LATEST,
+        /** Stop before the first record whose timestamp is after {@code stopping-timestamp}. */
+        TIMESTAMP
+    }
+
+    /** How event-time watermarks are generated for this source. */
+    public enum WatermarkMode {
+        /** No watermarks: processing-time pipelines. */
+        NONE,
+        /** Timestamps only ever increase per partition. */
+        MONOTONOUS,
+        /** Timestamps arrive out of order by at most {@code max-out-of-orderness}. */
+        BOUNDED_OUT_OF_ORDERNESS
+    }
+
+    /** Topics to read. Set either this or {@code pattern}. */
+    private List<String> topics = new ArrayList<>();
+
+    /** Regular expression of topics to read, matched on every partition discovery. Set either this or {@code topics}. */
+    private String pattern;
+
+    /** Kafka bootstrap servers for this source; defaults to streamsplit.kafka.bootstrap-servers, then Spring Boot's Kafka settings. */
+    private List<String> bootstrapServers = new ArrayList<>();
+
+    /** Consumer group id; offsets are committed to it on every completed checkpoint (for monitoring). */
+    private String groupId;
+
+    /** Where a new job starts reading. */
+    private StartingOffsetsMode startingOffsets = StartingOffsetsMode.EARLIEST;
+
+    /** Record time to start from when starting-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
+    private Instant startingTimestamp;
+
+    /** What to do when an offset to read from is no longer in the log, and where 'committed' starts without a commit. */
+    private OffsetResetStrategy offsetResetStrategy = OffsetResetStrategy.EARLIEST;
+
+    /** Where the source stops; 'none' keeps it unbounded. */
+    private StoppingOffsetsMode stoppingOffsets = StoppingOffsetsMode.NONE;
+
+    /** Record time to stop at when stopping-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
+    private Instant stoppingTimestamp;
+
+    /** How often to look for new partitions and topics, and for deleted ones. Unset: only once at start. */
+    private Duration discoveryInterval;
+
+    /** Bean name of a KafkaRecordDeserializer or Flink DeserializationSchema; unset: the only such bean. */
+    private String deserializer;
+
+    /** Bean name of a KafkaRecordEmitter (0..n elements per record); instead of a deserializer. */
+    private String recordEmitter;
+
+    /** Element type, when it cannot be read from the deserializer bean's generic type (for example a lambda). */
+    private Class<?> type;
+
+    /** What to do with a record the deserializer cannot handle: fail, skip or dead-letter. */
+    private BadRecordPolicy badRecordPolicy = BadRecordPolicy.FAIL;
+
+    /** Topic that receives bad records (raw bytes plus streamsplit.dlt.* error headers); required for dead-letter. */
+    private String deadLetterTopic;
+
+    /** Whether to commit offsets to the consumer group on checkpoints. Unset: commit when a group id is set. */
+    private Boolean commitOffsets;
+
+    /** Prefix of the Kafka client ids of this source's consumers. Unset: 'streamsplit-' plus the source name. */
+    private String clientIdPrefix;
+
+    /** Event-time watermarks of this source. */
+    private final Watermarks watermarks = new Watermarks();
+
+    /** Extra Kafka consumer properties for this source; they override streamsplit.kafka.properties. */
+    private Map<String, String> properties = new LinkedHashMap<>();
+
+    /** Event-time watermark settings of one source. */
+    public static class Watermarks {
+
+        /** Watermark strategy. */
+        private WatermarkMode strategy = WatermarkMode.NONE;
+
+        /** Largest expected lateness of a record, for 'bounded-out-of-orderness'. */
+        private Duration maxOutOfOrderness = Duration.ofSeconds(5);
+
+        /** A partition without records for this long stops holding back the watermark. Unset: never idle. */
+        private Duration idleTimeout;
+
+        public WatermarkMode getStrategy() {
+            return strategy;
+        }
+
+        public void setStrategy(WatermarkMode strategy) {
+            this.strategy = strategy;
+        }
+
+        public Duration getMaxOutOfOrderness() {
+            return maxOutOfOrderness;
+        }
+
+        public void setMaxOutOfOrderness(Duration maxOutOfOrderness) {
+            this.maxOutOfOrderness = maxOutOfOrderness;
+        }
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+        }
+    }
+
+    public List<String> getTopics() {
+        return topics;
+    }
+
+    public void setTopics(List<String> topics) {
+        this.topics = topics;
+    }
+
+    public String getPattern() {
+        return pattern;
+    }
+
+    public void setPattern(String pattern) {
+        this.pattern = pattern;
+    }
+
+    public List<String> getBootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public void setBootstrapServers(List<String> bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public String getGroupId() {
+        return groupId;
+    }
+
+    public void setGroupId(String groupId) {
+        this.groupId = groupId;
+    }
+
+    public StartingOffsetsMode getStartingOffsets() {
+        return startingOffsets;
+    }
+
+    public void setStartingOffsets(StartingOffsetsMode startingOffsets) {
+        this.startingOffsets = startingOffsets;
+    }
+
+    public Instant getStartingTimestamp() {
+        return startingTimestamp;
+    }
+
+    public void setStartingTimestamp(Instant startingTimestamp) {
+        this.startingTimestamp = startingTimestamp;
+    }
+
+    public OffsetResetStrategy getOffsetResetStrategy() {
+        return offsetResetStrategy;
+    }
+
+    public void setOffsetResetStrategy(OffsetResetStrategy offsetResetStrategy) {
+        this.offsetResetStrategy = offsetResetStrategy;
+    }
+
+    public StoppingOffsetsMode getStoppingOffsets() {
+        return stoppingOffsets;
+    }
+
+    public void setStoppingOffsets(StoppingOffsetsMode stoppingOffsets) {
+        this.stoppingOffsets = stoppingOffsets;
+    }
+
+    public Instant getStoppingTimestamp() {
+        return stoppingTimestamp;
+    }
+
+    public void setStoppingTimestamp(Instant stoppingTimestamp) {
+        this.stoppingTimestamp = stoppingTimestamp;
+    }
+
+    public Duration getDiscoveryInterval() {
+        return discoveryInterval;
+    }
+
+    public void setDiscoveryInterval(Duration discoveryInterval) {
+        this.discoveryInterval = discoveryInterval;
+    }
+
+    public String getDeserializer() {
+        return deserializer;
+    }
+
+    public void setDeserializer(String deserializer) {
+        this.deserializer = deserializer;
+    }
+
+    public String getRecordEmitter() {
+        return recordEmitter;
+    }
+
+    public void setRecordEmitter(String recordEmitter) {
+        this.recordEmitter = recordEmitter;
+    }
+
+    public Class<?> getType() {
+        return type;
+    }
+
+    public void setType(Class<?> type) {
+        this.type = type;
+    }
+
+    public BadRecordPolicy getBadRecordPolicy() {
+        return badRecordPolicy;
+    }
+
+    public void setBadRecordPolicy(BadRecordPolicy badRecordPolicy) {
+        this.badRecordPolicy = badRecordPolicy;
+    }
+
+    public String getDeadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    public void setDeadLetterTopic(String deadLetterTopic) {
+        this.deadLetterTopic = deadLetterTopic;
+    }
+
+    public Boolean getCommitOffsets() {
+        return commitOffsets;
+    }
+
+    public void setCommitOffsets(Boolean commitOffsets) {
+        this.commitOffsets = commitOffsets;
+    }
+
+    public String getClientIdPrefix() {
+        return clientIdPrefix;
+    }
+
+    public void setClientIdPrefix(String clientIdPrefix) {
+        this.clientIdPrefix = clientIdPrefix;
+    }
+
+    public Watermarks getWatermarks() {
+        return watermarks;
+    }
+
+    public Map<String, String> getProperties() {
+        return properties;
+    }
+
+    public void setProperties(Map<String, String> properties) {
+        this.properties = properties;
+    }
+}

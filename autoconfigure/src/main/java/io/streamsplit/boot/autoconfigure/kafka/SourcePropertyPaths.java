@@ -1,0 +1,73 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import java.util.Map;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
+import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
+
+/**
+ * The one table from the connector builder's settings to the YAML properties of a source, and the
+ * translation of a rule the builder rejected into the starter's failure report.
+ */
+final class SourcePropertyPaths {
+
+    private final String prefix;
+    private final Map<String, String> ownProperties;
+    private final KafkaClientProperties clientProperties;
+
+    /**
+     * @param prefix {@code streamsplit.kafka.sources.<name>.}
+     * @param ownProperties the source's own client {@code properties}
+     * @param clientProperties the shared client properties (they know which property set each key)
+     */
+    SourcePropertyPaths(String prefix, Map<String, String> ownProperties, KafkaClientProperties clientProperties) {
+        this.prefix = prefix;
+        this.ownProperties = ownProperties;
+        this.clientProperties = clientProperties;
+    }
+
+    /** The YAML key (under the source) that sets {@code setting}. */
+    static String key(Setting setting) {
+        return switch (setting) {
+            case NAME -> "";
+            case BOOTSTRAP_SERVERS -> "bootstrap-servers";
+            case TOPICS, PARTITIONS -> "topics";
+            case TOPIC_PATTERN -> "pattern";
+            case GROUP_ID -> "group-id";
+            case STARTING_OFFSETS -> "starting-offsets";
+            case OFFSET_RESET_STRATEGY -> "offset-reset-strategy";
+            case STOPPING_OFFSETS -> "stopping-offsets";
+            case DISCOVERY_INTERVAL -> "discovery-interval";
+            case COMMIT_OFFSETS -> "commit-offsets";
+            case BAD_RECORD_POLICY -> "bad-record-policy";
+            case DESERIALIZER -> "deserializer";
+            case CLIENT_ID_PREFIX -> "client-id-prefix";
+            case METADATA_TIMEOUT -> "properties.default.api.timeout.ms";
+            case PROPERTY -> "properties";
+        };
+    }
+
+    /** The full property path of {@code setting}. */
+    String path(Setting setting) {
+        String key = key(setting);
+        return key.isEmpty() ? prefix.substring(0, prefix.length() - 1) : prefix + key;
+    }
+
+    /** The full property path the builder's failure is about. */
+    String path(InvalidKafkaSourceException failure) {
+        if (failure.setting() == Setting.PROPERTY && failure.propertyKey() != null) {
+            String key = failure.propertyKey();
+            Object own = ownProperties.get(key);
+            return own != null && own.equals(failure.value()) ? prefix + "properties." + key : clientProperties.origin(key);
+        }
+        return path(failure.setting());
+    }
+
+    /** The builder's failure as the starter's report: property, value, problem and action in YAML terms. */
+    InvalidStreamSplitConfigurationException report(InvalidKafkaSourceException failure) {
+        return new InvalidStreamSplitConfigurationException(path(failure), failure.value(),
+                failure.problem(this::path), failure.action(this::path), failure);
+    }
+}

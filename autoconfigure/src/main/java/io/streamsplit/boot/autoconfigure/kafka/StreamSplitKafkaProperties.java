@@ -1,0 +1,127 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code streamsplit.kafka.*}: the connection every source and sink shares, and the named sources and sinks. */
+public class StreamSplitKafkaProperties {
+
+    /** Kafka bootstrap servers for all sources and sinks. Unset: Spring Boot's Kafka settings (spring.kafka.bootstrap-servers, a @ServiceConnection), then the dev-mode embedded broker. */
+    private List<String> bootstrapServers = new ArrayList<>();
+
+    /** Kafka client properties for all sources (consumer) and sinks (producer), e.g. security settings. */
+    private Map<String, String> properties = new LinkedHashMap<>();
+
+    /**
+     * Name of a Spring Boot SSL bundle (spring.ssl.bundle.*) for all Kafka clients; its trust and key
+     * material travel with the Flink job as PEM client properties. Unset: spring.kafka.ssl.bundle.
+     */
+    private String sslBundle;
+
+    /**
+     * Whether to check at startup, when the clients use SASL or TLS, that Kafka accepts their
+     * credentials and grants what each source and sink needs (DESCRIBE/READ on topics and group,
+     * WRITE on sink topics), so a missing ACL fails startup with the permission to grant.
+     */
+    private boolean verifyAccess = true;
+
+    /** Named Kafka sources; each is also a StreamSplitKafkaSource bean of that name. */
+    private Map<String, KafkaSourceProperties> sources = new LinkedHashMap<>();
+
+    /** Named Kafka sinks, written with Flink's KafkaSink. */
+    private Map<String, KafkaSinkProperties> sinks = new LinkedHashMap<>();
+
+    /** Dev mode: an in-JVM Kafka broker when no Kafka is configured and streamsplit-embedded-kafka is on the classpath. */
+    private final Embedded embedded = new Embedded();
+
+    public List<String> getBootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public void setBootstrapServers(List<String> bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public Map<String, String> getProperties() {
+        return properties;
+    }
+
+    public void setProperties(Map<String, String> properties) {
+        this.properties = properties;
+    }
+
+    public String getSslBundle() {
+        return sslBundle;
+    }
+
+    public void setSslBundle(String sslBundle) {
+        this.sslBundle = sslBundle;
+    }
+
+    public boolean isVerifyAccess() {
+        return verifyAccess;
+    }
+
+    public void setVerifyAccess(boolean verifyAccess) {
+        this.verifyAccess = verifyAccess;
+    }
+
+    public Map<String, KafkaSourceProperties> getSources() {
+        return sources;
+    }
+
+    public void setSources(Map<String, KafkaSourceProperties> sources) {
+        this.sources = sources;
+    }
+
+    public Map<String, KafkaSinkProperties> getSinks() {
+        return sinks;
+    }
+
+    public void setSinks(Map<String, KafkaSinkProperties> sinks) {
+        this.sinks = sinks;
+    }
+
+    public Embedded getEmbedded() {
+        return embedded;
+    }
+
+    /** Dev-mode broker settings. */
+    public static class Embedded {
+
+        /** Whether to start the in-JVM broker when no bootstrap servers are configured anywhere. */
+        private boolean enabled = true;
+
+        /** Fixed broker port. Unset: a free port. */
+        private Integer port;
+
+        /** Partitions of the topics the dev broker creates for the configured sources and sinks. */
+        private int partitions = 3;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Integer getPort() {
+            return port;
+        }
+
+        public void setPort(Integer port) {
+            this.port = port;
+        }
+
+        public int getPartitions() {
+            return partitions;
+        }
+
+        public void setPartitions(int partitions) {
+            this.partitions = partitions;
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.streamsplit.boot.autoconfigure.kafka.connection;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.core.env.Environment;
+
+/**
+ * The default {@link StreamSplitKafkaConnectionDetails}. First match wins, per value:
+ *
+ * <ul>
+ *   <li>bootstrap servers: {@code streamsplit.kafka.bootstrap-servers}; Spring Boot's connection
+ *       details when they are configured (a {@code @ServiceConnection}, a bean of the application, or
+ *       {@code spring.kafka.bootstrap-servers}); {@code spring.kafka.bootstrap-servers} without
+ *       spring-boot-kafka on the classpath; the dev-mode broker, started on first use;
+ *   <li>security protocol: Boot's connection details, else {@code spring.kafka.security.protocol};
+ *   <li>SSL bundle: {@code streamsplit.kafka.ssl-bundle}; Boot's connection details; else
+ *       {@code spring.kafka.ssl.bundle}.
+ * </ul>
+ */
+public final class PropertiesStreamSplitKafkaConnectionDetails implements StreamSplitKafkaConnectionDetails {
+
+    private final List<String> bootstrapServers;
+    private final @Nullable String sslBundleName;
+    private final Environment environment;
+    private final @Nullable BootConnection boot;
+    private final @Nullable Supplier<String> devBroker;
+    private final Supplier<@Nullable SslBundles> sslBundles;
+
+    /** What Spring Boot's {@code KafkaConnectionDetails} say, when they are configured. */
+    public record BootConnection(List<String> bootstrapServers, @Nullable String securityProtocol,
+            @Nullable SslBundle sslBundle, String description) {
+    }
+
+    /**
+     * @param bootstrapServers {@code streamsplit.kafka.bootstrap-servers}
+     * @param sslBundleName {@code streamsplit.kafka.ssl-bundle}
+     * @param boot Boot's connection details, {@code null} when absent or not configured
+     * @param devBroker the dev-mode broker's servers (starts it), {@code null} without dev mode
+     */
+    public PropertiesStreamSplitKafkaConnectionDetails(List<String> bootstrapServers, @Nullable String sslBundleName,
+            Environment environment, @Nullable BootConnection boot, @Nullable Supplier<String> devBroker,
+            Supplier<@Nullable SslBundles> sslBundles) {
+        this.bootstrapServers = List.copyOf(bootstrapServers);
+        this.sslBundleName = sslBundleName;
+        this.environment = environment;
+        this.boot = boot;
+        this.devBroker = devBroker;
+        this.sslBundles = sslBundles;
+    }
+
+    @Override
+    public List<String> getBootstrapServers() {
+        if (!bootstrapServers.isEmpty()) {
+            return bootstrapServers;
+        }
+        if (boot != null && !boot.bootstrapServers().isEmpty()) {
+            return boot.bootstrapServers();
+        }
+        String fromBoot = environment.getProperty("spring.kafka.bootstrap-servers");
+        if (fromBoot != null && !fromBoot.isBlank()) {
+            return Arrays.stream(fromBoot.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        }
+        return devBroker != null ? List.of(devBroker.get().split(",")) : List.of();
+    }
+
+    /** Where {@link #getBootstrapServers()} comes from, for the startup log. */
+    public String bootstrapServersOrigin() {
+        if (!bootstrapServers.isEmpty()) {
+            return "streamsplit.kafka.bootstrap-servers";
+        }
+        if (boot != null && !boot.bootstrapServers().isEmpty()) {
+            return boot.description();
+        }
+        return environment.containsProperty("spring.kafka.bootstrap-servers") ? "spring.kafka.bootstrap-servers"
+                : "the dev-mode broker";
+    }
+
+    @Override
+    public @Nullable String getSecurityProtocol() {
+        return boot != null ? boot.securityProtocol() : environment.getProperty("spring.kafka.security.protocol");
+    }
+
+    /** The property (or connection) that set the security protocol, for error messages. */
+    String securityProtocolOrigin() {
+        return boot != null ? boot.description() : "spring.kafka.security.protocol";
+    }
+
+    @Override
+    public @Nullable SslBundle getSslBundle() {
+        if (sslBundleName != null && !sslBundleName.isBlank()) {
+            return bundle("streamsplit.kafka.ssl-bundle", sslBundleName);
+        }
+        if (boot != null && boot.sslBundle() != null) {
+            return boot.sslBundle();
+        }
+        String springBundle = environment.getProperty("spring.kafka.ssl.bundle");
+        return springBundle == null || springBundle.isBlank() ? null : bundle("spring.kafka.ssl.bundle", springBundle);
+    }
+
+    /** The property (or connection) that names the SSL bundle, for error messages. */
+    String sslBundleOrigin() {
+        if (sslBundleName != null && !sslBundleName.isBlank()) {
+            return "streamsplit.kafka.ssl-bundle";
+        }
+        return boot != null && boot.sslBundle() != null ? boot.description() : "spring.kafka.ssl.bundle";
+    }
+
+    private SslBundle bundle(String property, String name) {
+        SslBundles bundles = sslBundles.get();
+        if (bundles == null) {
+            throw new InvalidStreamSplitConfigurationException(property, name, "no SslBundles bean is available",
+                    "Define the bundle under spring.ssl.bundle (Spring Boot's SSL auto-configuration provides the bean).");
+        }
+        try {
+            return bundles.getBundle(name);
+        } catch (NoSuchSslBundleException e) {
+            throw new InvalidStreamSplitConfigurationException(property, name, "there is no SSL bundle named '" + name
+                    + "'", "Use one of " + bundles.getBundleNames() + ", or define spring.ssl.bundle.pem." + name
+                    + ".* (or spring.ssl.bundle.jks." + name + ".*).", e);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.streamsplit.boot.autoconfigure.kafka.connection;
+
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.Words;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.streamsplit.embedded.kafka.BrokerSecurity;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Mutual TLS: the broker requires a client certificate and authorizes its subject. The key pair and
+ * the trust material come from one Spring Boot SSL bundle, travel to the job as PEM strings, and the
+ * access check names the certificate's principal.
+ */
+class MutualTlsKafkaIT {
+
+    private static EmbeddedKafkaBroker broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedKafkaBroker.builder()
+                .security(BrokerSecurity.ssl().requireClientCertificate("orders-app").acls(true)).build().start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    private static String[] bundle(String... more) {
+        BrokerSecurity tls = broker.security();
+        List<String> properties = new java.util.ArrayList<>(List.of(
+                "spring.ssl.bundle.jks.kafka.keystore.location=file:" + tls.clientKeyStore(),
+                "spring.ssl.bundle.jks.kafka.keystore.password=" + tls.trustStorePassword(),
+                "spring.ssl.bundle.jks.kafka.keystore.type=PKCS12",
+                "spring.ssl.bundle.jks.kafka.truststore.location=file:" + tls.trustStore(),
+                "spring.ssl.bundle.jks.kafka.truststore.password=" + tls.trustStorePassword(),
+                "spring.ssl.bundle.jks.kafka.truststore.type=PKCS12",
+                "streamsplit.kafka.ssl-bundle=kafka"));
+        properties.addAll(List.of(more));
+        return properties.toArray(String[]::new);
+    }
+
+    @Test
+    void aPipelineAuthenticatesWithTheBundlesClientCertificate() throws Exception {
+        broker.createTopic("mtls-in", 2);
+        broker.createTopic("mtls-out", 1);
+        for (var grant : List.of(new ResourcePattern(ResourceType.TOPIC, "mtls-in", PatternType.LITERAL),
+                new ResourcePattern(ResourceType.GROUP, "mtls", PatternType.LITERAL))) {
+            broker.allow("User:CN=orders-app", AclOperation.READ, grant);
+        }
+        broker.allow("User:CN=orders-app", AclOperation.WRITE,
+                new ResourcePattern(ResourceType.TOPIC, "mtls-out", PatternType.LITERAL));
+        try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "mtls", bundle())) {
+            assertThat(app.getBean(KafkaClientProperties.class).common()).containsEntry("security.protocol", "SSL")
+                    .containsKeys("ssl.keystore.key", "ssl.keystore.certificate.chain", "ssl.truststore.certificates");
+            KafkaTopics.write(broker.internalBootstrapServers(), "mtls-in", List.of("m", "t"));
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
+                    KafkaTopics.values(broker.internalBootstrapServers(), "mtls-out")).containsExactlyInAnyOrder("M", "T"));
+        }
+    }
+
+    @Test
+    void aMissingAclNamesTheCertificatesPrincipal() {
+        broker.createTopic("mtls-denied-in", 1);
+        broker.createTopic("mtls-denied-out", 1);
+        RuntimeException failure;
+        try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "mtls-denied", bundle())) {
+            throw new AssertionError("started although the certificate's principal has no ACL");
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        FailureAnalysis report = FailureReports.analyze(failure);
+        assertThat(report.getDescription()).contains("Kafka denies User:CN=orders-app DESCRIBE on topic 'mtls-denied-in'");
+        assertThat(report.getAction()).contains("--allow-principal User:CN=orders-app");
+    }
+}

@@ -1,0 +1,109 @@
+package io.streamsplit.connector.kafka.source;
+
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * A {@link StreamSplitKafkaSourceBuilder} setting that cannot work. Says which {@link Setting} it is
+ * about, the bad value, what is wrong and what to do, so a caller that built the source from its own
+ * configuration (the Spring Boot starter, from {@code application.yml}) can report the mistake in
+ * its own terms without checking the rule again.
+ *
+ * <pre>{@code
+ * try {
+ *     source = builder.build();
+ * } catch (InvalidKafkaSourceException e) {
+ *     String key = myConfigKeys.get(e.setting());                    // e.g. "group-id"
+ *     String problem = e.problem(setting -> myConfigKeys.get(setting));
+ * }
+ * }</pre>
+ *
+ * <p>{@link #getMessage()} speaks the builder's language ({@code call setGroupId(...)}); {@link
+ * #problem(Function)} and {@link #action(Function)} name other settings through the function given,
+ * e.g. as property paths.
+ */
+@PublicEvolving
+public final class InvalidKafkaSourceException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+    private static final Pattern REFERENCE = Pattern.compile("\\{([A-Z_]+)}");
+
+    /** The builder settings a rule can be about. */
+    public enum Setting {
+        NAME,
+        BOOTSTRAP_SERVERS,
+        TOPICS,
+        TOPIC_PATTERN,
+        PARTITIONS,
+        GROUP_ID,
+        STARTING_OFFSETS,
+        OFFSET_RESET_STRATEGY,
+        STOPPING_OFFSETS,
+        DISCOVERY_INTERVAL,
+        COMMIT_OFFSETS,
+        BAD_RECORD_POLICY,
+        DESERIALIZER,
+        CLIENT_ID_PREFIX,
+        METADATA_TIMEOUT,
+        /** A Kafka client property; {@link #propertyKey()} says which. */
+        PROPERTY
+    }
+
+    private final Setting setting;
+    private final String propertyKey;
+    private final transient Object value;
+    private final String problem;
+    private final String action;
+
+    InvalidKafkaSourceException(Setting setting, Object value, String javaMessage, String problem, String action) {
+        this(setting, null, value, javaMessage, problem, action);
+    }
+
+    InvalidKafkaSourceException(Setting setting, String propertyKey, Object value, String javaMessage, String problem,
+            String action) {
+        super(javaMessage);
+        this.setting = Objects.requireNonNull(setting, "setting");
+        this.propertyKey = propertyKey;
+        this.value = value;
+        this.problem = problem;
+        this.action = action;
+    }
+
+    /** The setting the rule is about; for {@link Setting#PROPERTY} see {@link #propertyKey()}. */
+    public Setting setting() {
+        return setting;
+    }
+
+    /** The Kafka client property key for {@link Setting#PROPERTY}, else {@code null}. */
+    public String propertyKey() {
+        return propertyKey;
+    }
+
+    /** The bad value as the builder got it, or {@code null} when the setting is missing. */
+    public Object value() {
+        return value;
+    }
+
+    /** What is wrong; other settings are written by {@code names} (e.g. {@code s -> "streamsplit...." + key(s)}). */
+    public String problem(Function<Setting, String> names) {
+        return render(problem, names);
+    }
+
+    /** What to do, with settings written by {@code names}. */
+    public String action(Function<Setting, String> names) {
+        return render(action, names);
+    }
+
+    private static String render(String template, Function<Setting, String> names) {
+        Matcher reference = REFERENCE.matcher(template);
+        StringBuilder text = new StringBuilder();
+        while (reference.find()) {
+            reference.appendReplacement(text, Matcher.quoteReplacement(names.apply(Setting.valueOf(reference.group(1)))));
+        }
+        return reference.appendTail(text).toString();
+    }
+}

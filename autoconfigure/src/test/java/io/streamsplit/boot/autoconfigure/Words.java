@@ -20,7 +20,13 @@ public final class Words {
      * {@code properties} add to or override that.
      */
     public static ConfigurableApplicationContext start(String bootstrapServers, String name, String... properties) {
-        return new SpringApplicationBuilder(WordsApplication.class).web(WebApplicationType.NONE)
+        return start(new Class<?>[0], bootstrapServers, name, properties);
+    }
+
+    /** {@link #start(String, String, String...)} with more configuration classes (e.g. the application's own beans). */
+    public static ConfigurableApplicationContext start(Class<?>[] configurations, String bootstrapServers, String name,
+            String... properties) {
+        return new SpringApplicationBuilder(WordsApplication.class).sources(configurations).web(WebApplicationType.NONE)
                 .properties("spring.application.name=" + name, "streamsplit.kafka.embedded.enabled=false",
                         "streamsplit.kafka.bootstrap-servers=" + bootstrapServers,
                         "streamsplit.kafka.sources.words.topics=" + name + "-in",

@@ -3,6 +3,7 @@ package io.streamsplit.boot.autoconfigure.actuate;
 import io.streamsplit.boot.autoconfigure.flink.embedded.RawMetric;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -136,11 +137,18 @@ public class KafkaSplitStates {
         Long lastDiscovery = enumerator.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME);
         Duration discovery = built.discoveryInterval();
         return new SourceState(built.topics(), built.topicPattern(), built.getBoundedness() == Boundedness.BOUNDED,
-                discovery.isZero() ? null : DurationStyle.SIMPLE.print(discovery),
+                discovery.isZero() ? null : readable(discovery),
                 lastDiscovery == null || lastDiscovery < 0 ? null : Instant.ofEpochMilli(lastDiscovery).toString(),
                 enumerator.get(KafkaSourceMetricNames.ASSIGNED_SPLITS),
                 pending == null || pending.isBlank() ? List.of() : Arrays.asList(pending.split(",")),
                 lag, recordsIn, skipped, deadLettered, splits);
+    }
+
+    /** {@code 30s}, {@code 5m}, {@code 1500ms}: the largest unit that states the duration exactly. */
+    static String readable(Duration duration) {
+        ChronoUnit unit = duration.toMillis() % 60_000 == 0 ? ChronoUnit.MINUTES
+                : duration.toMillis() % 1000 == 0 ? ChronoUnit.SECONDS : ChronoUnit.MILLIS;
+        return DurationStyle.SIMPLE.print(duration, unit);
     }
 
     /** The metric's value, {@code null} when absent or -1 (not known yet). */

@@ -15,6 +15,7 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.SecurityOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 
@@ -98,6 +99,8 @@ public final class FlinkConfigurationMapper {
                 positive(PREFIX + "embedded.network-memory", embedded.getNetworkMemory().toBytes()) + "b");
         config.set(TaskManagerOptions.NETWORK_MEMORY_MIN, network);
         config.set(TaskManagerOptions.NETWORK_MEMORY_MAX, network);
+        // no Kerberos/Hadoop delegation tokens in-process; Flink's token manager would only warn that it has none
+        config.set(SecurityOptions.DELEGATION_TOKENS_ENABLED, false);
         config.set(RestOptions.ADDRESS, "localhost");
         config.set(RestOptions.BIND_ADDRESS, "localhost");
         if (embedded.getRestPort() != null) {

@@ -51,8 +51,10 @@ public final class DefaultPipelineContext implements PipelineContext {
             StreamSplitKafkaSource<T> source = beanFactory.getBean(name, StreamSplitKafkaSource.class);
             KafkaSourceStream<T> added = KafkaSourceStream.of(environment, source, sources.watermarks(name), name);
             if (added.hasDeadLetters()) {
-                added.deadLetters().sinkTo(sinks.deadLetters(name))
-                        .name("dead letters: " + name).uid("streamsplit-dead-letters-" + name);
+                // named after its topic: the chain "Source: orders -> split -> orders.DLT: Writer -> ..." stays
+                // under Flink's 80-character metric name limit
+                added.deadLetters().sinkTo(sinks.deadLetters(name)).name(sources.properties(name).getDeadLetterTopic())
+                        .uid("streamsplit-dead-letters-" + name);
             }
             stream = added.records();
             this.added.put(name, stream);
@@ -62,6 +64,6 @@ public final class DefaultPipelineContext implements PipelineContext {
 
     @Override
     public <T> DataStreamSink<T> sink(String name, DataStream<T> stream) {
-        return stream.sinkTo(sinks.create(name, stream.getType())).name("kafka sink: " + name).uid("streamsplit-sink-" + name);
+        return stream.sinkTo(sinks.create(name, stream.getType())).name("sink " + name).uid("streamsplit-sink-" + name);
     }
 }

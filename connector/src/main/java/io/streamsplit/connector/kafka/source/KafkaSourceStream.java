@@ -58,7 +58,7 @@ public final class KafkaSourceStream<T> {
                 .fromSource(source.withDeadLetterOutput(), new RecordsOnly<>(watermarkStrategy), name)
                 .uid(name + "-source")
                 .process(new DeadLetterSplitter<>(tag)).returns(type)
-                .name(name + " (split dead letters)").uid(name + "-dead-letter-split");
+                .name("split").uid(name + "-dead-letter-split");
         return new KafkaSourceStream<>(name, records, records.getSideOutput(tag));
     }
 

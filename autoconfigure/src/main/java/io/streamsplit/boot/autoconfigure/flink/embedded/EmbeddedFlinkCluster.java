@@ -27,6 +27,7 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.util.ClassUtils;
 
 /**
  * The application's own in-process Flink MiniCluster (embedded mode). Started on the first job
@@ -40,6 +41,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     public static final String EXECUTOR_NAME = "streamsplit-embedded";
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedFlinkCluster.class);
+    private static final String LOGBACK = "ch.qos.logback.classic.LoggerContext";
 
     private final Configuration configuration;
     private MiniCluster miniCluster;
@@ -66,6 +68,9 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                     .setNumSlotsPerTaskManager(configuration.get(TaskManagerOptions.NUM_TASK_SLOTS))
                     .setRpcServiceSharing(RpcServiceSharing.SHARED)
                     .build());
+            if (ClassUtils.isPresent(LOGBACK, EmbeddedFlinkCluster.class.getClassLoader())) {
+                KnownFlinkWarnings.install();
+            }
             try (AutoCloseable quiet = ReporterLookupLogging.quietWhileClusterStarts()) {
                 cluster.start();
             }

@@ -24,6 +24,7 @@ import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSource
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,9 @@ import org.slf4j.LoggerFactory;
 @Internal
 public final class KafkaSourceReader<T, OUT>
         extends SingleThreadMultiplexSourceReaderBase<KafkaRecordRun, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
+
+    /** Retriable commit failures (coordinator not known yet, rebalancing) stay at DEBUG until this many in a row. */
+    static final int COMMIT_FAILURES_BEFORE_WARNING = 3;
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceReader.class);
     /** What one fetch of a reader may carry when the user has not sized it, shared among its partitions. */
@@ -73,6 +77,8 @@ public final class KafkaSourceReader<T, OUT>
     private final Set<TopicPartition> removedPartitions = new HashSet<>();
     private final Map<TopicPartition, Long> finishedUncommitted = new HashMap<>();
     private final SortedMap<Long, Map<TopicPartition, Long>> offsetsToCommit = new TreeMap<>();
+    /** Written by commit callbacks on the fetcher thread only. */
+    private int commitFailuresInARow;
 
     private KafkaSourceReader(Settings settings, KafkaRecordEmitter<T> userEmitter, KafkaSourceFetcherManager fetchers,
             KafkaSourceRecordEmitter<T, OUT> recordEmitter, KafkaSourceReaderMetrics metrics,
@@ -180,10 +186,19 @@ public final class KafkaSourceReader<T, OUT>
         ((KafkaSourceFetcherManager) splitFetcherManager).commitOffsets(commit, (committed, error) -> {
             if (error != null) {
                 metrics.recordCommitFailed();
-                LOG.warn("Source {}: could not commit offsets of checkpoint {} to Kafka ({}). Not fatal: Flink's"
-                        + " checkpoint holds the offsets; the consumer group only shows lag until the next commit.",
-                        settings.sourceName(), checkpointId, error.getMessage());
+                commitFailuresInARow++;
+                if (error instanceof RetriableException && commitFailuresInARow < COMMIT_FAILURES_BEFORE_WARNING) {
+                    // e.g. the group coordinator is not known yet right after start: the next checkpoint commits
+                    LOG.debug("Source {}: offsets of checkpoint {} not committed yet ({}); the next checkpoint"
+                            + " commits them", settings.sourceName(), checkpointId, error.toString());
+                } else {
+                    LOG.warn("Source {}: could not commit offsets of checkpoint {} to Kafka ({}; {} commits in a row"
+                            + " failed). Not fatal: Flink's checkpoint holds the offsets; the consumer group only shows"
+                            + " lag until the next commit.", settings.sourceName(), checkpointId, error.getMessage(),
+                            commitFailuresInARow);
+                }
             } else {
+                commitFailuresInARow = 0;
                 metrics.recordCommitted(offsets);
                 LOG.debug("Source {}: committed offsets of checkpoint {}: {}", settings.sourceName(), checkpointId,
                         offsets);

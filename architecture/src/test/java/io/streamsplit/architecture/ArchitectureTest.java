@@ -34,11 +34,12 @@ class ArchitectureTest {
 
     private static final String BOOT = "io.streamsplit.boot.autoconfigure";
     private static final String SOURCE = "io.streamsplit.connector.kafka.source";
-    private static final List<String> INTERNAL = List.of(SOURCE + ".enumerator..", SOURCE + ".reader..", SOURCE + ".split..");
+    private static final List<String> INTERNAL =
+            List.of(SOURCE + ".enumerator..", SOURCE + ".reader..", SOURCE + ".split..");
 
     /** The connector's classes that put its internals together (and their nested classes). */
-    private static final String ASSEMBLY =
-            SOURCE.replace(".", "\\.") + "\\.(StreamSplitKafkaSource|StreamSplitKafkaSourceBuilder|KafkaSourceStream)(\\$.*)?";
+    private static final String ASSEMBLY = SOURCE.replace(".", "\\.")
+            + "\\.(StreamSplitKafkaSource|StreamSplitKafkaSourceBuilder|KafkaSourceStream)(\\$.*)?";
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -46,29 +47,44 @@ class ArchitectureTest {
 
     @Test
     void everyModuleIsImported() {
-        assertThat(CLASSES.stream().map(JavaClass::getPackageName).map(p -> p.split("\\.")[2]).distinct())
+        assertThat(CLASSES.stream()
+                        .map(JavaClass::getPackageName)
+                        .map(p -> p.split("\\.")[2])
+                        .distinct())
                 .contains("connector", "pipeline", "boot", "embedded", "flink", "sample");
     }
 
     @Test
     void theConnectorAndThePipelineApiNeverUseSpring() {
-        noClasses().that().resideInAnyPackage("io.streamsplit.connector..", "io.streamsplit.pipeline..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.springframework..")
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.streamsplit.connector..", "io.streamsplit.pipeline..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.springframework..")
                 .because("they are loaded on Flink's TaskManagers, where there is no Spring")
                 .check(CLASSES);
     }
 
     @Test
     void nothingDependsOnTheSample() {
-        noClasses().that().resideOutsideOfPackage("io.streamsplit.sample..")
-                .should().dependOnClassesThat().resideInAPackage("io.streamsplit.sample..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.streamsplit.sample..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.streamsplit.sample..")
                 .check(CLASSES);
     }
 
     @Test
     void actuateIsALeaf() {
-        noClasses().that().resideOutsideOfPackage(BOOT + ".actuate..")
-                .should().dependOnClassesThat().resideInAPackage(BOOT + ".actuate..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(BOOT + ".actuate..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(BOOT + ".actuate..")
                 .check(CLASSES);
     }
 
@@ -80,28 +96,57 @@ class ArchitectureTest {
 
     @Test
     void springSidePackagesDependOnlyDownward() {
-        layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("root").definedBy(BOOT)
-                .layer("actuate").definedBy(BOOT + ".actuate..")
-                .layer("job").definedBy(BOOT + ".job..")
-                .layer("kafka").definedBy(BOOT + ".kafka")
-                .layer("kafka.embedded").definedBy(BOOT + ".kafka.embedded..")
-                .layer("kafka.connection").definedBy(BOOT + ".kafka.connection..")
-                .layer("flink").definedBy(BOOT + ".flink")
-                .layer("flink.embedded").definedBy(BOOT + ".flink.embedded..")
-                .layer("flink.remote").definedBy(BOOT + ".flink.remote..")
-                .layer("diagnostics").definedBy(BOOT + ".diagnostics..")
-                .whereLayer("actuate").mayNotBeAccessedByAnyLayer()
-                .whereLayer("root").mayOnlyBeAccessedByLayers("actuate")
-                .whereLayer("job").mayOnlyBeAccessedByLayers("root", "actuate")
-                .whereLayer("kafka.embedded").mayOnlyBeAccessedByLayers("root")
-                .whereLayer("kafka").mayOnlyBeAccessedByLayers("root", "job", "kafka.embedded", "actuate")
-                .whereLayer("kafka.connection").mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate")
-                .whereLayer("flink").mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate")
-                .whereLayer("flink.embedded").mayOnlyBeAccessedByLayers("root", "actuate")
-                .whereLayer("flink.remote").mayOnlyBeAccessedByLayers("root", "job", "kafka", "flink", "actuate")
-                .whereLayer("diagnostics").mayOnlyBeAccessedByLayers("root", "job", "kafka", "kafka.embedded",
-                        "kafka.connection", "flink", "flink.embedded", "flink.remote", "actuate")
+        layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("root")
+                .definedBy(BOOT)
+                .layer("actuate")
+                .definedBy(BOOT + ".actuate..")
+                .layer("job")
+                .definedBy(BOOT + ".job..")
+                .layer("kafka")
+                .definedBy(BOOT + ".kafka")
+                .layer("kafka.embedded")
+                .definedBy(BOOT + ".kafka.embedded..")
+                .layer("kafka.connection")
+                .definedBy(BOOT + ".kafka.connection..")
+                .layer("flink")
+                .definedBy(BOOT + ".flink")
+                .layer("flink.embedded")
+                .definedBy(BOOT + ".flink.embedded..")
+                .layer("flink.remote")
+                .definedBy(BOOT + ".flink.remote..")
+                .layer("diagnostics")
+                .definedBy(BOOT + ".diagnostics..")
+                .whereLayer("actuate")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("root")
+                .mayOnlyBeAccessedByLayers("actuate")
+                .whereLayer("job")
+                .mayOnlyBeAccessedByLayers("root", "actuate")
+                .whereLayer("kafka.embedded")
+                .mayOnlyBeAccessedByLayers("root")
+                .whereLayer("kafka")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka.embedded", "actuate")
+                .whereLayer("kafka.connection")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate")
+                .whereLayer("flink")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate")
+                .whereLayer("flink.embedded")
+                .mayOnlyBeAccessedByLayers("root", "actuate")
+                .whereLayer("flink.remote")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "flink", "actuate")
+                .whereLayer("diagnostics")
+                .mayOnlyBeAccessedByLayers(
+                        "root",
+                        "job",
+                        "kafka",
+                        "kafka.embedded",
+                        "kafka.connection",
+                        "flink",
+                        "flink.embedded",
+                        "flink.remote",
+                        "actuate")
                 .check(CLASSES);
     }
 
@@ -113,29 +158,63 @@ class ArchitectureTest {
      */
     @Test
     void theConnectorsVocabularyNeverReachesIntoItsInternals() {
-        noClasses().that().resideInAPackage(SOURCE).and().haveNameNotMatching(ASSEMBLY)
-                .should().dependOnClassesThat().resideInAnyPackage(INTERNAL.toArray(String[]::new))
+        noClasses()
+                .that()
+                .resideInAPackage(SOURCE)
+                .and()
+                .haveNameNotMatching(ASSEMBLY)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(INTERNAL.toArray(String[]::new))
                 .check(CLASSES);
-        noClasses().that().resideInAnyPackage(INTERNAL.toArray(String[]::new))
-                .should().dependOnClassesThat().haveSimpleName("StreamSplitKafkaSource")
-                .orShould().dependOnClassesThat().haveSimpleName("StreamSplitKafkaSourceBuilder")
+        noClasses()
+                .that()
+                .resideInAnyPackage(INTERNAL.toArray(String[]::new))
+                .should()
+                .dependOnClassesThat()
+                .haveSimpleName("StreamSplitKafkaSource")
+                .orShould()
+                .dependOnClassesThat()
+                .haveSimpleName("StreamSplitKafkaSourceBuilder")
                 .check(CLASSES);
     }
 
     @Test
     void theConnectorsApiIsAnnotatedAndItsInternalsAreMarkedInternal() {
-        classes().that().resideInAnyPackage(SOURCE, SOURCE + ".metrics")
-                .and().arePublic().and().areTopLevelClasses().should().beAnnotatedWith(PublicEvolving.class)
+        classes()
+                .that()
+                .resideInAnyPackage(SOURCE, SOURCE + ".metrics")
+                .and()
+                .arePublic()
+                .and()
+                .areTopLevelClasses()
+                .and()
+                .doNotHaveSimpleName("package-info")
+                .should()
+                .beAnnotatedWith(PublicEvolving.class)
                 .check(CLASSES);
-        classes().that()
-                .resideInAnyPackage(INTERNAL.toArray(String[]::new)).and().areTopLevelClasses()
-                .should().beAnnotatedWith(Internal.class).check(CLASSES);
+        classes()
+                .that()
+                .resideInAnyPackage(INTERNAL.toArray(String[]::new))
+                .and()
+                .areTopLevelClasses()
+                .and()
+                .doNotHaveSimpleName("package-info")
+                .should()
+                .beAnnotatedWith(Internal.class)
+                .check(CLASSES);
     }
 
     @Test
     void publicApiSignaturesNeverMentionInternalTypes() {
-        methods().that().areDeclaredInClassesThat().areAnnotatedWith(PublicEvolving.class).and().arePublic()
-                .and().areNotAnnotatedWith(Internal.class)
+        methods()
+                .that()
+                .areDeclaredInClassesThat()
+                .areAnnotatedWith(PublicEvolving.class)
+                .and()
+                .arePublic()
+                .and()
+                .areNotAnnotatedWith(Internal.class)
                 .should(new ArchCondition<>("not take or return types of the connector's internal packages") {
                     @Override
                     public void check(JavaMethod method, ConditionEvents events) {
@@ -143,26 +222,32 @@ class ArchitectureTest {
                             return; // Flink's Source interface names the split and checkpoint types
                         }
                         Stream.concat(Stream.of(method.getRawReturnType()), method.getRawParameterTypes().stream())
-                                .filter(type -> INTERNAL.stream().anyMatch(p -> type.getPackageName()
-                                        .startsWith(p.substring(0, p.length() - 2))))
-                                .forEach(type -> events.add(SimpleConditionEvent.violated(method,
-                                        method.getFullName() + " mentions internal type " + type.getName())));
+                                .filter(type -> INTERNAL.stream()
+                                        .anyMatch(
+                                                p -> type.getPackageName().startsWith(p.substring(0, p.length() - 2))))
+                                .forEach(type -> events.add(SimpleConditionEvent.violated(
+                                        method, method.getFullName() + " mentions internal type " + type.getName())));
                     }
-                }).check(CLASSES);
+                })
+                .check(CLASSES);
     }
 
     @Test
     void noMainPackageHoldsMoreThanFifteenTypes() {
-        Map<String, Long> perPackage = CLASSES.stream().filter(JavaClass::isTopLevelClass)
+        Map<String, Long> perPackage = CLASSES.stream()
+                .filter(JavaClass::isTopLevelClass)
                 .filter(c -> !c.getSimpleName().equals("package-info"))
                 .collect(Collectors.groupingBy(JavaClass::getPackageName, TreeMap::new, Collectors.counting()));
-        assertThat(perPackage).as("top-level types per package").allSatisfy((pkg, count) ->
-                assertThat(count).as(pkg).isLessThanOrEqualTo(15));
+        assertThat(perPackage)
+                .as("top-level types per package")
+                .allSatisfy((pkg, count) -> assertThat(count).as(pkg).isLessThanOrEqualTo(15));
     }
 
     private static boolean implementsAnInterfaceMethod(JavaMethod method) {
-        return method.getOwner().getAllRawInterfaces().stream().flatMap(i -> i.getMethods().stream())
+        return method.getOwner().getAllRawInterfaces().stream()
+                .flatMap(i -> i.getMethods().stream())
                 .anyMatch(m -> m.getName().equals(method.getName())
-                        && m.getRawParameterTypes().size() == method.getRawParameterTypes().size());
+                        && m.getRawParameterTypes().size()
+                                == method.getRawParameterTypes().size());
     }
 }

@@ -1,13 +1,12 @@
 package io.streamsplit.benchmarks;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
@@ -23,8 +22,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /** What the harnesses share: flags, input topics, job configuration, medians. */
 final class BenchmarkSupport {
 
-    private BenchmarkSupport() {
-    }
+    private BenchmarkSupport() {}
 
     /** {@code --name value} pairs over {@code defaults}; an unknown flag fails and lists the known ones. */
     static Map<String, Integer> flags(Map<String, Integer> defaults, String... args) {
@@ -32,8 +30,8 @@ final class BenchmarkSupport {
         for (int i = 0; i + 1 < args.length; i += 2) {
             String name = args[i].replaceFirst("^--", "");
             if (!values.containsKey(name)) {
-                throw new IllegalArgumentException("unknown option " + args[i] + "; known: --"
-                        + String.join(", --", defaults.keySet()));
+                throw new IllegalArgumentException(
+                        "unknown option " + args[i] + "; known: --" + String.join(", --", defaults.keySet()));
             }
             values.put(name, Integer.parseInt(args[i + 1]));
         }
@@ -60,8 +58,8 @@ final class BenchmarkSupport {
      * Like {@link #readToEnd(String, String)}, decoding every value with {@code decoder}; {@code tuned}
      * raises the fetch sizes (8 MB per partition, 64 MB per fetch, 10,000 records per poll).
      */
-    static long readToEnd(String bootstrapServers, String topic, java.util.function.Function<byte[], Object> decoder,
-            boolean tuned) {
+    static long readToEnd(
+            String bootstrapServers, String topic, java.util.function.Function<byte[], Object> decoder, boolean tuned) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -71,10 +69,11 @@ final class BenchmarkSupport {
             props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
             props.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, String.valueOf(1 << 20));
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             // with read_committed the end is the last stable offset and transaction markers take offsets,
@@ -106,8 +105,8 @@ final class BenchmarkSupport {
     }
 
     /** Writes {@code count} records with the values {@code values} gives, evenly over the topic's partitions. */
-    static void writeRecords(String bootstrapServers, String topic, int count,
-            java.util.function.IntFunction<byte[]> values) {
+    static void writeRecords(
+            String bootstrapServers, String topic, int count, java.util.function.IntFunction<byte[]> values) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
@@ -118,9 +117,10 @@ final class BenchmarkSupport {
         // with several requests in flight the idempotent producer was seen retrying a batch with a reset
         // sequence number for minutes (OUT_OF_ORDER_SEQUENCE_NUMBER, 10 B x 64 partitions); one at a time
         props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        java.util.concurrent.atomic.AtomicReference<Exception> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             // round robin: the sticky partitioner fills one partition per batch, which left 14 of 16
             // partitions empty for small inputs and uneven ones for large; every partition gets its share
             int partitions = producer.partitionsFor(topic).size();
@@ -134,8 +134,9 @@ final class BenchmarkSupport {
             producer.flush();
         }
         if (failure.get() != null) {
-            throw new IllegalStateException("Writing the input to " + topic + " failed; the run would count"
-                    + " wrong: " + failure.get(), failure.get());
+            throw new IllegalStateException(
+                    "Writing the input to " + topic + " failed; the run would count" + " wrong: " + failure.get(),
+                    failure.get());
         }
     }
 
@@ -148,8 +149,12 @@ final class BenchmarkSupport {
         Configuration config = new Configuration();
         config.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
         if (ClassLoader.getSystemClassLoader() != BenchmarkSupport.class.getClassLoader()) {
-            config.set(PipelineOptions.CLASSPATHS,
-                    List.of(Files.createTempDirectory("bench-classpath").toUri().toURL().toString()));
+            config.set(
+                    PipelineOptions.CLASSPATHS,
+                    List.of(Files.createTempDirectory("bench-classpath")
+                            .toUri()
+                            .toURL()
+                            .toString()));
         }
         return config;
     }

@@ -1,5 +1,12 @@
 package io.streamsplit.benchmarks;
 
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorState;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorStateSerializer;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaSourceEnumerator;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaSubscription;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.io.PrintStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -14,14 +21,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
-
-import io.streamsplit.connector.kafka.source.StartingOffsets;
-import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorState;
-import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorStateSerializer;
-import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
-import io.streamsplit.connector.kafka.source.enumerator.KafkaSourceEnumerator;
-import io.streamsplit.connector.kafka.source.enumerator.KafkaSubscription;
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -45,11 +44,9 @@ import org.apache.kafka.common.TopicPartition;
 public final class EnumeratorScaleBenchmark {
 
     /** One size's figures. */
-    record Result(int partitions, double assignMillis, int stateBytes, int pendingStateBytes) {
-    }
+    record Result(int partitions, double assignMillis, int stateBytes, int pendingStateBytes) {}
 
-    private EnumeratorScaleBenchmark() {
-    }
+    private EnumeratorScaleBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, Integer> defaults = new LinkedHashMap<>();
@@ -65,8 +62,12 @@ public final class EnumeratorScaleBenchmark {
     static List<Result> run(int maxPartitions, int perTopic, int parallelism, int runs, PrintStream out)
             throws Exception {
         List<Result> results = new ArrayList<>();
-        out.printf(Locale.ROOT, "enumerator scale: %d readers, %d partitions per topic, median of %d runs%n",
-                parallelism, perTopic, runs);
+        out.printf(
+                Locale.ROOT,
+                "enumerator scale: %d readers, %d partitions per topic, median of %d runs%n",
+                parallelism,
+                perTopic,
+                runs);
         once(1_000, perTopic, parallelism); // warm-up
         for (int partitions = 1_000; partitions <= maxPartitions; partitions *= 10) {
             List<Double> times = new ArrayList<>();
@@ -75,12 +76,17 @@ public final class EnumeratorScaleBenchmark {
                 last = once(partitions, perTopic, parallelism);
                 times.add(last.assignMillis());
             }
-            Result result = new Result(partitions, BenchmarkSupport.median(times), last.stateBytes(),
-                    last.pendingStateBytes());
+            Result result =
+                    new Result(partitions, BenchmarkSupport.median(times), last.stateBytes(), last.pendingStateBytes());
             results.add(result);
-            out.printf(Locale.ROOT, "%,9d partitions: assigned in %,8.1f ms; checkpoint state %,11d B after"
-                    + " assignment, %,11d B with every split still pending%n", partitions, result.assignMillis(),
-                    result.stateBytes(), result.pendingStateBytes());
+            out.printf(
+                    Locale.ROOT,
+                    "%,9d partitions: assigned in %,8.1f ms; checkpoint state %,11d B after"
+                            + " assignment, %,11d B with every split still pending%n",
+                    partitions,
+                    result.assignMillis(),
+                    result.stateBytes(),
+                    result.pendingStateBytes());
         }
         return results;
     }
@@ -88,27 +94,32 @@ public final class EnumeratorScaleBenchmark {
     private static Result once(int partitions, int perTopic, int parallelism) throws Exception {
         StubMetadata metadata = new StubMetadata(partitions, perTopic);
         SyncContext context = new SyncContext(parallelism);
-        KafkaSourceEnumerator.Settings settings = new KafkaSourceEnumerator.Settings("bench",
-                KafkaSubscription.topics(List.copyOf(metadata.topics.keySet())), StartingOffsets.earliest(), null,
-                "bench", 0);
+        KafkaSourceEnumerator.Settings settings = new KafkaSourceEnumerator.Settings(
+                "bench",
+                KafkaSubscription.topics(List.copyOf(metadata.topics.keySet())),
+                StartingOffsets.earliest(),
+                null,
+                "bench",
+                0);
         KafkaEnumeratorStateSerializer serializer = new KafkaEnumeratorStateSerializer();
         int pendingBytes;
         // with no reader registered every split stays pending: the largest state the enumerator keeps
-        try (KafkaSourceEnumerator idle = new KafkaSourceEnumerator(settings, new SyncContext(parallelism, false),
-                () -> metadata, KafkaEnumeratorState.empty())) {
+        try (KafkaSourceEnumerator idle = new KafkaSourceEnumerator(
+                settings, new SyncContext(parallelism, false), () -> metadata, KafkaEnumeratorState.empty())) {
             idle.start();
             pendingBytes = serializer.serialize(idle.snapshotState(1)).length;
         }
         long start = System.nanoTime();
-        try (KafkaSourceEnumerator enumerator = new KafkaSourceEnumerator(settings, context, () -> metadata,
-                KafkaEnumeratorState.empty())) {
+        try (KafkaSourceEnumerator enumerator =
+                new KafkaSourceEnumerator(settings, context, () -> metadata, KafkaEnumeratorState.empty())) {
             enumerator.start();
             context.drain();
             double millis = (System.nanoTime() - start) / 1e6;
             if (context.assignedSplits != partitions) {
                 throw new IllegalStateException("assigned " + context.assignedSplits + " of " + partitions + " splits");
             }
-            return new Result(partitions, millis, serializer.serialize(enumerator.snapshotState(2)).length, pendingBytes);
+            return new Result(
+                    partitions, millis, serializer.serialize(enumerator.snapshotState(2)).length, pendingBytes);
         }
     }
 
@@ -162,8 +173,7 @@ public final class EnumeratorScaleBenchmark {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         private static Map<TopicPartition, Long> zeros(Collection<TopicPartition> partitions) {
             Map<TopicPartition, Long> offsets = new HashMap<>(partitions.size() * 2);
@@ -204,8 +214,7 @@ public final class EnumeratorScaleBenchmark {
         }
 
         @Override
-        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {
-        }
+        public void sendEventToSourceReader(int subtaskId, SourceEvent event) {}
 
         @Override
         public int currentParallelism() {
@@ -223,8 +232,7 @@ public final class EnumeratorScaleBenchmark {
         }
 
         @Override
-        public void signalNoMoreSplits(int subtask) {
-        }
+        public void signalNoMoreSplits(int subtask) {}
 
         @Override
         public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler) {
@@ -239,8 +247,8 @@ public final class EnumeratorScaleBenchmark {
         }
 
         @Override
-        public <T> void callAsync(Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay,
-                long period) {
+        public <T> void callAsync(
+                Callable<T> callable, BiConsumer<T, Throwable> handler, long initialDelay, long period) {
             callAsync(callable, handler);
         }
 

@@ -1,5 +1,9 @@
 package io.streamsplit.benchmarks;
 
+import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -11,20 +15,15 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
-
-import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
-import io.streamsplit.connector.kafka.source.StartingOffsets;
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
-import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.connector.source.Source;
-import org.apache.flink.core.execution.CheckpointingMode;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -47,11 +46,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class LatencyBenchmark {
 
-    enum Reader { OFFICIAL, STREAMSPLIT }
+    enum Reader {
+        OFFICIAL,
+        STREAMSPLIT
+    }
 
     /** Percentiles of one run, in milliseconds. */
-    record Percentiles(double p50, double p99, double p999, double max, long count) {
-    }
+    record Percentiles(double p50, double p99, double p999, double max, long count) {}
 
     /** 10 µs buckets up to 10 s; the job runs in this JVM, so the map writes here directly. */
     static final class Histogram {
@@ -98,8 +99,7 @@ public final class LatencyBenchmark {
         }
     }
 
-    private LatencyBenchmark() {
-    }
+    private LatencyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, Integer> defaults = new java.util.LinkedHashMap<>();
@@ -110,36 +110,70 @@ public final class LatencyBenchmark {
         defaults.put("record-size", 100);
         defaults.put("runs", 3);
         Map<String, Integer> f = BenchmarkSupport.flags(defaults, args);
-        run(f.get("rate"), f.get("seconds"), f.get("partitions"), f.get("parallelism"), f.get("record-size"),
-                f.get("runs"), System.out);
+        run(
+                f.get("rate"),
+                f.get("seconds"),
+                f.get("partitions"),
+                f.get("parallelism"),
+                f.get("record-size"),
+                f.get("runs"),
+                System.out);
     }
 
-    static Map<Reader, List<Percentiles>> run(int rate, int seconds, int partitions, int parallelism, int recordSize,
-            int runs, PrintStream out) throws Exception {
+    static Map<Reader, List<Percentiles>> run(
+            int rate, int seconds, int partitions, int parallelism, int recordSize, int runs, PrintStream out)
+            throws Exception {
         Map<Reader, List<Percentiles>> results = new EnumMap<>(Reader.class);
-        out.printf(Locale.ROOT, "latency at %,d records/s for %d s, %d B records, %d partitions, parallelism %d,"
-                + " at-least-once checkpoints every 1 s%n", rate, seconds, recordSize, partitions, parallelism);
+        out.printf(
+                Locale.ROOT,
+                "latency at %,d records/s for %d s, %d B records, %d partitions, parallelism %d,"
+                        + " at-least-once checkpoints every 1 s%n",
+                rate,
+                seconds,
+                recordSize,
+                partitions,
+                parallelism);
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
             int topic = 0;
             for (int run = 0; run <= runs; run++) { // run 0 warms up
                 for (Reader reader : Reader.values()) {
                     String name = "latency-" + (++topic);
                     broker.createTopic(name, partitions);
-                    Percentiles p = once(reader, broker.bootstrapServers(), name, rate, run == 0 ? 3 : seconds,
-                            parallelism, recordSize);
+                    Percentiles p = once(
+                            reader,
+                            broker.bootstrapServers(),
+                            name,
+                            rate,
+                            run == 0 ? 3 : seconds,
+                            parallelism,
+                            recordSize);
                     if (run == 0) {
                         continue;
                     }
                     results.computeIfAbsent(reader, r -> new ArrayList<>()).add(p);
-                    out.printf(Locale.ROOT, "run %d %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms"
-                            + "  (%,d records)%n", run, reader, p.p50(), p.p99(), p.p999(), p.max(), p.count());
+                    out.printf(
+                            Locale.ROOT,
+                            "run %d %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms"
+                                    + "  (%,d records)%n",
+                            run,
+                            reader,
+                            p.p50(),
+                            p.p99(),
+                            p.p999(),
+                            p.max(),
+                            p.count());
                 }
             }
         }
         for (Reader reader : Reader.values()) {
             List<Percentiles> list = results.get(reader);
-            out.printf(Locale.ROOT, "median %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms%n", reader,
-                    median(list, Percentiles::p50), median(list, Percentiles::p99), median(list, Percentiles::p999),
+            out.printf(
+                    Locale.ROOT,
+                    "median %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms%n",
+                    reader,
+                    median(list, Percentiles::p50),
+                    median(list, Percentiles::p99),
+                    median(list, Percentiles::p999),
                     median(list, Percentiles::max));
         }
         return results;
@@ -149,24 +183,33 @@ public final class LatencyBenchmark {
         return BenchmarkSupport.median(list.stream().map(field::applyAsDouble).toList());
     }
 
-    private static Percentiles once(Reader reader, String bootstrap, String topic, int rate, int seconds,
-            int parallelism, int recordSize) throws Exception {
+    private static Percentiles once(
+            Reader reader, String bootstrap, String topic, int rate, int seconds, int parallelism, int recordSize)
+            throws Exception {
         Histogram.reset();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                BenchmarkSupport.jobConfiguration(parallelism));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(BenchmarkSupport.jobConfiguration(parallelism));
         env.enableCheckpointing(1000, CheckpointingMode.AT_LEAST_ONCE);
         Source<byte[], ?, ?> source = reader == Reader.OFFICIAL
-                ? KafkaSource.<byte[]>builder().setBootstrapServers(bootstrap).setTopics(topic)
+                ? KafkaSource.<byte[]>builder()
+                        .setBootstrapServers(bootstrap)
+                        .setTopics(topic)
                         .setStartingOffsets(OffsetsInitializer.earliest())
-                        .setDeserializer(KafkaRecordDeserializationSchema.valueOnly(ByteArrayDeserializer.class)).build()
-                : StreamSplitKafkaSource.<byte[]>builder().setBootstrapServers(bootstrap).setTopics(topic)
+                        .setDeserializer(KafkaRecordDeserializationSchema.valueOnly(ByteArrayDeserializer.class))
+                        .build()
+                : StreamSplitKafkaSource.<byte[]>builder()
+                        .setBootstrapServers(bootstrap)
+                        .setTopics(topic)
                         .setStartingOffsets(StartingOffsets.earliest())
-                        .setRecordEmitter(values(), PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO).build();
+                        .setRecordEmitter(values(), PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                        .build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), reader.name().toLowerCase(Locale.ROOT))
                 .map(value -> {
                     Histogram.record(System.nanoTime() - ByteBuffer.wrap(value).getLong());
                     return value;
-                }).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO).sinkTo(new DiscardingSink<>());
+                })
+                .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .sinkTo(new DiscardingSink<>());
         JobClient job = env.executeAsync(reader + " latency");
         try {
             awaitRunning(job);
@@ -206,8 +249,8 @@ public final class LatencyBenchmark {
         props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         long total = (long) rate * seconds;
         long interval = TimeUnit.SECONDS.toNanos(1) / rate;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             long start = System.nanoTime();
             for (long i = 0; i < total; i++) {
                 long due = start + i * interval;

@@ -13,8 +13,7 @@ final class ReadClock {
     private static final AtomicLong FIRST_RECORD_NANOS = new AtomicLong();
     private static final AtomicLong END_NANOS = new AtomicLong();
 
-    private ReadClock() {
-    }
+    private ReadClock() {}
 
     static void reset() {
         FIRST_RECORD_NANOS.set(0);

@@ -1,11 +1,10 @@
 package io.streamsplit.benchmarks;
 
+import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
 
 /**
  * The ratio of two readers' records/s, taken per round (each round's pair of runs) and summarized
@@ -25,9 +24,11 @@ record RoundRatio(double median, double low, double high, int rounds) {
         for (int i = 0; i < Math.min(as.size(), bs.size()); i++) {
             ratios.add(as.get(i) / bs.get(i));
         }
-        return new RoundRatio(BenchmarkSupport.median(ratios),
+        return new RoundRatio(
+                BenchmarkSupport.median(ratios),
                 ratios.stream().mapToDouble(d -> d).min().orElse(Double.NaN),
-                ratios.stream().mapToDouble(d -> d).max().orElse(Double.NaN), ratios.size());
+                ratios.stream().mapToDouble(d -> d).max().orElse(Double.NaN),
+                ratios.size());
     }
 
     /** The whole range is below {@code target}: below it beyond this run's noise. */

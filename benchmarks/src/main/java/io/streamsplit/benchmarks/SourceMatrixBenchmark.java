@@ -1,5 +1,8 @@
 package io.streamsplit.benchmarks;
 
+import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
+import io.streamsplit.benchmarks.SourceThroughputBenchmark.Result;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,11 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-
-import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
-import io.streamsplit.benchmarks.SourceThroughputBenchmark.Result;
-import io.streamsplit.benchmarks.SourceThroughputBenchmark.Settings;
-import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 
 /**
  * {@link SourceThroughputBenchmark} over a matrix of shapes on one broker: record sizes × partition
@@ -34,8 +32,7 @@ import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 public final class SourceMatrixBenchmark {
 
     /** A ratio column of the CSV and JSON outputs. */
-    private record RatioColumn(String csvName, String jsonName, Function<Row, RoundRatio> ratio) {
-    }
+    private record RatioColumn(String csvName, String jsonName, Function<Row, RoundRatio> ratio) {}
 
     private static final List<RatioColumn> RATIO_COLUMNS = List.of(
             new RatioColumn("ss_over_official", "ssOverOfficial", Row::ssOverOfficial),
@@ -43,9 +40,16 @@ public final class SourceMatrixBenchmark {
             new RatioColumn("ss_over_raw_tuned_steady", "ssOverRawTunedSteady", Row::ssOverRawTunedSteady));
 
     /** One shape's medians and ratios. */
-    record Row(Settings shape, Map<Reader, Double> median, Map<Reader, Double> min, Map<Reader, Double> max,
-            Map<Reader, Double> steadyMedian, Map<Reader, Double> fixedMillis, RoundRatio ssOverOfficial,
-            RoundRatio ssOverOfficialSteady, RoundRatio ssOverRawTunedSteady) {
+    record Row(
+            ThroughputSettings shape,
+            Map<Reader, Double> median,
+            Map<Reader, Double> min,
+            Map<Reader, Double> max,
+            Map<Reader, Double> steadyMedian,
+            Map<Reader, Double> fixedMillis,
+            RoundRatio ssOverOfficial,
+            RoundRatio ssOverOfficialSteady,
+            RoundRatio ssOverRawTunedSteady) {
 
         /** 10 B records, bytes or String: the "tiny record" shapes of the targets. */
         boolean tiny() {
@@ -53,16 +57,22 @@ public final class SourceMatrixBenchmark {
         }
     }
 
-    private SourceMatrixBenchmark() {
-    }
+    private SourceMatrixBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> f = options(args);
-        List<Row> rows = run(Integer.parseInt(f.get("records")), Long.parseLong(f.get("max-mb")),
+        List<Row> rows = run(
+                Integer.parseInt(f.get("records")),
+                Long.parseLong(f.get("max-mb")),
                 Integer.parseInt(f.get("runs")),
-                ints(f.get("record-sizes")), ints(f.get("partitions")), ints(f.get("parallelism")),
-                Arrays.stream(f.get("formats").split(",")).map(ValueFormat::parse).toList(),
-                Integer.parseInt(f.get("object-reuse")) != 0, System.out);
+                ints(f.get("record-sizes")),
+                ints(f.get("partitions")),
+                ints(f.get("parallelism")),
+                Arrays.stream(f.get("formats").split(","))
+                        .map(ValueFormat::parse)
+                        .toList(),
+                Integer.parseInt(f.get("object-reuse")) != 0,
+                System.out);
         Path out = Path.of(f.get("out"));
         write(rows, out);
         System.out.println("wrote " + out.resolve("results.csv") + ", results.json, results.svg");
@@ -72,15 +82,23 @@ public final class SourceMatrixBenchmark {
      * Runs every shape; {@code maxMegabytes} (0: no cap) caps a shape's input so large records do
      * not take most of the time: a 1 KB shape under a 1,024 MB cap reads 1,048,576 records.
      */
-    static List<Row> run(int records, long maxMegabytes, int runs, List<Integer> sizes, List<Integer> partitions,
-            List<Integer> parallelisms, List<ValueFormat> formats, boolean objectReuse, PrintStream out)
+    static List<Row> run(
+            int records,
+            long maxMegabytes,
+            int runs,
+            List<Integer> sizes,
+            List<Integer> partitions,
+            List<Integer> parallelisms,
+            List<ValueFormat> formats,
+            boolean objectReuse,
+            PrintStream out)
             throws Exception {
-        List<Settings> shapes = shapes(records, maxMegabytes, runs, sizes, partitions, parallelisms, formats,
-                objectReuse);
+        List<ThroughputSettings> shapes =
+                shapes(records, maxMegabytes, runs, sizes, partitions, parallelisms, formats, objectReuse);
         List<Row> rows = new ArrayList<>();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
             int n = 0;
-            for (Settings shape : shapes) {
+            for (ThroughputSettings shape : shapes) {
                 out.printf(Locale.ROOT, "%n=== shape %d of %d ===%n", ++n, shapes.size());
                 Result result = SourceThroughputBenchmark.run(shape, out, broker, "shape" + n);
                 rows.add(row(shape, result));
@@ -97,15 +115,31 @@ public final class SourceMatrixBenchmark {
      * The shapes of a matrix, formats outermost; {@code objectReuse} runs every Flink job with
      * object reuse ({@code --object-reuse 1}: chained operators are handed elements without copies).
      */
-    static List<Settings> shapes(int records, long maxMegabytes, int runs, List<Integer> sizes,
-            List<Integer> partitions, List<Integer> parallelisms, List<ValueFormat> formats, boolean objectReuse) {
-        List<Settings> shapes = new ArrayList<>();
+    static List<ThroughputSettings> shapes(
+            int records,
+            long maxMegabytes,
+            int runs,
+            List<Integer> sizes,
+            List<Integer> partitions,
+            List<Integer> parallelisms,
+            List<ValueFormat> formats,
+            boolean objectReuse) {
+        List<ThroughputSettings> shapes = new ArrayList<>();
         for (ValueFormat format : formats) {
             for (int size : format == ValueFormat.JSON ? List.of(0) : sizes) {
                 for (int p : partitions) {
                     for (int parallelism : parallelisms) {
-                        shapes.add(new Settings(records(records, maxMegabytes, size), size, p, parallelism, runs,
-                                format, false, objectReuse, false, Map.of()));
+                        shapes.add(new ThroughputSettings(
+                                records(records, maxMegabytes, size),
+                                size,
+                                p,
+                                parallelism,
+                                runs,
+                                format,
+                                false,
+                                objectReuse,
+                                false,
+                                Map.of()));
                     }
                 }
             }
@@ -115,11 +149,12 @@ public final class SourceMatrixBenchmark {
 
     /** A shape's record count: {@code records}, or fewer where their values exceed {@code maxMegabytes}. */
     static int records(int records, long maxMegabytes, int recordSize) {
-        return maxMegabytes > 0 && recordSize > 0 ? (int) Math.min(records, (maxMegabytes << 20) / recordSize)
+        return maxMegabytes > 0 && recordSize > 0
+                ? (int) Math.min(records, (maxMegabytes << 20) / recordSize)
                 : records;
     }
 
-    static Row row(Settings shape, Result result) {
+    static Row row(ThroughputSettings shape, Result result) {
         Map<Reader, Double> median = new LinkedHashMap<>();
         Map<Reader, Double> min = new LinkedHashMap<>();
         Map<Reader, Double> max = new LinkedHashMap<>();
@@ -131,22 +166,46 @@ public final class SourceMatrixBenchmark {
             max.put(reader, values.stream().mapToDouble(d -> d).max().orElse(Double.NaN));
             steady.put(reader, BenchmarkSupport.median(result.steady().get(reader)));
         }
-        return new Row(shape, median, min, max, steady, result.fixedCostMillis(),
-                result.ssOverOfficial(), result.ssOverOfficialSteady(), result.ssOverRawTunedSteady());
+        return new Row(
+                shape,
+                median,
+                min,
+                max,
+                steady,
+                result.fixedCostMillis(),
+                result.ssOverOfficial(),
+                result.ssOverOfficialSteady(),
+                result.ssOverRawTunedSteady());
     }
 
     static String table(List<Row> rows) {
-        StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
-                "%-33s %10s %10s %10s %10s  %-17s %-17s %s%n", "shape", "raw", "raw tuned", "official",
-                "streamsplit", "ss/off", "steady", "ss/rawT"));
+        StringBuilder table = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%-33s %10s %10s %10s %10s  %-17s %-17s %s%n",
+                "shape",
+                "raw",
+                "raw tuned",
+                "official",
+                "streamsplit",
+                "ss/off",
+                "steady",
+                "ss/rawT"));
         for (Row row : rows) {
-            table.append(String.format(Locale.ROOT, "%-33s %,10.0f %,10.0f %,10.0f %,10.0f  %-17s %-17s %s%n",
-                    row.shape().shape(), row.median().get(Reader.RAW), row.median().get(Reader.RAW_TUNED),
-                    row.median().get(Reader.OFFICIAL), row.median().get(Reader.STREAMSPLIT), row.ssOverOfficial(),
-                    row.ssOverOfficialSteady(), row.ssOverRawTunedSteady()));
+            table.append(String.format(
+                    Locale.ROOT,
+                    "%-33s %,10.0f %,10.0f %,10.0f %,10.0f  %-17s %-17s %s%n",
+                    row.shape().shape(),
+                    row.median().get(Reader.RAW),
+                    row.median().get(Reader.RAW_TUNED),
+                    row.median().get(Reader.OFFICIAL),
+                    row.median().get(Reader.STREAMSPLIT),
+                    row.ssOverOfficial(),
+                    row.ssOverOfficialSteady(),
+                    row.ssOverRawTunedSteady()));
         }
-        return table.append("(median records/s per reader; ratios are medians of per-round ratios with the lowest and"
-                + " highest round; \"steady\" and ss/rawT compare first record to end of input, without job start)")
+        return table.append(
+                        "(median records/s per reader; ratios are medians of per-round ratios with the lowest and"
+                                + " highest round; \"steady\" and ss/rawT compare first record to end of input, without job start)")
                 .toString();
     }
 
@@ -158,25 +217,35 @@ public final class SourceMatrixBenchmark {
     static String targets(List<Row> rows) {
         StringBuilder report = new StringBuilder("targets (median of rounds; \"clearly\" = every round below):\n");
         target(report, "streamsplit/official >= 1.00, every shape", rows, Row::ssOverOfficial, 1.00);
-        target(report, "streamsplit/official >= 1.10, tiny records (10 B bytes, String)",
-                rows.stream().filter(Row::tiny).toList(), Row::ssOverOfficial, 1.10);
-        target(report, "streamsplit/official >= 1.10, 64 partitions",
-                rows.stream().filter(row -> row.shape().partitions() == 64).toList(), Row::ssOverOfficial, 1.10);
+        target(
+                report,
+                "streamsplit/official >= 1.10, tiny records (10 B bytes, String)",
+                rows.stream().filter(Row::tiny).toList(),
+                Row::ssOverOfficial,
+                1.10);
+        target(
+                report,
+                "streamsplit/official >= 1.10, 64 partitions",
+                rows.stream().filter(row -> row.shape().partitions() == 64).toList(),
+                Row::ssOverOfficial,
+                1.10);
         target(report, "streamsplit steady >= 0.95 x tuned raw", rows, Row::ssOverRawTunedSteady, 0.95);
         return report.toString();
     }
 
-    private static void target(StringBuilder report, String name, List<Row> rows,
-            Function<Row, RoundRatio> ratio, double target) {
-        List<Row> missed = rows.stream().filter(row -> ratio.apply(row).median() < target).toList();
-        long clearly = missed.stream().map(ratio).filter(r -> r.clearlyBelow(target)).count();
-        report.append(String.format(Locale.ROOT, "  %-64s met on %d of %d shapes", name, rows.size() - missed.size(),
-                rows.size()));
+    private static void target(
+            StringBuilder report, String name, List<Row> rows, Function<Row, RoundRatio> ratio, double target) {
+        List<Row> missed =
+                rows.stream().filter(row -> ratio.apply(row).median() < target).toList();
+        long clearly =
+                missed.stream().map(ratio).filter(r -> r.clearlyBelow(target)).count();
+        report.append(String.format(
+                Locale.ROOT, "  %-64s met on %d of %d shapes", name, rows.size() - missed.size(), rows.size()));
         report.append(missed.isEmpty() ? "\n" : String.format(Locale.ROOT, ", %d clearly missed; missed:%n", clearly));
         for (Row row : missed) {
             RoundRatio r = ratio.apply(row);
-            report.append(String.format(Locale.ROOT, "    %-33s %s%s%n", row.shape().shape(), r,
-                    r.clearlyBelow(target) ? " clearly" : ""));
+            report.append(String.format(
+                    Locale.ROOT, "    %-33s %s%s%n", row.shape().shape(), r, r.clearlyBelow(target) ? " clearly" : ""));
         }
     }
 
@@ -185,39 +254,87 @@ public final class SourceMatrixBenchmark {
         StringBuilder csv = new StringBuilder("format,record_size,partitions,parallelism,records,runs");
         for (Reader reader : Reader.COMPARED) {
             String r = reader.name().toLowerCase(Locale.ROOT);
-            csv.append(',').append(r).append("_median,").append(r).append("_min,").append(r).append("_max,")
-                    .append(r).append("_steady_median");
+            csv.append(',')
+                    .append(r)
+                    .append("_median,")
+                    .append(r)
+                    .append("_min,")
+                    .append(r)
+                    .append("_max,")
+                    .append(r)
+                    .append("_steady_median");
         }
         csv.append(",official_fixed_ms,streamsplit_fixed_ms");
         for (RatioColumn column : RATIO_COLUMNS) {
             String name = column.csvName();
-            csv.append(',').append(name).append(',').append(name).append("_low,").append(name).append("_high");
+            csv.append(',')
+                    .append(name)
+                    .append(',')
+                    .append(name)
+                    .append("_low,")
+                    .append(name)
+                    .append("_high");
         }
         csv.append('\n');
         StringBuilder json = new StringBuilder("[\n");
         for (Row row : rows) {
-            Settings s = row.shape();
-            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d", s.format().name().toLowerCase(Locale.ROOT),
-                    s.recordSize(), s.partitions(), s.parallelism(), s.records(), s.runs()));
-            json.append(String.format(Locale.ROOT, "  {\"format\":\"%s\",\"recordSize\":%d,\"partitions\":%d,"
-                    + "\"parallelism\":%d,\"records\":%d,\"runs\":%d", s.format().name().toLowerCase(Locale.ROOT),
-                    s.recordSize(), s.partitions(), s.parallelism(), s.records(), s.runs()));
+            ThroughputSettings s = row.shape();
+            csv.append(String.format(
+                    Locale.ROOT,
+                    "%s,%d,%d,%d,%d,%d",
+                    s.format().name().toLowerCase(Locale.ROOT),
+                    s.recordSize(),
+                    s.partitions(),
+                    s.parallelism(),
+                    s.records(),
+                    s.runs()));
+            json.append(String.format(
+                    Locale.ROOT,
+                    "  {\"format\":\"%s\",\"recordSize\":%d,\"partitions\":%d,"
+                            + "\"parallelism\":%d,\"records\":%d,\"runs\":%d",
+                    s.format().name().toLowerCase(Locale.ROOT),
+                    s.recordSize(),
+                    s.partitions(),
+                    s.parallelism(),
+                    s.records(),
+                    s.runs()));
             for (Reader reader : Reader.COMPARED) {
-                csv.append(String.format(Locale.ROOT, ",%.0f,%.0f,%.0f,%.0f", row.median().get(reader),
-                        row.min().get(reader), row.max().get(reader), row.steadyMedian().get(reader)));
-                json.append(String.format(Locale.ROOT, ",\"%s\":{\"median\":%.0f,\"min\":%.0f,\"max\":%.0f,"
-                        + "\"steadyMedian\":%.0f}", reader.name().toLowerCase(Locale.ROOT), row.median().get(reader),
-                        row.min().get(reader), row.max().get(reader), row.steadyMedian().get(reader)));
+                csv.append(String.format(
+                        Locale.ROOT,
+                        ",%.0f,%.0f,%.0f,%.0f",
+                        row.median().get(reader),
+                        row.min().get(reader),
+                        row.max().get(reader),
+                        row.steadyMedian().get(reader)));
+                json.append(String.format(
+                        Locale.ROOT,
+                        ",\"%s\":{\"median\":%.0f,\"min\":%.0f,\"max\":%.0f," + "\"steadyMedian\":%.0f}",
+                        reader.name().toLowerCase(Locale.ROOT),
+                        row.median().get(reader),
+                        row.min().get(reader),
+                        row.max().get(reader),
+                        row.steadyMedian().get(reader)));
             }
-            csv.append(String.format(Locale.ROOT, ",%.0f,%.0f", row.fixedMillis().get(Reader.OFFICIAL),
+            csv.append(String.format(
+                    Locale.ROOT,
+                    ",%.0f,%.0f",
+                    row.fixedMillis().get(Reader.OFFICIAL),
                     row.fixedMillis().get(Reader.STREAMSPLIT)));
-            json.append(String.format(Locale.ROOT, ",\"officialFixedMs\":%.0f,\"streamsplitFixedMs\":%.0f",
-                    row.fixedMillis().get(Reader.OFFICIAL), row.fixedMillis().get(Reader.STREAMSPLIT)));
+            json.append(String.format(
+                    Locale.ROOT,
+                    ",\"officialFixedMs\":%.0f,\"streamsplitFixedMs\":%.0f",
+                    row.fixedMillis().get(Reader.OFFICIAL),
+                    row.fixedMillis().get(Reader.STREAMSPLIT)));
             for (RatioColumn column : RATIO_COLUMNS) {
                 RoundRatio ratio = column.ratio().apply(row);
                 csv.append(String.format(Locale.ROOT, ",%.3f,%.3f,%.3f", ratio.median(), ratio.low(), ratio.high()));
-                json.append(String.format(Locale.ROOT, ",\"%s\":{\"median\":%.3f,\"low\":%.3f,\"high\":%.3f}",
-                        column.jsonName(), ratio.median(), ratio.low(), ratio.high()));
+                json.append(String.format(
+                        Locale.ROOT,
+                        ",\"%s\":{\"median\":%.3f,\"low\":%.3f,\"high\":%.3f}",
+                        column.jsonName(),
+                        ratio.median(),
+                        ratio.low(),
+                        ratio.high()));
             }
             csv.append('\n');
             json.append('}').append(row == rows.get(rows.size() - 1) ? "" : ",").append('\n');
@@ -241,8 +358,8 @@ public final class SourceMatrixBenchmark {
         for (int i = 0; i + 1 < args.length; i += 2) {
             String name = args[i].replaceFirst("^--", "");
             if (!values.containsKey(name)) {
-                throw new IllegalArgumentException("unknown option " + args[i] + "; known: --"
-                        + String.join(", --", values.keySet()));
+                throw new IllegalArgumentException(
+                        "unknown option " + args[i] + "; known: --" + String.join(", --", values.keySet()));
             }
             values.put(name, args[i + 1]);
         }
@@ -250,6 +367,9 @@ public final class SourceMatrixBenchmark {
     }
 
     private static List<Integer> ints(String list) {
-        return Arrays.stream(list.split(",")).map(String::trim).map(Integer::parseInt).toList();
+        return Arrays.stream(list.split(","))
+                .map(String::trim)
+                .map(Integer::parseInt)
+                .toList();
     }
 }

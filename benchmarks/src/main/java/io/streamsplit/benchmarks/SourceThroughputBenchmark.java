@@ -1,5 +1,9 @@
 package io.streamsplit.benchmarks;
 
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.connector.kafka.source.reader.KafkaSourceReader;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.io.PrintStream;
 import java.net.MalformedURLException;
 import java.net.URI;
@@ -8,16 +12,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-
-import io.streamsplit.connector.kafka.source.StoppingOffsets;
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
-import io.streamsplit.connector.kafka.source.reader.KafkaSourceReader;
-import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.Source;
@@ -29,8 +27,8 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
@@ -71,80 +69,21 @@ public final class SourceThroughputBenchmark {
 
     /** The readers; {@link #STREAMSPLIT_AGAIN} is a second run of StreamSplit's source, only with {@code --aa 1}. */
     enum Reader {
-        RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT, STREAMSPLIT_AGAIN;
+        RAW,
+        RAW_TUNED,
+        OFFICIAL,
+        STREAMSPLIT,
+        STREAMSPLIT_AGAIN;
 
         /** The readers every run compares. */
         static final List<Reader> COMPARED = List.of(RAW, RAW_TUNED, OFFICIAL, STREAMSPLIT);
     }
 
-    record Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format,
-            boolean officialTuned, boolean objectReuse, boolean aa, Map<String, String> b) {
-        Settings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
-            this(records, recordSize, partitions, parallelism, runs, format, false, false, false, Map.of());
-        }
-
-        static Settings parse(String... args) {
-            ValueFormat format = ValueFormat.BYTES;
-            Map<String, String> b = Map.of();
-            List<String> ints = new ArrayList<>();
-            for (int i = 0; i < args.length; i++) {
-                if (args[i].equals("--format") && i + 1 < args.length) {
-                    format = ValueFormat.parse(args[++i]);
-                } else if (args[i].equals("--b") && i + 1 < args.length) {
-                    b = consumerSettings(args[++i]);
-                } else {
-                    ints.add(args[i]);
-                }
-            }
-            Map<String, Integer> defaults = BenchmarkSupport.commonDefaults(5_000_000, 5);
-            defaults.put("official-tuned", 0);
-            defaults.put("object-reuse", 0);
-            defaults.put("aa", 0);
-            Map<String, Integer> f = BenchmarkSupport.flags(defaults, ints.toArray(String[]::new));
-            return new Settings(f.get("records"), f.get("record-size"), f.get("partitions"), f.get("parallelism"),
-                    f.get("runs"), format, f.get("official-tuned") != 0, f.get("object-reuse") != 0,
-                    f.get("aa") != 0, b);
-        }
-
-        /** {@code "max.poll.records=500,fetch.max.wait.ms=100"} as an ordered map. */
-        private static Map<String, String> consumerSettings(String list) {
-            Map<String, String> settings = new LinkedHashMap<>();
-            for (String pair : list.split(",")) {
-                int eq = pair.indexOf('=');
-                if (eq <= 0 || eq == pair.length() - 1) {
-                    throw new IllegalArgumentException("--b " + list + ": '" + pair + "' is not key=value; give"
-                            + " Kafka consumer settings for the second StreamSplit run as"
-                            + " key=value[,key=value...], e.g. --b max.partition.fetch.bytes=1048576");
-                }
-                settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-            }
-            return Collections.unmodifiableMap(settings);
-        }
-
-        /** Whether each round has a second StreamSplit run: an A/A ({@code --aa 1}) or an A/B ({@code --b}). */
-        boolean secondRun() {
-            return aa || !b.isEmpty();
-        }
-
-        /** The readers of each round, in the order of odd rounds; even rounds run them in reverse. */
-        List<Reader> readers() {
-            return secondRun() ? List.of(Reader.values()) : Reader.COMPARED;
-        }
-
-        /** What the second StreamSplit run is compared as: "A/A", or "A/B" with its settings. */
-        String secondRunName() {
-            return b.isEmpty() ? "A/A" : "A/B";
-        }
-
-        /** "100 B bytes, 4 partitions, p=2" */
-        String shape() {
-            return (format == ValueFormat.JSON ? "json" : recordSize + " B " + format.name().toLowerCase(Locale.ROOT))
-                    + ", " + partitions + " partitions, p=" + parallelism;
-        }
-    }
-
     /** The report: per reader the counted runs' records/s (whole run, and first record to end of input). */
-    record Result(Map<Reader, List<Double>> gross, Map<Reader, List<Double>> steady, Map<Reader, Double> fixedCostMillis,
+    record Result(
+            Map<Reader, List<Double>> gross,
+            Map<Reader, List<Double>> steady,
+            Map<Reader, Double> fixedCostMillis,
             Map<Reader, List<Double>> firstRecordMillis) {
 
         /** streamsplit/official over whole runs, job start included. */
@@ -163,22 +102,21 @@ public final class SourceThroughputBenchmark {
         }
     }
 
-
-    private SourceThroughputBenchmark() {
-    }
+    private SourceThroughputBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        run(Settings.parse(args), System.out);
+        run(ThroughputSettings.parse(args), System.out);
     }
 
-    static Result run(Settings settings, PrintStream out) throws Exception {
+    static Result run(ThroughputSettings settings, PrintStream out) throws Exception {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
             return run(settings, out, broker, "bench");
         }
     }
 
     /** One shape on a running broker; its topics are named after {@code prefix}. */
-    static Result run(Settings settings, PrintStream out, EmbeddedKafkaBroker broker, String prefix) throws Exception {
+    static Result run(ThroughputSettings settings, PrintStream out, EmbeddedKafkaBroker broker, String prefix)
+            throws Exception {
         try (MiniCluster cluster = startCluster(settings.parallelism())) {
             return run(settings, out, broker, prefix, cluster);
         }
@@ -191,22 +129,33 @@ public final class SourceThroughputBenchmark {
      */
     static MiniCluster startCluster(int parallelism) throws Exception {
         MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(BenchmarkSupport.jobConfiguration(parallelism)).setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(parallelism).build());
+                .setConfiguration(BenchmarkSupport.jobConfiguration(parallelism))
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(parallelism)
+                .build());
         cluster.start();
         return cluster;
     }
 
-    private static Result run(Settings settings, PrintStream out, EmbeddedKafkaBroker broker, String prefix,
-            MiniCluster cluster) throws Exception {
+    private static Result run(
+            ThroughputSettings settings,
+            PrintStream out,
+            EmbeddedKafkaBroker broker,
+            String prefix,
+            MiniCluster cluster)
+            throws Exception {
         String bootstrap = broker.bootstrapServers();
         String empty = prefix + "-empty";
         String input = prefix + "-in";
         broker.createTopic(empty, settings.partitions());
         broker.createTopic(input, settings.partitions());
-        BenchmarkSupport.writeRecords(bootstrap, input, settings.records(),
-                settings.format().values(settings.recordSize()));
-        out.printf(Locale.ROOT, "%,d records, %s%s%s%s%n", settings.records(), settings.shape(),
+        BenchmarkSupport.writeRecords(
+                bootstrap, input, settings.records(), settings.format().values(settings.recordSize()));
+        out.printf(
+                Locale.ROOT,
+                "%,d records, %s%s%s%s%n",
+                settings.records(),
+                settings.shape(),
                 settings.officialTuned() ? " (official with StreamSplit's fetch settings)" : "",
                 settings.objectReuse() ? " (object reuse on)" : "",
                 settings.b().isEmpty() ? "" : " (STREAMSPLIT_AGAIN with " + settings.b() + ")");
@@ -218,10 +167,14 @@ public final class SourceThroughputBenchmark {
             read(reader, cluster, bootstrap, empty, 0, settings); // warm-up
             List<Double> costs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                costs.add((double) read(reader, cluster, bootstrap, empty, 0, settings).toMillis());
+                costs.add((double)
+                        read(reader, cluster, bootstrap, empty, 0, settings).toMillis());
             }
             fixed.put(reader, BenchmarkSupport.median(costs));
-            out.printf(Locale.ROOT, "fixed job cost %-11s %,6.0f ms (median of 3 runs on an empty topic)%n", reader,
+            out.printf(
+                    Locale.ROOT,
+                    "fixed job cost %-11s %,6.0f ms (median of 3 runs on an empty topic)%n",
+                    reader,
                     fixed.get(reader));
         }
         for (Reader reader : settings.readers()) {
@@ -255,44 +208,72 @@ public final class SourceThroughputBenchmark {
                 double steadyPerSecond = settings.records() * 1e9 / ReadClock.steadyNanos();
                 gross.computeIfAbsent(reader, r -> new ArrayList<>()).add(perSecond);
                 steady.computeIfAbsent(reader, r -> new ArrayList<>()).add(steadyPerSecond);
-                out.printf(Locale.ROOT, "run %d %-11s %,11.0f rec/s %7.1f MB/s  steady %,11.0f rec/s (%,d ms)%n",
-                        run, reader, perSecond, perSecond * settings.recordSize() / (1024 * 1024), steadyPerSecond,
+                out.printf(
+                        Locale.ROOT,
+                        "run %d %-11s %,11.0f rec/s %7.1f MB/s  steady %,11.0f rec/s (%,d ms)%n",
+                        run,
+                        reader,
+                        perSecond,
+                        perSecond * settings.recordSize() / (1024 * 1024),
+                        steadyPerSecond,
                         millis);
                 if (cpu != null) {
                     out.printf(Locale.ROOT, "      %-11s %s%n", "", cpu.report());
                 }
             }
-            out.printf(Locale.ROOT, "run %d ratios: streamsplit/official %.2f (steady %.2f), streamsplit/raw steady"
-                    + " %.2f, streamsplit/raw-tuned steady %.2f%n",
-                    run, last(gross, Reader.STREAMSPLIT) / last(gross, Reader.OFFICIAL),
+            out.printf(
+                    Locale.ROOT,
+                    "run %d ratios: streamsplit/official %.2f (steady %.2f), streamsplit/raw steady"
+                            + " %.2f, streamsplit/raw-tuned steady %.2f%n",
+                    run,
+                    last(gross, Reader.STREAMSPLIT) / last(gross, Reader.OFFICIAL),
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.OFFICIAL),
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW),
                     last(steady, Reader.STREAMSPLIT) / last(steady, Reader.RAW_TUNED));
             if (settings.secondRun()) {
-                out.printf(Locale.ROOT, "run %d %s: streamsplit-again/streamsplit steady %.2f%n", run,
+                out.printf(
+                        Locale.ROOT,
+                        "run %d %s: streamsplit-again/streamsplit steady %.2f%n",
+                        run,
                         settings.secondRunName(),
                         last(steady, Reader.STREAMSPLIT_AGAIN) / last(steady, Reader.STREAMSPLIT));
             }
         }
         for (Reader reader : settings.readers()) {
             List<Double> values = gross.get(reader);
-            out.printf(Locale.ROOT, "median %-11s %,11.0f rec/s (min %,.0f, max %,.0f), steady %,11.0f rec/s%n",
-                    reader, BenchmarkSupport.median(values), values.stream().mapToDouble(d -> d).min().orElse(0),
-                    values.stream().mapToDouble(d -> d).max().orElse(0), BenchmarkSupport.median(steady.get(reader)));
+            out.printf(
+                    Locale.ROOT,
+                    "median %-11s %,11.0f rec/s (min %,.0f, max %,.0f), steady %,11.0f rec/s%n",
+                    reader,
+                    BenchmarkSupport.median(values),
+                    values.stream().mapToDouble(d -> d).min().orElse(0),
+                    values.stream().mapToDouble(d -> d).max().orElse(0),
+                    BenchmarkSupport.median(steady.get(reader)));
         }
         for (Reader reader : List.of(Reader.OFFICIAL, Reader.STREAMSPLIT)) {
-            out.printf(Locale.ROOT, "time to first record %-11s %,6.0f ms (median; job submitted -> first record"
-                    + " in the map)%n", reader, BenchmarkSupport.median(first.getOrDefault(reader, List.of())));
+            out.printf(
+                    Locale.ROOT,
+                    "time to first record %-11s %,6.0f ms (median; job submitted -> first record" + " in the map)%n",
+                    reader,
+                    BenchmarkSupport.median(first.getOrDefault(reader, List.of())));
         }
         Result result = new Result(gross, steady, fixed, first);
-        out.printf(Locale.ROOT, "streamsplit/official %s, steady %s; streamsplit/raw-tuned steady %s (median of"
-                + " rounds, lowest–highest round)%n", result.ssOverOfficial(), result.ssOverOfficialSteady(),
+        out.printf(
+                Locale.ROOT,
+                "streamsplit/official %s, steady %s; streamsplit/raw-tuned steady %s (median of"
+                        + " rounds, lowest–highest round)%n",
+                result.ssOverOfficial(),
+                result.ssOverOfficialSteady(),
                 result.ssOverRawTunedSteady());
         if (settings.secondRun()) {
-            out.printf(Locale.ROOT, "%s: streamsplit-again/streamsplit %s, steady %s%s%n", settings.secondRunName(),
+            out.printf(
+                    Locale.ROOT,
+                    "%s: streamsplit-again/streamsplit %s, steady %s%s%n",
+                    settings.secondRunName(),
                     RoundRatio.of(gross, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT),
                     RoundRatio.of(steady, Reader.STREAMSPLIT_AGAIN, Reader.STREAMSPLIT),
-                    settings.b().isEmpty() ? ": two runs of the same source differ this much here"
+                    settings.b().isEmpty()
+                            ? ": two runs of the same source differ this much here"
                             : ": what " + settings.b() + " changes (an A/A run of the shape shows the noise)");
         }
         return result;
@@ -304,12 +285,20 @@ public final class SourceThroughputBenchmark {
     }
 
     /** Reads {@code topic} to its end with {@code reader}; checks the count; returns the wall time. */
-    static Duration read(Reader reader, MiniCluster cluster, String bootstrap, String topic, long expected,
-            Settings settings) throws Exception {
+    static Duration read(
+            Reader reader,
+            MiniCluster cluster,
+            String bootstrap,
+            String topic,
+            long expected,
+            ThroughputSettings settings)
+            throws Exception {
         long start = System.nanoTime();
         long count = switch (reader) {
-            case RAW -> BenchmarkSupport.readToEnd(bootstrap, topic, settings.format().rawDecoder(), false);
-            case RAW_TUNED -> BenchmarkSupport.readToEnd(bootstrap, topic, settings.format().rawDecoder(), true);
+            case RAW ->
+                BenchmarkSupport.readToEnd(bootstrap, topic, settings.format().rawDecoder(), false);
+            case RAW_TUNED ->
+                BenchmarkSupport.readToEnd(bootstrap, topic, settings.format().rawDecoder(), true);
             default -> flinkRead(reader, cluster, bootstrap, topic, settings);
         };
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -319,8 +308,9 @@ public final class SourceThroughputBenchmark {
         return elapsed;
     }
 
-    private static long flinkRead(Reader reader, MiniCluster cluster, String bootstrap, String topic,
-            Settings settings) throws Exception {
+    private static long flinkRead(
+            Reader reader, MiniCluster cluster, String bootstrap, String topic, ThroughputSettings settings)
+            throws Exception {
         Configuration jobConfig = BenchmarkSupport.jobConfiguration(settings.parallelism());
         // off by default, as in Flink: every chained operator then gets its own copy of each element
         jobConfig.set(PipelineOptions.OBJECT_REUSE, settings.objectReuse());
@@ -331,40 +321,49 @@ public final class SourceThroughputBenchmark {
                         .setProperties(settings.officialTuned() ? streamSplitFetchSettings(settings) : new Properties())
                         .setBootstrapServers(bootstrap)
                         .setTopics(topic)
-                        .setStartingOffsets(OffsetsInitializer.earliest()).setBounded(OffsetsInitializer.latest())
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setBounded(OffsetsInitializer.latest())
                         .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
-                        .setDeserializer(format.official()).build()
+                        .setDeserializer(format.official())
+                        .build()
                 : streamSplitSource(reader, settings, bootstrap, topic);
         env.fromSource(source, WatermarkStrategy.noWatermarks(), reader.name().toLowerCase(Locale.ROOT))
-                .map(new Counting()).returns(format.type()).sinkTo(new DiscardingSink<>());
+                .map(new Counting())
+                .returns(format.type())
+                .sinkTo(new DiscardingSink<>());
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName(reader + " read");
         JobGraph job = graph.getJobGraph();
         job.setClasspaths(env.getConfiguration().getOptional(PipelineOptions.CLASSPATHS).orElse(List.of()).stream()
-                .map(SourceThroughputBenchmark::url).toList());
+                .map(SourceThroughputBenchmark::url)
+                .toList());
         JobExecutionResult result = cluster.executeJobBlocking(job);
         Long count = result.getAccumulatorResult(Counting.NAME);
         return count == null ? 0 : count;
     }
 
     /** StreamSplit's source for {@code reader}; the second run of an A/B gets the {@code --b} settings. */
-    static StreamSplitKafkaSource<Object> streamSplitSource(Reader reader, Settings settings, String bootstrap,
-            String topic) {
-        return StreamSplitKafkaSource.<Object>builder().setBootstrapServers(bootstrap).setTopics(topic)
+    static StreamSplitKafkaSource<Object> streamSplitSource(
+            Reader reader, ThroughputSettings settings, String bootstrap, String topic) {
+        return StreamSplitKafkaSource.<Object>builder()
+                .setBootstrapServers(bootstrap)
+                .setTopics(topic)
                 .setProperties(reader == Reader.STREAMSPLIT_AGAIN ? settings.b() : Map.of())
                 .setBounded(StoppingOffsets.latest())
-                .setRecordEmitter(settings.format().emitter(), settings.format().type()).build();
+                .setRecordEmitter(settings.format().emitter(), settings.format().type())
+                .build();
     }
 
     /**
      * The fetch settings StreamSplit's readers use by default on this shape (partitions spread
      * evenly): records per poll read from a built source, the per-partition size the reader picks.
      */
-    private static Properties streamSplitFetchSettings(Settings settings) {
+    private static Properties streamSplitFetchSettings(ThroughputSettings settings) {
         int partitionsPerReader = (settings.partitions() + settings.parallelism() - 1) / settings.parallelism();
         Properties fetch = new Properties();
         fetch.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, StreamSplitDefaults.MAX_POLL_RECORDS);
-        fetch.setProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+        fetch.setProperty(
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
                 String.valueOf(KafkaSourceReader.partitionFetchBytes(partitionsPerReader)));
         return fetch;
     }
@@ -375,9 +374,12 @@ public final class SourceThroughputBenchmark {
      */
     private static final class StreamSplitDefaults {
         static final String MAX_POLL_RECORDS = StreamSplitKafkaSource.<Object>builder()
-                .setBootstrapServers("localhost:9092").setTopics("any")
-                .setRecordEmitter(ValueFormat.BYTES.emitter(), ValueFormat.BYTES.type()).build()
-                .consumerProperties().getProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
+                .setBootstrapServers("localhost:9092")
+                .setTopics("any")
+                .setRecordEmitter(ValueFormat.BYTES.emitter(), ValueFormat.BYTES.type())
+                .build()
+                .consumerProperties()
+                .getProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
     }
 
     private static URL url(String url) {

@@ -38,16 +38,18 @@ final class ThreadCpu implements AutoCloseable {
             ticksByRole.put(role, 0L);
         }
         sample(false);
-        sampler = new Thread(() -> {
-            while (running) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                sample(true);
-            }
-        }, "benchmark-cpu-sampler");
+        sampler = new Thread(
+                () -> {
+                    while (running) {
+                        try {
+                            Thread.sleep(50);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        sample(true);
+                    }
+                },
+                "benchmark-cpu-sampler");
         sampler.setDaemon(true);
         sampler.start();
     }
@@ -117,11 +119,15 @@ final class ThreadCpu implements AutoCloseable {
      */
     synchronized String report() {
         StringBuilder line = new StringBuilder("cpu s:");
-        ticksByRole.forEach((role, ticks) -> line.append(String.format(Locale.ROOT, " %s %.2f,", role,
-                ticks / TICKS_PER_SECOND)));
+        ticksByRole.forEach(
+                (role, ticks) -> line.append(String.format(Locale.ROOT, " %s %.2f,", role, ticks / TICKS_PER_SECOND)));
         line.setLength(line.length() - 1);
-        return line.append(String.format(Locale.ROOT, "; %.2f of %d cores busy", busyCores(),
-                Runtime.getRuntime().availableProcessors())).toString();
+        return line.append(String.format(
+                        Locale.ROOT,
+                        "; %.2f of %d cores busy",
+                        busyCores(),
+                        Runtime.getRuntime().availableProcessors()))
+                .toString();
     }
 
     /** CPU seconds of all threads over the wall-clock seconds from start to {@link #close()}. */

@@ -1,14 +1,13 @@
 package io.streamsplit.benchmarks;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -23,7 +22,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * natural size (about 60 B) whatever {@code --record-size} says.
  */
 enum ValueFormat {
-    BYTES, STRING, JSON;
+    BYTES,
+    STRING,
+    JSON;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -47,8 +48,14 @@ enum ValueFormat {
             return i -> value;
         }
         String[] customers = {"alice", "bob", "carol", "dave"};
-        return i -> String.format(Locale.ROOT, "{\"id\":%d,\"customer\":\"%s\",\"cents\":%d,\"timestamp\":%d}", i,
-                customers[i % 4], (i * 37L) % 10_000, 1_700_000_000_000L + i).getBytes(StandardCharsets.UTF_8);
+        return i -> String.format(
+                        Locale.ROOT,
+                        "{\"id\":%d,\"customer\":\"%s\",\"cents\":%d,\"timestamp\":%d}",
+                        i,
+                        customers[i % 4],
+                        (i * 37L) % 10_000,
+                        1_700_000_000_000L + i)
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /** What the raw consumer loop does with each value. */
@@ -63,19 +70,26 @@ enum ValueFormat {
     @SuppressWarnings({"unchecked", "rawtypes"})
     KafkaRecordDeserializationSchema<Object> official() {
         return switch (this) {
-            case BYTES -> (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(ByteArrayDeserializer.class);
-            case STRING -> (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(StringDeserializer.class);
-            case JSON -> (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new OrderSchema());
+            case BYTES ->
+                (KafkaRecordDeserializationSchema)
+                        KafkaRecordDeserializationSchema.valueOnly(ByteArrayDeserializer.class);
+            case STRING ->
+                (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(StringDeserializer.class);
+            case JSON ->
+                (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new OrderSchema());
         };
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     KafkaRecordEmitter<Object> emitter() {
         return switch (this) {
-            case BYTES -> (KafkaRecordEmitter) (KafkaRecordEmitter<byte[]>) (record, out) -> out.collect(record.value());
-            case STRING -> (KafkaRecordEmitter) (KafkaRecordEmitter<String>) (record, out) ->
-                    out.collect(new String(record.value(), StandardCharsets.UTF_8));
-            case JSON -> (KafkaRecordEmitter) (KafkaRecordEmitter<Order>) (record, out) -> out.collect(order(record.value()));
+            case BYTES ->
+                (KafkaRecordEmitter) (KafkaRecordEmitter<byte[]>) (record, out) -> out.collect(record.value());
+            case STRING ->
+                (KafkaRecordEmitter) (KafkaRecordEmitter<String>)
+                        (record, out) -> out.collect(new String(record.value(), StandardCharsets.UTF_8));
+            case JSON ->
+                (KafkaRecordEmitter) (KafkaRecordEmitter<Order>) (record, out) -> out.collect(order(record.value()));
         };
     }
 

@@ -6,7 +6,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.junit.jupiter.api.Test;
 
@@ -17,11 +16,12 @@ class DeliveryGuaranteeBenchmarkIT {
     void tinyRunCopiesEveryRecordWithBothGuaranteesAndReportsRatios() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         List<DeliveryGuaranteeBenchmark.Run> runs = DeliveryGuaranteeBenchmark.run(
-                DeliveryGuaranteeBenchmark.Settings.parse("--records", "2000", "--runs", "1", "--partitions", "2",
-                        "--checkpoint-interval-ms", "200"),
+                DeliveryGuaranteeBenchmark.Settings.parse(
+                        "--records", "2000", "--runs", "1", "--partitions", "2", "--checkpoint-interval-ms", "200"),
                 new PrintStream(report, true, StandardCharsets.UTF_8));
 
-        assertThat(runs).extracting(DeliveryGuaranteeBenchmark.Run::guarantee)
+        assertThat(runs)
+                .extracting(DeliveryGuaranteeBenchmark.Run::guarantee)
                 .containsExactly(DeliveryGuarantee.AT_LEAST_ONCE, DeliveryGuarantee.EXACTLY_ONCE);
         assertThat(runs).allSatisfy(run -> assertThat(run.records()).isEqualTo(2000));
         assertThat(report.toString(StandardCharsets.UTF_8)).contains("exactly-once/at-least-once per pair");

@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 /** A short latency run in the normal build: every record sent is received and measured by each reader. */
@@ -16,8 +15,8 @@ class LatencyBenchmarkIT {
     @Test
     void measuresEveryRecordAndReportsOrderedPercentiles() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
-        Map<LatencyBenchmark.Reader, List<LatencyBenchmark.Percentiles>> results = LatencyBenchmark.run(1_000, 2, 2, 1,
-                100, 1, new PrintStream(report, true, StandardCharsets.UTF_8));
+        Map<LatencyBenchmark.Reader, List<LatencyBenchmark.Percentiles>> results =
+                LatencyBenchmark.run(1_000, 2, 2, 1, 100, 1, new PrintStream(report, true, StandardCharsets.UTF_8));
         for (LatencyBenchmark.Reader reader : LatencyBenchmark.Reader.values()) {
             LatencyBenchmark.Percentiles p = results.get(reader).get(0);
             assertThat(p.count()).as(reader.name()).isEqualTo(2_000);

@@ -3,11 +3,9 @@ package io.streamsplit.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
+import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
 import java.util.List;
 import java.util.Map;
-
-import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
-import io.streamsplit.benchmarks.SourceThroughputBenchmark.Settings;
 import org.junit.jupiter.api.Test;
 
 /** Per-round ratios and the target check that tells a miss beyond the noise from one inside it. */
@@ -27,7 +25,9 @@ class RoundRatioTest {
         assertThat(ratio.high()).isCloseTo(1.30, offset(1e-9));
         assertThat(ratio.rounds()).isEqualTo(5);
         assertThat(ratio).hasToString("1.10 (0.80–1.30)");
-        assertThat(ratio.clearlyBelow(1.0)).as("one round at 0.80 does not make it a miss").isFalse();
+        assertThat(ratio.clearlyBelow(1.0))
+                .as("one round at 0.80 does not make it a miss")
+                .isFalse();
         assertThat(ratio.clearlyBelow(1.35)).isTrue();
     }
 
@@ -41,7 +41,8 @@ class RoundRatioTest {
 
         String report = SourceMatrixBenchmark.targets(rows);
 
-        assertThat(report).contains("streamsplit/official >= 1.00, every shape")
+        assertThat(report)
+                .contains("streamsplit/official >= 1.00, every shape")
                 .contains("met on 2 of 4 shapes, 1 clearly missed")
                 .containsPattern("1024 B bytes, 16 partitions, p=1 +0\\.97 \\(0\\.91–1\\.04\\)\\n")
                 .containsPattern("1024 B bytes, 64 partitions, p=1 +0\\.92 \\(0\\.88–0\\.99\\) clearly");
@@ -51,9 +52,9 @@ class RoundRatioTest {
     }
 
     private static SourceMatrixBenchmark.Row row(int recordSize, int partitions, RoundRatio ssOverOfficial) {
-        Settings shape = new Settings(1000, recordSize, partitions, 1, 5, ValueFormat.BYTES);
+        ThroughputSettings shape = new ThroughputSettings(1000, recordSize, partitions, 1, 5, ValueFormat.BYTES);
         RoundRatio vsRaw = new RoundRatio(1.0, 0.96, 1.02, 5);
-        return new SourceMatrixBenchmark.Row(shape, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), ssOverOfficial,
-                ssOverOfficial, vsRaw);
+        return new SourceMatrixBenchmark.Row(
+                shape, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), ssOverOfficial, ssOverOfficial, vsRaw);
     }
 }

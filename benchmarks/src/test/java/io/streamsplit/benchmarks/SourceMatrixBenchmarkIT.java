@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,34 +20,63 @@ class SourceMatrixBenchmarkIT {
     @Test
     void tinyMatrixReportsEveryShapeAndWritesCsvJsonAndChart() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
-        List<SourceMatrixBenchmark.Row> rows = SourceMatrixBenchmark.run(3_000, 0, 1, List.of(10), List.of(2), List.of(1),
-                List.of(ValueFormat.BYTES, ValueFormat.JSON), false, new PrintStream(report, true, StandardCharsets.UTF_8));
+        List<SourceMatrixBenchmark.Row> rows = SourceMatrixBenchmark.run(
+                3_000,
+                0,
+                1,
+                List.of(10),
+                List.of(2),
+                List.of(1),
+                List.of(ValueFormat.BYTES, ValueFormat.JSON),
+                false,
+                new PrintStream(report, true, StandardCharsets.UTF_8));
         SourceMatrixBenchmark.write(rows, out);
 
         assertThat(rows).extracting(row -> row.shape().format()).containsExactly(ValueFormat.BYTES, ValueFormat.JSON);
         assertThat(rows).allSatisfy(row -> {
-            assertThat(row.ssOverOfficial().median()).isPositive().isBetween(row.ssOverOfficial().low(),
-                    row.ssOverOfficial().high());
+            assertThat(row.ssOverOfficial().median())
+                    .isPositive()
+                    .isBetween(row.ssOverOfficial().low(), row.ssOverOfficial().high());
             assertThat(row.median().values()).allSatisfy(v -> assertThat(v).isPositive());
         });
-        assertThat(report.toString(StandardCharsets.UTF_8)).contains("10 B bytes, 2 partitions, p=1", "json, 2 partitions, p=1",
-                "ss/off", "targets (median of rounds", "streamsplit/official >= 1.00, every shape");
-        assertThat(Files.readAllLines(out.resolve("results.csv"))).hasSize(3)
-                .first().asString().startsWith("format,record_size,partitions,parallelism")
+        assertThat(report.toString(StandardCharsets.UTF_8))
+                .contains(
+                        "10 B bytes, 2 partitions, p=1",
+                        "json, 2 partitions, p=1",
+                        "ss/off",
+                        "targets (median of rounds",
+                        "streamsplit/official >= 1.00, every shape");
+        assertThat(Files.readAllLines(out.resolve("results.csv")))
+                .hasSize(3)
+                .first()
+                .asString()
+                .startsWith("format,record_size,partitions,parallelism")
                 .contains("ss_over_official,ss_over_official_low,ss_over_official_high");
-        assertThat(Files.readString(out.resolve("results.json"))).contains("\"format\":\"json\"", "\"streamsplit\":{",
-                "\"ssOverOfficial\":{\"median\":");
-        assertThat(Files.readString(out.resolve("results.svg"))).startsWith("<svg").contains("json, 2 part., p=1");
+        assertThat(Files.readString(out.resolve("results.json")))
+                .contains("\"format\":\"json\"", "\"streamsplit\":{", "\"ssOverOfficial\":{\"median\":");
+        assertThat(Files.readString(out.resolve("results.svg")))
+                .startsWith("<svg")
+                .contains("json, 2 part., p=1");
     }
 
     @Test
     void objectReuseReachesEveryShapeOnlyWhenAskedFor() {
-        List<SourceThroughputBenchmark.Settings> reuse = SourceMatrixBenchmark.shapes(1000, 0, 5, List.of(10, 1024),
-                List.of(1, 64), List.of(1, 2), List.of(ValueFormat.BYTES, ValueFormat.JSON), true);
+        List<ThroughputSettings> reuse = SourceMatrixBenchmark.shapes(
+                1000,
+                0,
+                5,
+                List.of(10, 1024),
+                List.of(1, 64),
+                List.of(1, 2),
+                List.of(ValueFormat.BYTES, ValueFormat.JSON),
+                true);
         // bytes: 2 sizes x 2 partition counts x 2 parallelisms; JSON has its natural size only
-        assertThat(reuse).hasSize(12).allSatisfy(shape -> assertThat(shape.objectReuse()).isTrue());
-        assertThat(SourceMatrixBenchmark.shapes(1000, 0, 5, List.of(10), List.of(1), List.of(1),
-                List.of(ValueFormat.STRING), false)).singleElement()
+        assertThat(reuse)
+                .hasSize(12)
+                .allSatisfy(shape -> assertThat(shape.objectReuse()).isTrue());
+        assertThat(SourceMatrixBenchmark.shapes(
+                        1000, 0, 5, List.of(10), List.of(1), List.of(1), List.of(ValueFormat.STRING), false))
+                .singleElement()
                 .satisfies(shape -> assertThat(shape.objectReuse()).isFalse());
     }
 
@@ -56,8 +84,12 @@ class SourceMatrixBenchmarkIT {
     void theMegabyteCapShortensOnlyShapesWhoseValuesExceedIt() {
         assertThat(SourceMatrixBenchmark.records(10_000_000, 1024, 1024)).isEqualTo(1_048_576);
         assertThat(SourceMatrixBenchmark.records(10_000_000, 1024, 10)).isEqualTo(10_000_000);
-        assertThat(SourceMatrixBenchmark.records(10_000_000, 0, 1024)).as("no cap").isEqualTo(10_000_000);
-        assertThat(SourceMatrixBenchmark.records(10_000_000, 1024, 0)).as("JSON sizes itself").isEqualTo(10_000_000);
+        assertThat(SourceMatrixBenchmark.records(10_000_000, 0, 1024))
+                .as("no cap")
+                .isEqualTo(10_000_000);
+        assertThat(SourceMatrixBenchmark.records(10_000_000, 1024, 0))
+                .as("JSON sizes itself")
+                .isEqualTo(10_000_000);
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
-
 import org.junit.jupiter.api.Test;
 
 /** A tiny run of the source comparison in the normal build, so the harness cannot rot. */
@@ -18,20 +17,29 @@ class SourceThroughputBenchmarkIT {
     void tinyRunReadsEverythingWithEachReaderAndReportsRatios() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         SourceThroughputBenchmark.Result result = SourceThroughputBenchmark.run(
-                SourceThroughputBenchmark.Settings.parse("--records", "5000", "--runs", "2", "--partitions", "2",
-                        "--aa", "1"),
+                ThroughputSettings.parse("--records", "5000", "--runs", "2", "--partitions", "2", "--aa", "1"),
                 new PrintStream(report, true, StandardCharsets.UTF_8));
 
         for (SourceThroughputBenchmark.Reader reader : SourceThroughputBenchmark.Reader.values()) {
-            assertThat(result.gross().get(reader)).as(reader.name()).hasSize(2).allSatisfy(v -> assertThat(v).isPositive());
+            assertThat(result.gross().get(reader))
+                    .as(reader.name())
+                    .hasSize(2)
+                    .allSatisfy(v -> assertThat(v).isPositive());
         }
-        assertThat(result.fixedCostMillis().get(SourceThroughputBenchmark.Reader.STREAMSPLIT)).isPositive();
-        assertThat(result.firstRecordMillis().get(SourceThroughputBenchmark.Reader.STREAMSPLIT)).hasSize(2)
+        assertThat(result.fixedCostMillis().get(SourceThroughputBenchmark.Reader.STREAMSPLIT))
+                .isPositive();
+        assertThat(result.firstRecordMillis().get(SourceThroughputBenchmark.Reader.STREAMSPLIT))
+                .hasSize(2)
                 .allSatisfy(ms -> assertThat(ms).isPositive());
         String text = report.toString(StandardCharsets.UTF_8);
-        assertThat(text).contains("streamsplit/official", "streamsplit/raw steady", "streamsplit/raw-tuned steady",
-                "(median of rounds, lowest–highest round)", "run 2 A/A: streamsplit-again/streamsplit steady",
-                "A/A: streamsplit-again/streamsplit ");
+        assertThat(text)
+                .contains(
+                        "streamsplit/official",
+                        "streamsplit/raw steady",
+                        "streamsplit/raw-tuned steady",
+                        "(median of rounds, lowest–highest round)",
+                        "run 2 A/A: streamsplit-again/streamsplit steady",
+                        "A/A: streamsplit-again/streamsplit ");
         // even rounds run the readers in reverse, so a drift within a round favours none of them
         assertThat(text.indexOf("run 1 RAW ")).isLessThan(text.indexOf("run 1 STREAMSPLIT_AGAIN"));
         assertThat(text.indexOf("run 2 STREAMSPLIT_AGAIN")).isLessThan(text.indexOf("run 2 RAW "));
@@ -40,47 +48,53 @@ class SourceThroughputBenchmarkIT {
         }
         for (SourceThroughputBenchmark.Reader reader : SourceThroughputBenchmark.Reader.values()) {
             // steady state excludes job start, so it is at least the whole-run rate
-            assertThat(result.steady().get(reader).get(0)).as(reader.name())
+            assertThat(result.steady().get(reader).get(0))
+                    .as(reader.name())
                     .isGreaterThanOrEqualTo(result.gross().get(reader).get(0));
         }
     }
 
     @Test
     void officialSourceRunsWithKafkaDefaultsUnlessAskedForStreamSplitsFetchSettings() {
-        assertThat(SourceThroughputBenchmark.Settings.parse("--records", "10").officialTuned()).isFalse();
-        assertThat(SourceThroughputBenchmark.Settings.parse("--official-tuned", "1").officialTuned()).isTrue();
+        assertThat(ThroughputSettings.parse("--records", "10").officialTuned()).isFalse();
+        assertThat(ThroughputSettings.parse("--official-tuned", "1").officialTuned())
+                .isTrue();
     }
 
     @Test
     void theSecondStreamSplitRunJoinsOnlyForAnAaComparison() {
-        assertThat(SourceThroughputBenchmark.Settings.parse("--records", "10").readers())
+        assertThat(ThroughputSettings.parse("--records", "10").readers())
                 .isEqualTo(SourceThroughputBenchmark.Reader.COMPARED)
                 .doesNotContain(SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN);
-        assertThat(SourceThroughputBenchmark.Settings.parse("--aa", "1").readers())
-                .endsWith(SourceThroughputBenchmark.Reader.STREAMSPLIT, SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN);
+        assertThat(ThroughputSettings.parse("--aa", "1").readers())
+                .endsWith(
+                        SourceThroughputBenchmark.Reader.STREAMSPLIT,
+                        SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN);
     }
 
     @Test
     void anAbRunGivesItsSettingsToTheSecondStreamSplitRunOnly() {
-        SourceThroughputBenchmark.Settings ab = SourceThroughputBenchmark.Settings.parse("--partitions", "4",
-                "--b", "max.partition.fetch.bytes=1048576, fetch.min.bytes=1");
+        ThroughputSettings ab = ThroughputSettings.parse(
+                "--partitions", "4", "--b", "max.partition.fetch.bytes=1048576, fetch.min.bytes=1");
         assertThat(ab.b()).containsOnly(entry("max.partition.fetch.bytes", "1048576"), entry("fetch.min.bytes", "1"));
         assertThat(ab.readers()).contains(SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN);
         assertThat(ab.secondRunName()).isEqualTo("A/B");
 
         // a temporary A/B whose B never reached the source once reported the noise floor as an effect
-        Properties b = SourceThroughputBenchmark.streamSplitSource(SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN,
-                ab, "localhost:9092", "t").consumerProperties();
-        Properties a = SourceThroughputBenchmark.streamSplitSource(SourceThroughputBenchmark.Reader.STREAMSPLIT, ab,
-                "localhost:9092", "t").consumerProperties();
+        Properties b = SourceThroughputBenchmark.streamSplitSource(
+                        SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN, ab, "localhost:9092", "t")
+                .consumerProperties();
+        Properties a = SourceThroughputBenchmark.streamSplitSource(
+                        SourceThroughputBenchmark.Reader.STREAMSPLIT, ab, "localhost:9092", "t")
+                .consumerProperties();
         assertThat(b).containsEntry("max.partition.fetch.bytes", "1048576").containsEntry("fetch.min.bytes", "1");
         assertThat(a).doesNotContainKeys("max.partition.fetch.bytes", "fetch.min.bytes");
-        assertThat(SourceThroughputBenchmark.Settings.parse("--aa", "1").secondRunName()).isEqualTo("A/A");
+        assertThat(ThroughputSettings.parse("--aa", "1").secondRunName()).isEqualTo("A/A");
     }
 
     @Test
     void aMalformedAbSettingIsRefusedWithTheExpectedForm() {
-        assertThatThrownBy(() -> SourceThroughputBenchmark.Settings.parse("--b", "max.poll.records"))
+        assertThatThrownBy(() -> ThroughputSettings.parse("--b", "max.poll.records"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'max.poll.records' is not key=value")
                 .hasMessageContaining("--b max.partition.fetch.bytes=1048576");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-
 import org.junit.jupiter.api.Test;
 
 /** The CPU report's "cores busy" figure, which tells a reader waiting on itself from one short of CPU. */
@@ -31,7 +30,9 @@ class ThreadCpuTest {
         // at least the busy thread's 0.3 s (less one 10 ms tick each at start and end) was counted
         assertThat(cpu.busyCores() * wallSeconds).isGreaterThanOrEqualTo(0.25);
         assertThat(cpu.busyCores()).isLessThanOrEqualTo(cores + 0.5);
-        assertThat(cpu.report()).startsWith("cpu s: fetcher ").endsWith(" of " + cores + " cores busy")
+        assertThat(cpu.report())
+                .startsWith("cpu s: fetcher ")
+                .endsWith(" of " + cores + " cores busy")
                 .contains(", main ");
     }
 }

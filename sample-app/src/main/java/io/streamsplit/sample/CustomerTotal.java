@@ -11,8 +11,7 @@ public class CustomerTotal {
     public long orders;
     public long totalCents;
 
-    public CustomerTotal() {
-    }
+    public CustomerTotal() {}
 
     public CustomerTotal(String customer, long windowStart, long windowEnd, long orders, long totalCents) {
         this.customer = customer;

@@ -1,12 +1,11 @@
 package io.streamsplit.sample;
 
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

@@ -1,11 +1,10 @@
 package io.streamsplit.sample;
 
+import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
+import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-
-import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
-import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import org.apache.flink.api.common.functions.AggregateFunction;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -49,7 +48,8 @@ public class CustomerTotalsPipeline {
                     .keyBy(new ByCustomer())
                     .window(TumblingEventTimeWindows.of(window))
                     .aggregate(new SumAmounts(), new WithWindow())
-                    .name("customer totals").uid("customer-totals");
+                    .name("customer totals")
+                    .uid("customer-totals");
             pipeline.sink("totals", totals);
         };
     }
@@ -96,7 +96,8 @@ public class CustomerTotalsPipeline {
         @Override
         public void process(String customer, Context context, Iterable<long[]> sums, Collector<CustomerTotal> out) {
             long[] sum = sums.iterator().next();
-            out.collect(new CustomerTotal(customer, context.window().getStart(), context.window().getEnd(), sum[0], sum[1]));
+            out.collect(new CustomerTotal(
+                    customer, context.window().getStart(), context.window().getEnd(), sum[0], sum[1]));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.streamsplit.sample;
 
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +10,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,8 +54,16 @@ public class DemoOrderProducer implements SmartLifecycle {
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "demo-order-producer"));
         scheduler.scheduleWithFixedDelay(this::writeBatch, 0, 250, TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(() -> LOG.info("Demo data so far: {} orders, {} refunds, {} malformed records"
-                + " written to {}", orders.get(), refunds.get(), malformed.get(), bootstrapServers), 10, 10, TimeUnit.SECONDS);
+        scheduler.scheduleWithFixedDelay(
+                () -> LOG.info(
+                        "Demo data so far: {} orders, {} refunds, {} malformed records" + " written to {}",
+                        orders.get(),
+                        refunds.get(),
+                        malformed.get(),
+                        bootstrapServers),
+                10,
+                10,
+                TimeUnit.SECONDS);
         LOG.info("Writing demo orders to topic 'orders' and refunds to 'refunds' at {}", bootstrapServers);
     }
 
@@ -71,15 +78,24 @@ public class DemoOrderProducer implements SmartLifecycle {
             }
             List<String> lines = new ArrayList<>();
             for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
-                Order order = new Order("o-" + orders.incrementAndGet(), CUSTOMERS[random.nextInt(CUSTOMERS.length)],
-                        100 + random.nextInt(9_900), now);
+                Order order = new Order(
+                        "o-" + orders.incrementAndGet(),
+                        CUSTOMERS[random.nextInt(CUSTOMERS.length)],
+                        100 + random.nextInt(9_900),
+                        now);
                 lines.add(order.format());
             }
-            producer.send(new ProducerRecord<>("orders", String.join("\n", lines).getBytes(StandardCharsets.UTF_8)));
+            producer.send(
+                    new ProducerRecord<>("orders", String.join("\n", lines).getBytes(StandardCharsets.UTF_8)));
             if (batches % 10 == 0) {
                 String customer = CUSTOMERS[random.nextInt(CUSTOMERS.length)];
-                producer.send(new ProducerRecord<>("refunds", null, now, customer.getBytes(StandardCharsets.UTF_8),
-                        ("r-" + refunds.incrementAndGet() + ";" + (50 + random.nextInt(500))).getBytes(StandardCharsets.UTF_8)));
+                producer.send(new ProducerRecord<>(
+                        "refunds",
+                        null,
+                        now,
+                        customer.getBytes(StandardCharsets.UTF_8),
+                        ("r-" + refunds.incrementAndGet() + ";" + (50 + random.nextInt(500)))
+                                .getBytes(StandardCharsets.UTF_8)));
             }
         } catch (RuntimeException e) {
             LOG.warn("Could not write demo data: {}", e.toString());

@@ -11,8 +11,7 @@ public class Order {
     public long amountCents;
     public long timestamp;
 
-    public Order() {
-    }
+    public Order() {}
 
     public Order(String orderId, String customer, long amountCents, long timestamp) {
         this.orderId = orderId;
@@ -25,7 +24,8 @@ public class Order {
     public static Order parse(String line) {
         String[] fields = line.trim().split(";");
         if (fields.length != 4) {
-            throw new IllegalArgumentException("expected orderId;customer;amountCents;epochMillis but got '" + line + "'");
+            throw new IllegalArgumentException(
+                    "expected orderId;customer;amountCents;epochMillis but got '" + line + "'");
         }
         return new Order(fields[0], fields[1], Long.parseLong(fields[2]), Long.parseLong(fields[3]));
     }

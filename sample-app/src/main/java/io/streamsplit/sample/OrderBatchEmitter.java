@@ -1,9 +1,8 @@
 package io.streamsplit.sample;
 
-import java.nio.charset.StandardCharsets;
-
 import io.streamsplit.connector.kafka.source.KafkaRecordCollector;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -20,7 +19,8 @@ public class OrderBatchEmitter implements KafkaRecordEmitter<Order> {
     public void emit(ConsumerRecord<byte[], byte[]> record, KafkaRecordCollector<Order> out) {
         String batch = new String(record.value(), StandardCharsets.UTF_8);
         // parse the whole batch first: a bad line rejects the record without emitting half of it
-        java.util.List<Order> orders = batch.lines().filter(line -> !line.isBlank()).map(Order::parse).toList();
+        java.util.List<Order> orders =
+                batch.lines().filter(line -> !line.isBlank()).map(Order::parse).toList();
         for (Order order : orders) {
             out.collect(order, order.timestamp);
         }

@@ -1,8 +1,7 @@
 package io.streamsplit.sample;
 
-import java.nio.charset.StandardCharsets;
-
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -19,7 +18,10 @@ public class RefundDeserializer implements KafkaRecordDeserializer<Order> {
             throw new IllegalArgumentException("a refund needs the customer as its record key");
         }
         String[] fields = new String(record.value(), StandardCharsets.UTF_8).split(";");
-        return new Order(fields[0], new String(record.key(), StandardCharsets.UTF_8), -Long.parseLong(fields[1]),
+        return new Order(
+                fields[0],
+                new String(record.key(), StandardCharsets.UTF_8),
+                -Long.parseLong(fields[1]),
                 record.timestamp());
     }
 }

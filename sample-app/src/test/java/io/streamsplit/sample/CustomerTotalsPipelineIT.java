@@ -3,9 +3,8 @@ package io.streamsplit.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-
 import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -27,7 +26,8 @@ class CustomerTotalsPipelineIT {
     @Test
     void totalsPerCustomerAndWindowAreExactAndBadRecordsDoNotCount() throws Exception {
         OneWindowOfOrders.produce(devBroker.bootstrapServers());
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                assertThat(totalsLog.totals()).containsExactlyInAnyOrderElementsOf(OneWindowOfOrders.TOTALS));
+        await().atMost(Duration.ofSeconds(90))
+                .untilAsserted(() ->
+                        assertThat(totalsLog.totals()).containsExactlyInAnyOrderElementsOf(OneWindowOfOrders.TOTALS));
     }
 }

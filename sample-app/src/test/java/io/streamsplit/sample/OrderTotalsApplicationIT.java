@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -25,9 +24,12 @@ class OrderTotalsApplicationIT {
 
     @Test
     void producesCustomerTotalsWithZeroSetup() {
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(totalsLog.totals()).isNotEmpty());
-        assertThat(totalsLog.totals()).allSatisfy(total -> assertThat(total)
-                .matches("\\{\"customer\":\"(alice|bob|carol|dave)\",\"windowStart\":\"[^\"]+\",\"windowEnd\":\"[^\"]+\","
-                        + "\"orders\":[1-9][0-9]*,\"totalCents\":-?[0-9]+}"));
+        await().atMost(Duration.ofSeconds(90))
+                .untilAsserted(() -> assertThat(totalsLog.totals()).isNotEmpty());
+        assertThat(totalsLog.totals())
+                .allSatisfy(total -> assertThat(total)
+                        .matches(
+                                "\\{\"customer\":\"(alice|bob|carol|dave)\",\"windowStart\":\"[^\"]+\",\"windowEnd\":\"[^\"]+\","
+                                        + "\"orders\":[1-9][0-9]*,\"totalCents\":-?[0-9]+}"));
     }
 }

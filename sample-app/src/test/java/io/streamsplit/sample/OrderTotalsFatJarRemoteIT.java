@@ -3,6 +3,8 @@ package io.streamsplit.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -19,9 +21,6 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
-import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -50,8 +49,10 @@ class OrderTotalsFatJarRemoteIT {
 
     @BeforeEach
     void startClusterAndTopics() {
-        cluster = StandaloneFlinkCluster.builder().taskSlots(2)
-                .config("metrics.fetcher.update-interval", "500 ms").start();
+        cluster = StandaloneFlinkCluster.builder()
+                .taskSlots(2)
+                .config("metrics.fetcher.update-interval", "500 ms")
+                .start();
         for (String topic : List.of("orders", "refunds", "customer-totals", "orders.DLT")) {
             // the fixture's records carry 2023 event times: time-based retention deletes them as soon as
             // the broker checks, and a consumer that had not read them yet then resets past them
@@ -75,14 +76,23 @@ class OrderTotalsFatJarRemoteIT {
         assertThat(FAT_JAR).as("the repackaged sample (mvn package builds it)").exists();
         int port = freePort();
         Path log = Path.of("target", "fat-jar-remote-app.log");
-        app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-Djava.io.tmpdir=" + Files.createDirectories(Path.of("target", "tmp")).toAbsolutePath(),
-                "-jar", FAT_JAR.toString(),
-                "--server.port=" + port, "--sample.demo-data.enabled=false",
-                "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                "--streamsplit.flink.mode=remote", "--streamsplit.flink.remote.host=localhost",
-                "--streamsplit.flink.remote.port=" + cluster.restPort())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        app = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx512m",
+                        "-Djava.io.tmpdir="
+                                + Files.createDirectories(Path.of("target", "tmp"))
+                                        .toAbsolutePath(),
+                        "-jar",
+                        FAT_JAR.toString(),
+                        "--server.port=" + port,
+                        "--sample.demo-data.enabled=false",
+                        "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                        "--streamsplit.flink.mode=remote",
+                        "--streamsplit.flink.remote.host=localhost",
+                        "--streamsplit.flink.remote.port=" + cluster.restPort())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
 
         await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
             assertThat(app.isAlive()).as("the application is up (see %s)", log).isTrue();
@@ -91,22 +101,28 @@ class OrderTotalsFatJarRemoteIT {
         assertThat(Files.readString(log)).contains("Jars for the Flink cluster:");
 
         OneWindowOfOrders.produce(KAFKA.bootstrapServers());
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                assertThat(totals()).containsExactlyInAnyOrderElementsOf(OneWindowOfOrders.TOTALS));
+        await().atMost(Duration.ofSeconds(90))
+                .untilAsserted(
+                        () -> assertThat(totals()).containsExactlyInAnyOrderElementsOf(OneWindowOfOrders.TOTALS));
 
         // split state comes from the cluster's REST API
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             String splits = get("http://localhost:" + port + "/actuator/kafkasplits/orders");
-            assertThat(splits).contains("\"mode\":\"remote\"").contains("\"status\":\"RUNNING\"")
-                    .contains("\"assignedSplits\":2").contains("\"lag\":0");
+            assertThat(splits)
+                    .contains("\"mode\":\"remote\"")
+                    .contains("\"status\":\"RUNNING\"")
+                    .contains("\"assignedSplits\":2")
+                    .contains("\"lag\":0");
             assertThat(count(splits, "\"topic\":\"orders\",\"partition\":")).isEqualTo(2);
         });
 
         String jobId = jobId();
         app.destroy(); // SIGTERM: Spring's graceful shutdown stops the job
-        assertThat(app.waitFor(60, TimeUnit.SECONDS)).as("the application exits").isTrue();
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(cluster.jobState(jobId)).isEqualTo("CANCELED"));
+        assertThat(app.waitFor(60, TimeUnit.SECONDS))
+                .as("the application exits")
+                .isTrue();
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(cluster.jobState(jobId)).isEqualTo("CANCELED"));
         assertThat(Files.readString(log)).contains("Cancelled Flink job 'order-totals'");
     }
 
@@ -115,10 +131,11 @@ class OrderTotalsFatJarRemoteIT {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
             consumer.assign(consumer.partitionsFor("customer-totals").stream()
-                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList());
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList());
             Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
             while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
                 consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
@@ -132,14 +149,15 @@ class OrderTotalsFatJarRemoteIT {
     }
 
     private String jobId() {
-        Matcher id = Pattern.compile("\"jid\":\"([0-9a-f]{32})\",\"name\":\"order-totals\"").matcher(jobs());
+        Matcher id = Pattern.compile("\"jid\":\"([0-9a-f]{32})\",\"name\":\"order-totals\"")
+                .matcher(jobs());
         assertThat(id.find()).as("job order-totals on the cluster: %s", jobs()).isTrue();
         return id.group(1);
     }
 
     private String get(String url) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
         return response.body();
     }

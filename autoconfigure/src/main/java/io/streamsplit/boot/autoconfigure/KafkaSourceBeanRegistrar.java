@@ -3,9 +3,8 @@ package io.streamsplit.boot.autoconfigure;
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
-import java.util.Map;
-
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import java.util.Map;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -42,14 +41,17 @@ class KafkaSourceBeanRegistrar implements ImportBeanDefinitionRegistrar, Environ
                 if (taken != null && StreamSplitKafkaSource.class.isAssignableFrom(taken)) {
                     continue;
                 }
-                throw new InvalidStreamSplitConfigurationException("streamsplit.kafka.sources." + name, name,
+                throw new InvalidStreamSplitConfigurationException(
+                        "streamsplit.kafka.sources." + name,
+                        name,
                         "every source is also a bean named after it, but bean '" + name + "' already exists"
                                 + (taken != null ? " (" + taken.getName() + ")" : ""),
-                        "Rename the source or that bean; or, to replace the auto-configured source, declare '"
-                                + name + "' as a StreamSplitKafkaSource.");
+                        "Rename the source or that bean; or, to replace the auto-configured source, declare '" + name
+                                + "' as a StreamSplitKafkaSource.");
             }
             RootBeanDefinition definition = new RootBeanDefinition(StreamSplitKafkaSource.class);
-            definition.setInstanceSupplier(() -> beanFactory.getBean(KafkaSourceFactory.class).create(name));
+            definition.setInstanceSupplier(
+                    () -> beanFactory.getBean(KafkaSourceFactory.class).create(name));
             definition.setDescription("Kafka source streamsplit.kafka.sources." + name);
             registry.registerBeanDefinition(name, definition);
         }

@@ -1,10 +1,5 @@
 package io.streamsplit.boot.autoconfigure;
 
-import java.io.File;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.function.Supplier;
-
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
@@ -32,6 +27,10 @@ import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -62,15 +61,18 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
 @ConditionalOnClass({StreamExecutionEnvironment.class, StreamSplitKafkaSource.class})
 @EnableConfigurationProperties(StreamSplitProperties.class)
-@Import({KafkaSourceBeanRegistrar.class, StreamSplitAutoConfiguration.BootKafkaConnectionConfiguration.class,
-        StreamSplitAutoConfiguration.PropertiesKafkaConnectionConfiguration.class,
-        StreamSplitAutoConfiguration.EmbeddedKafkaDevModeConfiguration.class})
+@Import({
+    KafkaSourceBeanRegistrar.class,
+    StreamSplitAutoConfiguration.BootKafkaConnectionConfiguration.class,
+    StreamSplitAutoConfiguration.PropertiesKafkaConnectionConfiguration.class,
+    StreamSplitAutoConfiguration.EmbeddedKafkaDevModeConfiguration.class
+})
 public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    KafkaClientProperties streamSplitKafkaClientProperties(StreamSplitProperties properties,
-            StreamSplitKafkaConnectionDetails connection, Environment environment) {
+    KafkaClientProperties streamSplitKafkaClientProperties(
+            StreamSplitProperties properties, StreamSplitKafkaConnectionDetails connection, Environment environment) {
         return new KafkaClientProperties(properties.getKafka().getProperties(), connection, environment);
     }
 
@@ -82,20 +84,37 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    KafkaSourceFactory streamSplitKafkaSourceFactory(StreamSplitProperties properties,
-            KafkaClientProperties clientProperties, KafkaBootstrapServers bootstrapServers,
-            ConfigurableListableBeanFactory beanFactory, ObjectProvider<StreamSplitKafkaSourceCustomizer> customizers) {
-        return new KafkaSourceFactory(properties.getKafka(), clientProperties, bootstrapServers,
-                new UserBeans(beanFactory), customizers.orderedStream().toList());
+    KafkaSourceFactory streamSplitKafkaSourceFactory(
+            StreamSplitProperties properties,
+            KafkaClientProperties clientProperties,
+            KafkaBootstrapServers bootstrapServers,
+            ConfigurableListableBeanFactory beanFactory,
+            ObjectProvider<StreamSplitKafkaSourceCustomizer> customizers) {
+        return new KafkaSourceFactory(
+                properties.getKafka(),
+                clientProperties,
+                bootstrapServers,
+                new UserBeans(beanFactory),
+                customizers.orderedStream().toList());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    KafkaSinkFactory streamSplitKafkaSinkFactory(StreamSplitProperties properties, FlinkJobDefinition job,
-            KafkaClientProperties clientProperties, KafkaBootstrapServers bootstrapServers,
-            ConfigurableListableBeanFactory beanFactory, ObjectProvider<StreamSplitKafkaSinkCustomizer> customizers) {
-        return new KafkaSinkFactory(properties.getKafka(), clientProperties, properties.getFlink(), job.name(),
-                bootstrapServers, new UserBeans(beanFactory), customizers.orderedStream().toList());
+    KafkaSinkFactory streamSplitKafkaSinkFactory(
+            StreamSplitProperties properties,
+            FlinkJobDefinition job,
+            KafkaClientProperties clientProperties,
+            KafkaBootstrapServers bootstrapServers,
+            ConfigurableListableBeanFactory beanFactory,
+            ObjectProvider<StreamSplitKafkaSinkCustomizer> customizers) {
+        return new KafkaSinkFactory(
+                properties.getKafka(),
+                clientProperties,
+                properties.getFlink(),
+                job.name(),
+                bootstrapServers,
+                new UserBeans(beanFactory),
+                customizers.orderedStream().toList());
     }
 
     @Bean
@@ -117,8 +136,11 @@ public final class StreamSplitAutoConfiguration {
     @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "remote")
     JobJars streamSplitJobJars(StreamSplitProperties properties) {
         FlinkRemoteProperties remote = properties.getFlink().getRemote();
-        return JobJars.collect(System.getProperty("java.class.path"), remote.isShipClasspath(),
-                existingJars(remote.getJars()), new ShipRules(remote.getExcludeJars()));
+        return JobJars.collect(
+                System.getProperty("java.class.path"),
+                remote.isShipClasspath(),
+                existingJars(remote.getJars()),
+                new ShipRules(remote.getExcludeJars()));
     }
 
     @Bean
@@ -130,25 +152,34 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    StreamExecutionEnvironment streamExecutionEnvironment(StreamSplitProperties properties,
-            FlinkJobDefinition definition, ObjectProvider<EmbeddedFlinkCluster> embedded,
-            ObjectProvider<JobJars> jobJars, ObjectProvider<StreamExecutionEnvironmentCustomizer> customizers) {
+    StreamExecutionEnvironment streamExecutionEnvironment(
+            StreamSplitProperties properties,
+            FlinkJobDefinition definition,
+            ObjectProvider<EmbeddedFlinkCluster> embedded,
+            ObjectProvider<JobJars> jobJars,
+            ObjectProvider<StreamExecutionEnvironmentCustomizer> customizers) {
         StreamExecutionEnvironment environment = environment(properties.getFlink(), definition, embedded, jobJars);
         customizers.orderedStream().forEach(customizer -> customizer.customize(environment));
         return environment;
     }
 
-    private static StreamExecutionEnvironment environment(FlinkProperties flink, FlinkJobDefinition definition,
-            ObjectProvider<EmbeddedFlinkCluster> embedded, ObjectProvider<JobJars> jobJars) {
+    private static StreamExecutionEnvironment environment(
+            FlinkProperties flink,
+            FlinkJobDefinition definition,
+            ObjectProvider<EmbeddedFlinkCluster> embedded,
+            ObjectProvider<JobJars> jobJars) {
         Configuration job = new Configuration(definition.configuration());
         if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
             FlinkRemoteProperties remote = flink.getRemote();
             if (remote.getHost() == null || remote.getHost().isBlank()) {
-                throw new InvalidStreamSplitConfigurationException("streamsplit.flink.remote.host", null,
+                throw new InvalidStreamSplitConfigurationException(
+                        "streamsplit.flink.remote.host",
+                        null,
                         "streamsplit.flink.mode is 'remote' but no JobManager host is set",
                         "Set streamsplit.flink.remote.host (and remote.port, default 8081), or use mode 'embedded'.");
             }
-            String[] jars = jobJars.getObject().shipped().stream().map(Path::toString).toArray(String[]::new);
+            String[] jars =
+                    jobJars.getObject().shipped().stream().map(Path::toString).toArray(String[]::new);
             return StreamExecutionEnvironment.createRemoteEnvironment(remote.getHost(), remote.getPort(), job, jars);
         }
         EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
@@ -156,21 +187,31 @@ public final class StreamSplitAutoConfiguration {
             throw new IllegalStateException("Embedded mode needs an EmbeddedFlinkCluster bean");
         }
         job.set(DeploymentOptions.TARGET, EmbeddedFlinkCluster.EXECUTOR_NAME);
-        return new StreamExecutionEnvironment(cluster.executorServiceLoader(), job,
-                StreamSplitAutoConfiguration.class.getClassLoader());
+        return new StreamExecutionEnvironment(
+                cluster.executorServiceLoader(), job, StreamSplitAutoConfiguration.class.getClassLoader());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    StreamSplitJob streamSplitJob(StreamSplitProperties properties, FlinkJobDefinition job,
-            StreamExecutionEnvironment streamExecutionEnvironment, ConfigurableListableBeanFactory beanFactory,
-            KafkaSourceFactory sources, KafkaSinkFactory sinks) {
+    StreamSplitJob streamSplitJob(
+            StreamSplitProperties properties,
+            FlinkJobDefinition job,
+            StreamExecutionEnvironment streamExecutionEnvironment,
+            ConfigurableListableBeanFactory beanFactory,
+            KafkaSourceFactory sources,
+            KafkaSinkFactory sinks) {
         FlinkProperties flink = properties.getFlink();
         String target = flink.getMode() == FlinkProperties.Mode.REMOTE
-                ? "the Flink cluster at " + flink.getRemote().getHost() + ":" + flink.getRemote().getPort()
+                ? "the Flink cluster at " + flink.getRemote().getHost() + ":"
+                        + flink.getRemote().getPort()
                 : "the embedded Flink MiniCluster";
-        return new StreamSplitJob(flink, job.name(), streamExecutionEnvironment, beanFactory,
-                () -> new DefaultPipelineContext(streamExecutionEnvironment, beanFactory, sources, sinks), target);
+        return new StreamSplitJob(
+                flink,
+                job.name(),
+                streamExecutionEnvironment,
+                beanFactory,
+                () -> new DefaultPipelineContext(streamExecutionEnvironment, beanFactory, sources, sinks),
+                target);
     }
 
     @Bean
@@ -182,21 +223,31 @@ public final class StreamSplitAutoConfiguration {
     private static List<Path> existingJars(List<String> jars) {
         for (int i = 0; i < jars.size(); i++) {
             if (!new File(jars.get(i)).isFile()) {
-                throw new InvalidStreamSplitConfigurationException("streamsplit.flink.remote.jars[" + i + "]",
-                        jars.get(i), "no such file; the jar is shipped to the Flink cluster with the job",
+                throw new InvalidStreamSplitConfigurationException(
+                        "streamsplit.flink.remote.jars[" + i + "]",
+                        jars.get(i),
+                        "no such file; the jar is shipped to the Flink cluster with the job",
                         "Point it at the built jar (e.g. target/app.jar), or remove it.");
             }
         }
         return jars.stream().map(Path::of).toList();
     }
 
-    private static PropertiesStreamSplitKafkaConnectionDetails propertiesConnection(StreamSplitKafkaProperties kafka,
-            Environment environment, PropertiesStreamSplitKafkaConnectionDetails.BootConnection boot,
-            ObjectProvider<EmbeddedKafkaDevBroker> devBroker, ObjectProvider<SslBundles> sslBundles) {
+    private static PropertiesStreamSplitKafkaConnectionDetails propertiesConnection(
+            StreamSplitKafkaProperties kafka,
+            Environment environment,
+            PropertiesStreamSplitKafkaConnectionDetails.BootConnection boot,
+            ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
+            ObjectProvider<SslBundles> sslBundles) {
         EmbeddedKafkaDevBroker broker = devBroker.getIfAvailable();
         Supplier<String> servers = broker == null ? null : broker::bootstrapServers;
-        return new PropertiesStreamSplitKafkaConnectionDetails(kafka.getBootstrapServers(), kafka.getSslBundle(),
-                environment, boot, servers, sslBundles::getIfAvailable);
+        return new PropertiesStreamSplitKafkaConnectionDetails(
+                kafka.getBootstrapServers(),
+                kafka.getSslBundle(),
+                environment,
+                boot,
+                servers,
+                sslBundles::getIfAvailable);
     }
 
     /**
@@ -212,26 +263,34 @@ public final class StreamSplitAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(StreamSplitKafkaConnectionDetails.class)
-        PropertiesStreamSplitKafkaConnectionDetails streamSplitKafkaConnectionDetails(StreamSplitProperties properties,
-                Environment environment, ObjectProvider<KafkaConnectionDetails> bootDetails,
-                ConfigurableListableBeanFactory beanFactory, ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
+        PropertiesStreamSplitKafkaConnectionDetails streamSplitKafkaConnectionDetails(
+                StreamSplitProperties properties,
+                Environment environment,
+                ObjectProvider<KafkaConnectionDetails> bootDetails,
+                ConfigurableListableBeanFactory beanFactory,
+                ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
                 ObjectProvider<SslBundles> sslBundles) {
             KafkaConnectionDetails details = bootDetails.getIfUnique();
             PropertiesStreamSplitKafkaConnectionDetails.BootConnection boot = null;
-            if (details != null && (!definedByBootsKafkaAutoConfiguration(beanFactory)
-                    || environment.containsProperty("spring.kafka.bootstrap-servers")
-                    || environment.containsProperty("spring.kafka.consumer.bootstrap-servers"))) {
+            if (details != null
+                    && (!definedByBootsKafkaAutoConfiguration(beanFactory)
+                            || environment.containsProperty("spring.kafka.bootstrap-servers")
+                            || environment.containsProperty("spring.kafka.consumer.bootstrap-servers"))) {
                 boot = new PropertiesStreamSplitKafkaConnectionDetails.BootConnection(
-                        details.getConsumer().getBootstrapServers(), details.getSecurityProtocol(),
-                        details.getSslBundle(), "Spring Boot's KafkaConnectionDetails");
+                        details.getConsumer().getBootstrapServers(),
+                        details.getSecurityProtocol(),
+                        details.getSslBundle(),
+                        "Spring Boot's KafkaConnectionDetails");
             }
             return propertiesConnection(properties.getKafka(), environment, boot, devBroker, sslBundles);
         }
 
         private static boolean definedByBootsKafkaAutoConfiguration(ConfigurableListableBeanFactory beanFactory) {
             for (String name : beanFactory.getBeanNamesForType(KafkaConnectionDetails.class, false, false)) {
-                if (beanFactory.containsBeanDefinition(name) && KafkaAutoConfiguration.class.getName()
-                        .equals(beanFactory.getBeanDefinition(name).getFactoryBeanName())) {
+                if (beanFactory.containsBeanDefinition(name)
+                        && KafkaAutoConfiguration.class
+                                .getName()
+                                .equals(beanFactory.getBeanDefinition(name).getFactoryBeanName())) {
                     return true;
                 }
             }
@@ -246,8 +305,10 @@ public final class StreamSplitAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(StreamSplitKafkaConnectionDetails.class)
-        PropertiesStreamSplitKafkaConnectionDetails streamSplitKafkaConnectionDetails(StreamSplitProperties properties,
-                Environment environment, ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
+        PropertiesStreamSplitKafkaConnectionDetails streamSplitKafkaConnectionDetails(
+                StreamSplitProperties properties,
+                Environment environment,
+                ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
                 ObjectProvider<SslBundles> sslBundles) {
             return propertiesConnection(properties.getKafka(), environment, null, devBroker, sslBundles);
         }

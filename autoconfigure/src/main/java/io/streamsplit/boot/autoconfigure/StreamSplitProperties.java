@@ -1,11 +1,9 @@
 package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
-import java.time.Duration;
-
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
@@ -46,13 +44,13 @@ public class StreamSplitProperties {
     public static class Health {
 
         /** The job is DOWN when no checkpoint completed for this long. Unset: five checkpoint intervals, at least one minute. */
-        private Duration maxCheckpointAge;
+        private @Nullable Duration maxCheckpointAge;
 
-        public Duration getMaxCheckpointAge() {
+        public @Nullable Duration getMaxCheckpointAge() {
             return maxCheckpointAge;
         }
 
-        public void setMaxCheckpointAge(Duration maxCheckpointAge) {
+        public void setMaxCheckpointAge(@Nullable Duration maxCheckpointAge) {
             this.maxCheckpointAge = maxCheckpointAge;
         }
     }
@@ -64,5 +62,4 @@ public class StreamSplitProperties {
     public FlinkProperties getFlink() {
         return flink;
     }
-
 }

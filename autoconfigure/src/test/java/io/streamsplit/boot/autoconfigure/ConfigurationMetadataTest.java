@@ -1,9 +1,11 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.io.InputStream;
@@ -11,9 +13,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.convert.DurationStyle;
 
@@ -25,10 +24,13 @@ import org.springframework.boot.convert.DurationStyle;
 class ConfigurationMetadataTest {
 
     private static Map<String, JsonNode> metadata() throws Exception {
-        try (InputStream in = ConfigurationMetadataTest.class
-                .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+        try (InputStream in =
+                ConfigurationMetadataTest.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             Map<String, JsonNode> byName = new HashMap<>();
-            new ObjectMapper().readTree(in).get("properties").forEach(p -> byName.put(p.get("name").asText(), p));
+            new ObjectMapper()
+                    .readTree(in)
+                    .get("properties")
+                    .forEach(p -> byName.put(p.get("name").asText(), p));
             return byName;
         }
     }
@@ -37,23 +39,29 @@ class ConfigurationMetadataTest {
     void everyPropertyHasADescription() throws Exception {
         Map<String, JsonNode> metadata = metadata();
         assertThat(metadata).hasSizeGreaterThan(50);
-        metadata.forEach((name, property) -> assertThat(property.path("description").asText())
-                .as(name).isNotBlank().endsWith("."));
+        metadata.forEach(
+                (name, property) -> assertThat(property.path("description").asText())
+                        .as(name)
+                        .isNotBlank()
+                        .endsWith("."));
     }
 
     @Test
     void everySourceAndSinkPropertyIsDocumentedWithItsRealDefault() throws Exception {
         Map<String, JsonNode> metadata = metadata();
         checkDocumented(metadata, "streamsplit.kafka.sources.*.", new KafkaSourceProperties(), List.of("watermarks"));
-        checkDocumented(metadata, "streamsplit.kafka.sources.*.watermarks.", new KafkaSourceProperties().getWatermarks(),
+        checkDocumented(
+                metadata,
+                "streamsplit.kafka.sources.*.watermarks.",
+                new KafkaSourceProperties().getWatermarks(),
                 List.of());
         checkDocumented(metadata, "streamsplit.kafka.sinks.*.", new KafkaSinkProperties(), List.of());
     }
 
-    private static void checkDocumented(Map<String, JsonNode> metadata, String prefix, Object defaults,
-            List<String> nested) throws Exception {
-        for (PropertyDescriptor descriptor : Introspector.getBeanInfo(defaults.getClass(), Object.class)
-                .getPropertyDescriptors()) {
+    private static void checkDocumented(
+            Map<String, JsonNode> metadata, String prefix, Object defaults, List<String> nested) throws Exception {
+        for (PropertyDescriptor descriptor :
+                Introspector.getBeanInfo(defaults.getClass(), Object.class).getPropertyDescriptors()) {
             String kebab = descriptor.getName().replaceAll("([A-Z])", "-$1").toLowerCase();
             if (nested.contains(kebab)) {
                 continue;
@@ -63,18 +71,25 @@ class ConfigurationMetadataTest {
             Object value = descriptor.getReadMethod().invoke(defaults);
             String expected = expectedDefault(value);
             if (expected == null) {
-                assertThat(entry.has("defaultValue")).as(prefix + kebab + " has no default").isFalse();
+                assertThat(entry.has("defaultValue"))
+                        .as(prefix + kebab + " has no default")
+                        .isFalse();
             } else if (value instanceof Duration duration) {
-                assertThat(DurationStyle.detectAndParse(entry.path("defaultValue").asText())).as(prefix + kebab)
+                assertThat(DurationStyle.detectAndParse(
+                                entry.path("defaultValue").asText()))
+                        .as(prefix + kebab)
                         .isEqualTo(duration);
             } else {
-                assertThat(entry.path("defaultValue").asText()).as(prefix + kebab + " default").isEqualTo(expected);
+                assertThat(entry.path("defaultValue").asText())
+                        .as(prefix + kebab + " default")
+                        .isEqualTo(expected);
             }
         }
     }
 
     private static String expectedDefault(Object value) {
-        if (value == null || value instanceof java.util.Collection<?> c && c.isEmpty()
+        if (value == null
+                || value instanceof java.util.Collection<?> c && c.isEmpty()
                 || value instanceof Map<?, ?> m && m.isEmpty()) {
             return null;
         }

@@ -2,15 +2,14 @@ package io.streamsplit.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import io.streamsplit.boot.autoconfigure.flink.StreamExecutionEnvironmentCustomizer;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSinkCustomizer;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSourceCustomizer;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -29,9 +28,13 @@ class CustomizersTest {
             .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
             .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
             .withBean("utf8", SimpleStringSchema.class, SimpleStringSchema::new)
-            .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.embedded.enabled=false",
-                    "streamsplit.kafka.sources.orders.topics=orders", "streamsplit.kafka.sources.orders.deserializer=text",
-                    "streamsplit.kafka.sources.clicks.topics=clicks", "streamsplit.kafka.sources.clicks.deserializer=text");
+            .withPropertyValues(
+                    "streamsplit.kafka.bootstrap-servers=b:1",
+                    "streamsplit.kafka.embedded.enabled=false",
+                    "streamsplit.kafka.sources.orders.topics=orders",
+                    "streamsplit.kafka.sources.orders.deserializer=text",
+                    "streamsplit.kafka.sources.clicks.topics=clicks",
+                    "streamsplit.kafka.sources.clicks.deserializer=text");
 
     @Test
     void sourceCustomizersRunInOrderForEverySourceAfterTheYamlSettings() {
@@ -46,18 +49,21 @@ class CustomizersTest {
                     assertThat(clicks.badRecordPolicy()).isEqualTo(BadRecordPolicy.FAIL);
                     assertThat(orders.getProducedType()).isEqualTo(Types.STRING);
                     assertThat(context.getBean(SourceCustomizers.class).seen)
-                            .containsExactlyInAnyOrder("first:orders", "first:clicks", "second:orders", "second:clicks");
+                            .containsExactlyInAnyOrder(
+                                    "first:orders", "first:clicks", "second:orders", "second:clicks");
                 });
     }
 
     @Test
     void aRuleTheBuilderRejectsAfterACustomizerFailsStartupNamingTheSetting() {
-        runner.withBean(StreamSplitKafkaSourceCustomizer.class,
-                () -> (name, builder) -> builder.setCommitOffsetsOnCheckpoint(true)).run(context -> {
+        runner.withBean(
+                        StreamSplitKafkaSourceCustomizer.class,
+                        () -> (name, builder) -> builder.setCommitOffsetsOnCheckpoint(true))
+                .run(context -> {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = FailureReports.analyze(context.getStartupFailure());
-                    assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.",
-                            ".group-id", "no consumer group to commit to");
+                    assertThat(analysis.getDescription())
+                            .contains("streamsplit.kafka.sources.", ".group-id", "no consumer group to commit to");
                     assertThat(analysis.getAction()).contains(".commit-offsets to false");
                 });
     }
@@ -69,7 +75,8 @@ class CustomizersTest {
                     seen.add(name);
                     builder.setProperty("compression.type", "zstd");
                 })
-                .withPropertyValues("streamsplit.kafka.sinks.totals.topic=totals",
+                .withPropertyValues(
+                        "streamsplit.kafka.sinks.totals.topic=totals",
                         "streamsplit.kafka.sinks.totals.serializer=utf8",
                         "streamsplit.kafka.sources.orders.bad-record-policy=dead-letter",
                         "streamsplit.kafka.sources.orders.dead-letter-topic=orders.DLT")

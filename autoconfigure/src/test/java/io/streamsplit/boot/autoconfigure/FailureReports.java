@@ -1,7 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
 import java.util.List;
-
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
@@ -15,8 +14,7 @@ import org.springframework.mock.env.MockEnvironment;
 /** The report Spring Boot prints for a startup failure, through the failure analyzers in spring.factories. */
 public final class FailureReports {
 
-    private FailureReports() {
-    }
+    private FailureReports() {}
 
     public static FailureAnalysis analyze(Throwable failure) {
         return analyze(failure, new MockEnvironment());
@@ -24,8 +22,10 @@ public final class FailureReports {
 
     public static FailureAnalysis analyze(Throwable failure, Environment environment) {
         List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
-                .load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, environment)
-                        .and(BeanFactory.class, new DefaultListableBeanFactory()),
+                .load(
+                        FailureAnalyzer.class,
+                        ArgumentResolver.of(Environment.class, environment)
+                                .and(BeanFactory.class, new DefaultListableBeanFactory()),
                         // like Boot itself: skip analyzers for technologies not on the classpath (web)
                         SpringFactoriesLoader.FailureHandler.logging(LogFactory.getLog(FailureReports.class)));
         for (FailureAnalyzer analyzer : analyzers) {

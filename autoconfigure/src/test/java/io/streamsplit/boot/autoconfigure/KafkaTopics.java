@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,16 +19,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /** Writes and reads test topics on a real broker. */
 public final class KafkaTopics {
 
-    private KafkaTopics() {
-    }
+    private KafkaTopics() {}
 
     /** Writes {@code values} (in order, batched) and returns once all are acknowledged. */
     public static void write(String bootstrapServers, String topic, List<String> values) throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "10");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             java.util.concurrent.Future<?> last = null;
             for (String value : values) {
                 last = producer.send(new ProducerRecord<>(topic, value.getBytes(StandardCharsets.UTF_8)));
@@ -50,8 +48,8 @@ public final class KafkaTopics {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline) {
@@ -71,6 +69,8 @@ public final class KafkaTopics {
     }
 
     public static List<String> values(String bootstrapServers, String topic) {
-        return readAll(bootstrapServers, topic).stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+        return readAll(bootstrapServers, topic).stream()
+                .map(r -> new String(r.value(), StandardCharsets.UTF_8))
+                .toList();
     }
 }

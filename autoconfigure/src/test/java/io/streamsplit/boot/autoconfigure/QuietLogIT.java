@@ -3,12 +3,11 @@ package io.streamsplit.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,24 +32,32 @@ class QuietLogIT {
         KAFKA.broker().createTopic("quiet-in", 2);
         KAFKA.broker().createTopic("quiet-out", 1);
         KAFKA.broker().createTopic("quiet-in.DLT", 1);
-        try (ConfigurableApplicationContext app = Words.start(KAFKA.bootstrapServers(), "quiet",
+        try (ConfigurableApplicationContext app = Words.start(
+                KAFKA.bootstrapServers(),
+                "quiet",
                 "streamsplit.kafka.sources.words.bad-record-policy=dead-letter",
                 "streamsplit.kafka.sources.words.dead-letter-topic=quiet-in.DLT")) {
             KafkaTopics.write(KAFKA.bootstrapServers(), "quiet-in", List.of("calm", "bad-apple", "still"));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "quiet-out"))
                         .containsExactlyInAnyOrder("CALM", "STILL");
-                assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "quiet-in.DLT")).hasSize(1);
+                assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "quiet-in.DLT"))
+                        .hasSize(1);
             });
             StreamSplitHealthIndicator health = app.getBean(StreamSplitHealthIndicator.class);
             await().atMost(Duration.ofSeconds(60)).until(() -> checkpointId(health) >= 12);
         }
         // the broker's own log stands for an external Kafka's, not the application's
-        List<String> warnings = output.getAll().lines().filter(line -> line.contains(" WARN "))
-                .filter(line -> !line.contains("o.a.k.controller.") && !line.contains("] kafka.")).toList();
+        List<String> warnings = output.getAll()
+                .lines()
+                .filter(line -> line.contains(" WARN "))
+                .filter(line -> !line.contains("o.a.k.controller.") && !line.contains("] kafka."))
+                .toList();
         // the one expected WARN: the bad record, named with its topic, partition and offset
-        assertThat(warnings).filteredOn(line -> !line.contains("Dead-lettered a bad record (source words"))
-                .as("WARN lines of a healthy run").isEmpty();
+        assertThat(warnings)
+                .filteredOn(line -> !line.contains("Dead-lettered a bad record (source words"))
+                .as("WARN lines of a healthy run")
+                .isEmpty();
         assertThat(output.getAll()).doesNotContain("Name collision").doesNotContain("could not commit offsets");
     }
 

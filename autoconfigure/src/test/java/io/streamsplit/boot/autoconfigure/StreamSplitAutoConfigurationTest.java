@@ -1,20 +1,18 @@
 package io.streamsplit.boot.autoconfigure;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import io.streamsplit.boot.autoconfigure.job.SubmittedJobClient;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
-import io.streamsplit.pipeline.StreamSplitPipeline;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.time.Duration;
-import java.util.List;
-
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.time.Duration;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.CoreOptions;
@@ -42,19 +40,23 @@ class StreamSplitAutoConfigurationTest {
 
     @Test
     void everyConfiguredSourceIsABeanNamedAfterIt() {
-        runner.withPropertyValues("streamsplit.kafka.sources.orders.topics=orders,returns",
-                "streamsplit.kafka.sources.orders.group-id=totals",
-                "streamsplit.kafka.sources.orders.starting-offsets=committed",
-                "streamsplit.kafka.sources.orders.offset-reset-strategy=latest",
-                "streamsplit.kafka.sources.orders.bad-record-policy=skip",
-                "streamsplit.kafka.sources.clicks.pattern=clicks-.*",
-                "streamsplit.kafka.sources.clicks.discovery-interval=30s").run(context -> {
+        runner.withPropertyValues(
+                        "streamsplit.kafka.sources.orders.topics=orders,returns",
+                        "streamsplit.kafka.sources.orders.group-id=totals",
+                        "streamsplit.kafka.sources.orders.starting-offsets=committed",
+                        "streamsplit.kafka.sources.orders.offset-reset-strategy=latest",
+                        "streamsplit.kafka.sources.orders.bad-record-policy=skip",
+                        "streamsplit.kafka.sources.clicks.pattern=clicks-.*",
+                        "streamsplit.kafka.sources.clicks.discovery-interval=30s")
+                .run(context -> {
                     assertThat(context).hasNotFailed();
                     StreamSplitKafkaSource<?> orders = context.getBean("orders", StreamSplitKafkaSource.class);
                     assertThat(orders.name()).isEqualTo("orders");
                     assertThat(orders.subscription().toString()).contains("orders", "returns");
-                    assertThat(orders.consumerProperties()).containsEntry("bootstrap.servers", "broker-a:9092")
-                            .containsEntry("group.id", "totals").containsEntry("auto.offset.reset", "latest");
+                    assertThat(orders.consumerProperties())
+                            .containsEntry("bootstrap.servers", "broker-a:9092")
+                            .containsEntry("group.id", "totals")
+                            .containsEntry("auto.offset.reset", "latest");
                     assertThat(orders.startingOffsets().kind()).isEqualTo(StartingOffsets.Kind.COMMITTED);
                     assertThat(orders.badRecordPolicy()).isEqualTo(BadRecordPolicy.SKIP);
                     assertThat(orders.getProducedType()).isEqualTo(Types.STRING);
@@ -66,26 +68,33 @@ class StreamSplitAutoConfigurationTest {
 
     @Test
     void sourceBootstrapServersOverrideTheCommonOnesAndSourcePropertiesOverrideCommonProperties() {
-        runner.withPropertyValues("streamsplit.kafka.properties.max.poll.records=100",
-                "streamsplit.kafka.properties.fetch.min.bytes=2",
-                "streamsplit.kafka.sources.orders.topics=orders",
-                "streamsplit.kafka.sources.orders.bootstrap-servers=broker-b:9093",
-                "streamsplit.kafka.sources.orders.properties.max.poll.records=7").run(context -> {
+        runner.withPropertyValues(
+                        "streamsplit.kafka.properties.max.poll.records=100",
+                        "streamsplit.kafka.properties.fetch.min.bytes=2",
+                        "streamsplit.kafka.sources.orders.topics=orders",
+                        "streamsplit.kafka.sources.orders.bootstrap-servers=broker-b:9093",
+                        "streamsplit.kafka.sources.orders.properties.max.poll.records=7")
+                .run(context -> {
                     StreamSplitKafkaSource<?> orders = context.getBean("orders", StreamSplitKafkaSource.class);
-                    assertThat(orders.consumerProperties()).containsEntry("bootstrap.servers", "broker-b:9093")
-                            .containsEntry("max.poll.records", "7").containsEntry("fetch.min.bytes", "2");
+                    assertThat(orders.consumerProperties())
+                            .containsEntry("bootstrap.servers", "broker-b:9093")
+                            .containsEntry("max.poll.records", "7")
+                            .containsEntry("fetch.min.bytes", "2");
                 });
     }
 
     @Test
     void springKafkaBootstrapServersAreUsedWhenStreamSplitHasNone() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
-                .withPropertyValues("spring.kafka.bootstrap-servers=boot-broker:9092",
+                .withPropertyValues(
+                        "spring.kafka.bootstrap-servers=boot-broker:9092",
                         "streamsplit.kafka.sources.orders.topics=orders")
                 .run(context -> assertThat(context.getBean("orders", StreamSplitKafkaSource.class)
-                        .consumerProperties()).containsEntry("bootstrap.servers", "boot-broker:9092"));
+                                .consumerProperties())
+                        .containsEntry("bootstrap.servers", "boot-broker:9092"));
     }
 
     @Test
@@ -94,11 +103,13 @@ class StreamSplitAutoConfigurationTest {
                 .withClassLoader(new FilteredClassLoader(KafkaConnectionDetails.class, EmbeddedKafkaBroker.class))
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
-                .withPropertyValues("spring.kafka.bootstrap-servers=plain-broker:9092",
+                .withPropertyValues(
+                        "spring.kafka.bootstrap-servers=plain-broker:9092",
                         "streamsplit.kafka.sources.orders.topics=orders")
                 .run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(EmbeddedKafkaDevBroker.class);
-                    assertThat(context.getBean("orders", StreamSplitKafkaSource.class).consumerProperties())
+                    assertThat(context.getBean("orders", StreamSplitKafkaSource.class)
+                                    .consumerProperties())
                             .containsEntry("bootstrap.servers", "plain-broker:9092");
                 });
     }
@@ -106,23 +117,29 @@ class StreamSplitAutoConfigurationTest {
     @Test
     void aKafkaConnectionDetailsBeanWinsOverSpringKafkaProperties() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class, ServiceConnection.class)
-                .withPropertyValues("spring.kafka.bootstrap-servers=boot-broker:9092",
+                .withPropertyValues(
+                        "spring.kafka.bootstrap-servers=boot-broker:9092",
                         "streamsplit.kafka.sources.orders.topics=orders")
                 .run(context -> assertThat(context.getBean("orders", StreamSplitKafkaSource.class)
-                        .consumerProperties()).containsEntry("bootstrap.servers", "container:1234,container:1235"));
+                                .consumerProperties())
+                        .containsEntry("bootstrap.servers", "container:1234,container:1235"));
     }
 
     @Test
     void streamSplitBootstrapServersWinOverSpringBootsConnection() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
+                .withConfiguration(
+                        AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class, ServiceConnection.class)
-                .withPropertyValues("streamsplit.kafka.bootstrap-servers=mine:9092",
+                .withPropertyValues(
+                        "streamsplit.kafka.bootstrap-servers=mine:9092",
                         "streamsplit.kafka.sources.orders.topics=orders")
                 .run(context -> assertThat(context.getBean("orders", StreamSplitKafkaSource.class)
-                        .consumerProperties()).containsEntry("bootstrap.servers", "mine:9092"));
+                                .consumerProperties())
+                        .containsEntry("bootstrap.servers", "mine:9092"));
     }
 
     @Test
@@ -136,10 +153,12 @@ class StreamSplitAutoConfigurationTest {
 
     @Test
     void configuredBootstrapServersNeverStartTheDevBroker() {
-        runner.withPropertyValues("streamsplit.kafka.sources.orders.topics=orders").run(context -> {
-            context.getBean("orders");
-            assertThat(context.getBean(EmbeddedKafkaDevBroker.class).isStarted()).isFalse();
-        });
+        runner.withPropertyValues("streamsplit.kafka.sources.orders.topics=orders")
+                .run(context -> {
+                    context.getBean("orders");
+                    assertThat(context.getBean(EmbeddedKafkaDevBroker.class).isStarted())
+                            .isFalse();
+                });
     }
 
     @Test
@@ -147,9 +166,12 @@ class StreamSplitAutoConfigurationTest {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.TwoDeserializers.class)
-                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1",
-                        "streamsplit.kafka.sources.sizes.topics=t", "streamsplit.kafka.sources.sizes.deserializer=length")
-                .run(context -> assertThat(context.getBean("sizes", StreamSplitKafkaSource.class).getProducedType())
+                .withPropertyValues(
+                        "streamsplit.kafka.bootstrap-servers=b:1",
+                        "streamsplit.kafka.sources.sizes.topics=t",
+                        "streamsplit.kafka.sources.sizes.deserializer=length")
+                .run(context -> assertThat(context.getBean("sizes", StreamSplitKafkaSource.class)
+                                .getProducedType())
                         .isEqualTo(Types.INT));
     }
 
@@ -158,13 +180,20 @@ class StreamSplitAutoConfigurationTest {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.FlinkSchemaAndEmitter.class)
-                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1",
-                        "streamsplit.kafka.sources.lines.topics=t", "streamsplit.kafka.sources.lines.deserializer=strings",
-                        "streamsplit.kafka.sources.tokens.topics=t", "streamsplit.kafka.sources.tokens.record-emitter=words")
+                .withPropertyValues(
+                        "streamsplit.kafka.bootstrap-servers=b:1",
+                        "streamsplit.kafka.sources.lines.topics=t",
+                        "streamsplit.kafka.sources.lines.deserializer=strings",
+                        "streamsplit.kafka.sources.tokens.topics=t",
+                        "streamsplit.kafka.sources.tokens.record-emitter=words")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean("lines", StreamSplitKafkaSource.class).getProducedType()).isEqualTo(Types.STRING);
-                    assertThat(context.getBean("tokens", StreamSplitKafkaSource.class).getProducedType()).isEqualTo(Types.STRING);
+                    assertThat(context.getBean("lines", StreamSplitKafkaSource.class)
+                                    .getProducedType())
+                            .isEqualTo(Types.STRING);
+                    assertThat(context.getBean("tokens", StreamSplitKafkaSource.class)
+                                    .getProducedType())
+                            .isEqualTo(Types.STRING);
                 });
     }
 
@@ -173,17 +202,22 @@ class StreamSplitAutoConfigurationTest {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.RawLambdaDeserializer.class)
-                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.s.topics=t",
+                .withPropertyValues(
+                        "streamsplit.kafka.bootstrap-servers=b:1",
+                        "streamsplit.kafka.sources.s.topics=t",
                         "streamsplit.kafka.sources.s.type=java.lang.String")
-                .run(context -> assertThat(context.getBean("s", StreamSplitKafkaSource.class).getProducedType())
+                .run(context -> assertThat(context.getBean("s", StreamSplitKafkaSource.class)
+                                .getProducedType())
                         .isEqualTo(Types.STRING));
     }
 
     @Test
     void userDefinedBeansReplaceTheAutoConfiguredOnes() {
         runner.withUserConfiguration(UserBeansConfiguration.class)
-                .withPropertyValues("streamsplit.kafka.sources.orders.topics=orders").run(context -> {
-                    assertThat(context.getBean(StreamExecutionEnvironment.class)).isSameAs(UserBeansConfiguration.ENV);
+                .withPropertyValues("streamsplit.kafka.sources.orders.topics=orders")
+                .run(context -> {
+                    assertThat(context.getBean(StreamExecutionEnvironment.class))
+                            .isSameAs(UserBeansConfiguration.ENV);
                     assertThat(context.getBean("orders")).isSameAs(UserBeansConfiguration.ORDERS);
                     assertThat(context.getBean(JobClient.class)).isSameAs(UserBeansConfiguration.CLIENT);
                 });
@@ -191,10 +225,14 @@ class StreamSplitAutoConfigurationTest {
 
     @Test
     void embeddedModeMapsFlinkSettingsOntoTheEnvironment() {
-        runner.withPropertyValues("streamsplit.flink.parallelism=3", "streamsplit.flink.checkpointing.interval=7s",
-                "streamsplit.flink.checkpointing.mode=at-least-once", "streamsplit.flink.restart.strategy=exponential-delay",
-                "streamsplit.flink.restart.delay=3s", "streamsplit.flink.configuration.pipeline.max-parallelism=64",
-                "streamsplit.flink.configuration.pipeline.object-reuse=true")
+        runner.withPropertyValues(
+                        "streamsplit.flink.parallelism=3",
+                        "streamsplit.flink.checkpointing.interval=7s",
+                        "streamsplit.flink.checkpointing.mode=at-least-once",
+                        "streamsplit.flink.restart.strategy=exponential-delay",
+                        "streamsplit.flink.restart.delay=3s",
+                        "streamsplit.flink.configuration.pipeline.max-parallelism=64",
+                        "streamsplit.flink.configuration.pipeline.object-reuse=true")
                 .run(context -> {
                     assertThat(context).hasSingleBean(EmbeddedFlinkCluster.class);
                     StreamExecutionEnvironment env = context.getBean(StreamExecutionEnvironment.class);
@@ -202,61 +240,78 @@ class StreamSplitAutoConfigurationTest {
                     assertThat(env.getMaxParallelism()).isEqualTo(64);
                     // the README's performance tip: raw configuration reaches the job's execution config
                     assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
-                    assertThat(env.getCheckpointConfig().getCheckpointInterval()).isEqualTo(7_000L);
+                    assertThat(env.getCheckpointConfig().getCheckpointInterval())
+                            .isEqualTo(7_000L);
                     assertThat(env.getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.AT_LEAST_ONCE);
                     assertThat(env.getConfiguration().get(RestartStrategyOptions.RESTART_STRATEGY))
                             .isEqualTo("exponential-delay");
-                    assertThat(env.getConfiguration().get(
-                            RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF))
+                    assertThat(env.getConfiguration()
+                                    .get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF))
                             .isEqualTo(Duration.ofSeconds(3));
                     assertThat(context.getBean(EmbeddedFlinkCluster.class).isRunning())
-                            .as("the MiniCluster starts with the first job, not with the context").isFalse();
+                            .as("the MiniCluster starts with the first job, not with the context")
+                            .isFalse();
                 });
     }
 
     @Test
     void checkpointingCanBeTurnedOffAndEmbeddedParallelismDefaultsToTheCores() {
-        runner.withPropertyValues("streamsplit.flink.checkpointing.enabled=false").run(context -> {
-            StreamExecutionEnvironment env = context.getBean(StreamExecutionEnvironment.class);
-            assertThat(env.getCheckpointConfig().isCheckpointingEnabled()).isFalse();
-            assertThat(env.getConfiguration().get(CoreOptions.DEFAULT_PARALLELISM))
-                    .isEqualTo(Runtime.getRuntime().availableProcessors());
-        });
+        runner.withPropertyValues("streamsplit.flink.checkpointing.enabled=false")
+                .run(context -> {
+                    StreamExecutionEnvironment env = context.getBean(StreamExecutionEnvironment.class);
+                    assertThat(env.getCheckpointConfig().isCheckpointingEnabled())
+                            .isFalse();
+                    assertThat(env.getConfiguration().get(CoreOptions.DEFAULT_PARALLELISM))
+                            .isEqualTo(Runtime.getRuntime().availableProcessors());
+                });
     }
 
     @Test
     void checkpointStorageKeepsCheckpointsForARestart() {
-        runner.withPropertyValues("streamsplit.flink.checkpointing.storage=file:///tmp/cp").run(context -> {
-            StreamExecutionEnvironment env = context.getBean(StreamExecutionEnvironment.class);
-            assertThat(env.getConfiguration().get(CheckpointingOptions.CHECKPOINTS_DIRECTORY)).isEqualTo("file:///tmp/cp");
-            assertThat(env.getConfiguration().get(CheckpointingOptions.CHECKPOINT_STORAGE)).isEqualTo("filesystem");
-        });
+        runner.withPropertyValues("streamsplit.flink.checkpointing.storage=file:///tmp/cp")
+                .run(context -> {
+                    StreamExecutionEnvironment env = context.getBean(StreamExecutionEnvironment.class);
+                    assertThat(env.getConfiguration().get(CheckpointingOptions.CHECKPOINTS_DIRECTORY))
+                            .isEqualTo("file:///tmp/cp");
+                    assertThat(env.getConfiguration().get(CheckpointingOptions.CHECKPOINT_STORAGE))
+                            .isEqualTo("filesystem");
+                });
     }
 
     @Test
     void remoteModeTalksToTheConfiguredJobManagerAndStartsNoMiniCluster() {
-        runner.withPropertyValues("streamsplit.flink.mode=remote", "streamsplit.flink.remote.host=flink-jm",
-                "streamsplit.flink.remote.port=18081").run(context -> {
+        runner.withPropertyValues(
+                        "streamsplit.flink.mode=remote",
+                        "streamsplit.flink.remote.host=flink-jm",
+                        "streamsplit.flink.remote.port=18081")
+                .run(context -> {
                     assertThat(context).doesNotHaveBean(EmbeddedFlinkCluster.class);
-                    assertThat(context.getBean(StreamExecutionEnvironment.class)).isInstanceOf(RemoteStreamEnvironment.class);
-                    assertThat(context.getBean(StreamExecutionEnvironment.class).getConfiguration().toMap())
-                            .containsEntry("rest.address", "flink-jm").containsEntry("rest.port", "18081");
+                    assertThat(context.getBean(StreamExecutionEnvironment.class))
+                            .isInstanceOf(RemoteStreamEnvironment.class);
+                    assertThat(context.getBean(StreamExecutionEnvironment.class)
+                                    .getConfiguration()
+                                    .toMap())
+                            .containsEntry("rest.address", "flink-jm")
+                            .containsEntry("rest.port", "18081");
                 });
     }
 
     @Test
     void jobNameComesFromSpringApplicationNameUnlessSet() {
         runner.withPropertyValues("spring.application.name=order-service")
-                .run(context -> assertThat(context.getBean(StreamSplitJob.class).jobName()).isEqualTo("order-service"));
+                .run(context -> assertThat(context.getBean(StreamSplitJob.class).jobName())
+                        .isEqualTo("order-service"));
         runner.withPropertyValues("spring.application.name=order-service", "streamsplit.flink.job-name=totals")
-                .run(context -> assertThat(context.getBean(StreamSplitJob.class).jobName()).isEqualTo("totals"));
+                .run(context -> assertThat(context.getBean(StreamSplitJob.class).jobName())
+                        .isEqualTo("totals"));
     }
 
     @Test
     void withoutPipelinesNoJobIsSubmittedAndTheJobClientSaysWhy() {
         runner.run(context -> {
             assertThat(context.getBean(StreamSplitJob.class).submission()).isCompletedExceptionally();
-            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> context.getBean(JobClient.class).getJobID()))
+            assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                            () -> context.getBean(JobClient.class).getJobID()))
                     .hasMessageContaining("no StreamSplitPipeline beans");
         });
     }
@@ -266,12 +321,16 @@ class StreamSplitAutoConfigurationTest {
         runner.run(context -> assertThat(context.getBean(KafkaSinkFactory.class).deadLetterGuarantee())
                 .isEqualTo(org.apache.flink.connector.base.DeliveryGuarantee.AT_LEAST_ONCE));
         runner.withBean("utf8", org.apache.flink.api.common.serialization.SimpleStringSchema.class)
-                .withPropertyValues("streamsplit.kafka.sources.orders.topics=orders",
+                .withPropertyValues(
+                        "streamsplit.kafka.sources.orders.topics=orders",
                         "streamsplit.kafka.sources.orders.deserializer=text",
-                        "streamsplit.kafka.sinks.a.topic=a", "streamsplit.kafka.sinks.a.serializer=utf8",
-                        "streamsplit.kafka.sinks.b.topic=b", "streamsplit.kafka.sinks.b.serializer=utf8",
+                        "streamsplit.kafka.sinks.a.topic=a",
+                        "streamsplit.kafka.sinks.a.serializer=utf8",
+                        "streamsplit.kafka.sinks.b.topic=b",
+                        "streamsplit.kafka.sinks.b.serializer=utf8",
                         "streamsplit.kafka.sinks.b.delivery-guarantee=exactly-once")
-                .run(context -> assertThat(context.getBean(KafkaSinkFactory.class).deadLetterGuarantee())
+                .run(context -> assertThat(
+                                context.getBean(KafkaSinkFactory.class).deadLetterGuarantee())
                         .isEqualTo(org.apache.flink.connector.base.DeliveryGuarantee.EXACTLY_ONCE));
     }
 
@@ -289,8 +348,10 @@ class StreamSplitAutoConfigurationTest {
 
         static final StreamExecutionEnvironment ENV = new StreamExecutionEnvironment();
         static final StreamSplitKafkaSource<String> ORDERS = StreamSplitKafkaSource.<String>builder()
-                .setBootstrapServers("mine:1").setTopics("mine")
-                .setValueOnlyDeserializer(new org.apache.flink.api.common.serialization.SimpleStringSchema()).build();
+                .setBootstrapServers("mine:1")
+                .setTopics("mine")
+                .setValueOnlyDeserializer(new org.apache.flink.api.common.serialization.SimpleStringSchema())
+                .build();
         static final JobClient CLIENT = new SubmittedJobClient(new java.util.concurrent.CompletableFuture<>());
 
         @Bean

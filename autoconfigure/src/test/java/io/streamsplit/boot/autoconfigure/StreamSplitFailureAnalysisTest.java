@@ -1,26 +1,18 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.pipeline.StreamSplitPipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-
-import org.apache.commons.logging.LogFactory;
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.connector.kafka.sink.TopicSelector;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
-import org.springframework.core.io.support.SpringFactoriesLoader;
-import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
 import org.springframework.mock.env.MockEnvironment;
 
 /**
@@ -49,7 +41,8 @@ class StreamSplitFailureAnalysisTest {
         runner.withBean("utf8", SimpleStringSchema.class, SimpleStringSchema::new)
                 .withBean("router", TopicSelector.class, () -> (TopicSelector<Object>) element -> "routed")
                 .withPropertyValues(properties)
-                .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure(), environment(properties)));
+                .run(context ->
+                        analysis[0] = FailureReports.analyze(context.getStartupFailure(), environment(properties)));
         return analysis[0];
     }
 
@@ -65,31 +58,38 @@ class StreamSplitFailureAnalysisTest {
 
     @Test
     void unknownDeserializerBeanNameListsTheBeansThatFit() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.deserializer=orderDeserializer");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.deserializer", "'orderDeserializer'",
-                "no bean named 'orderDeserializer'");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.sources.orders.deserializer",
+                        "'orderDeserializer'",
+                        "no bean named 'orderDeserializer'");
         assertThat(analysis.getAction()).contains("[text]");
     }
 
     @Test
     void sourceWithoutTopics() {
         FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.group-id=g");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.topics", "(not set)", "reads no topic");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.topics", "(not set)", "reads no topic");
         assertThat(analysis.getAction()).contains("streamsplit.kafka.sources.orders.pattern");
     }
 
     @Test
     void sourceWithTopicsAndPattern() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
-                "streamsplit.kafka.sources.orders.pattern=orders-.*");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.pattern", "'orders-.*'", "both topics");
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders", "streamsplit.kafka.sources.orders.pattern=orders-.*");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.pattern", "'orders-.*'", "both topics");
         assertThat(analysis.getAction()).contains("Keep one");
     }
 
     @Test
     void unknownStartingOffsetModeListsTheValidOnes() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.starting-offsets=latests");
         assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.starting-offsets", "latests");
         assertThat(analysis.getAction()).contains("EARLIEST", "LATEST", "COMMITTED", "TIMESTAMP");
@@ -97,29 +97,34 @@ class StreamSplitFailureAnalysisTest {
 
     @Test
     void timestampStartWithoutTimestamp() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.starting-offsets=timestamp");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.starting-timestamp",
-                "starting-offsets is 'timestamp'");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.starting-timestamp", "starting-offsets is 'timestamp'");
         assertThat(analysis.getAction()).contains("ISO-8601");
     }
 
     @Test
     void timestampStartIsReadFromAnIsoInstant() {
-        runner.withPropertyValues("streamsplit.kafka.sources.orders.topics=orders",
-                "streamsplit.kafka.sources.orders.starting-offsets=timestamp",
-                "streamsplit.kafka.sources.orders.starting-timestamp=2026-01-31T00:00:00Z")
-                .run(context -> assertThat(context.getBean("orders",
-                        io.streamsplit.connector.kafka.source.StreamSplitKafkaSource.class).startingOffsets().toString())
+        runner.withPropertyValues(
+                        "streamsplit.kafka.sources.orders.topics=orders",
+                        "streamsplit.kafka.sources.orders.starting-offsets=timestamp",
+                        "streamsplit.kafka.sources.orders.starting-timestamp=2026-01-31T00:00:00Z")
+                .run(context -> assertThat(context.getBean(
+                                        "orders", io.streamsplit.connector.kafka.source.StreamSplitKafkaSource.class)
+                                .startingOffsets()
+                                .toString())
                         .contains("1769817600000"));
     }
 
     @Test
     void negativeDiscoveryInterval() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.discovery-interval=-5s");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.discovery-interval", "'-5s'",
-                "must be positive");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.discovery-interval", "'-5s'", "must be positive");
     }
 
     @Test
@@ -138,47 +143,60 @@ class StreamSplitFailureAnalysisTest {
 
     @Test
     void remoteJarThatDoesNotExist() {
-        FailureAnalysis analysis = failure("streamsplit.flink.mode=remote", "streamsplit.flink.remote.host=jm",
+        FailureAnalysis analysis = failure(
+                "streamsplit.flink.mode=remote",
+                "streamsplit.flink.remote.host=jm",
                 "streamsplit.flink.remote.jars=target/missing.jar");
-        assertThat(analysis.getDescription()).contains("streamsplit.flink.remote.jars[0]", "'target/missing.jar'", "no such file");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.flink.remote.jars[0]", "'target/missing.jar'", "no such file");
     }
 
     @Test
     void deadLetterPolicyWithoutTopic() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.bad-record-policy=dead-letter");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.dead-letter-topic", "(not set)");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.dead-letter-topic", "(not set)");
         assertThat(analysis.getAction()).contains("orders.DLT");
     }
 
     @Test
     void deadLetterTopicWithoutDeadLetterPolicy() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.dead-letter-topic=orders.DLT");
         assertThat(analysis.getDescription()).contains("'orders.DLT'", "would never be used");
     }
 
     @Test
     void committedStartWithoutGroupId() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.starting-offsets=committed");
         assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.group-id", "'committed'");
     }
 
     @Test
     void boundedSourceWithDiscovery() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.stopping-offsets=latest",
                 "streamsplit.kafka.sources.orders.discovery-interval=10s");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.discovery-interval", "bounded");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.discovery-interval", "bounded");
     }
 
     @Test
     void autoCommitInClientProperties() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.topics=orders",
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.properties.enable.auto.commit=true");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.properties.enable.auto.commit",
-                "'true'", "committed when a Flink checkpoint completes");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.sources.orders.properties.enable.auto.commit",
+                        "'true'",
+                        "committed when a Flink checkpoint completes");
     }
 
     @Test
@@ -187,29 +205,40 @@ class StreamSplitFailureAnalysisTest {
                 "streamsplit.kafka.sources.orders.properties.sasl.jaas.config", "password=\"hunter2\"",
                 "a test problem", "a test action");
         assertThat(failure.getMessage()).doesNotContain("hunter2");
-        FailureAnalysis analysis = FailureReports.analyze(failure, environment(
-                        "streamsplit.kafka.sources.orders.properties.sasl.jaas.config=password=\"hunter2\""));
-        assertThat(analysis.getDescription()).contains("sasl.jaas.config", "masked").doesNotContain("hunter2");
+        FailureAnalysis analysis = FailureReports.analyze(
+                failure,
+                environment("streamsplit.kafka.sources.orders.properties.sasl.jaas.config=password=\"hunter2\""));
+        assertThat(analysis.getDescription())
+                .contains("sasl.jaas.config", "masked")
+                .doesNotContain("hunter2");
     }
 
     @Test
     void notSerializableDeserializerNamesTheBeanAndTheField() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.NotSerializableDeserializer.class)
-                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
+                .withPropertyValues(
+                        "streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
                 .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
-        assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.deserializer",
-                "bean 'enrichingDeserializer'", "field 'enrichingDeserializer.lookup", "TestDeserializers$Lookup");
+        assertThat(analysis[0].getDescription())
+                .contains(
+                        "streamsplit.kafka.sources.orders.deserializer",
+                        "bean 'enrichingDeserializer'",
+                        "field 'enrichingDeserializer.lookup",
+                        "TestDeserializers$Lookup");
         assertThat(analysis[0].getAction()).contains("transient");
     }
 
     @Test
     void rawLambdaDeserializerWithoutTypeAsksForTheType() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.RawLambdaDeserializer.class)
-                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
+                .withPropertyValues(
+                        "streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
                 .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
         assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.type", "bean 'raw'");
         assertThat(analysis[0].getAction()).contains("KafkaRecordDeserializer<Order>");
@@ -218,9 +247,11 @@ class StreamSplitFailureAnalysisTest {
     @Test
     void twoDeserializersAndNoNameAsksToChoose() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.TwoDeserializers.class)
-                .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
+                .withPropertyValues(
+                        "streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.sources.orders.topics=o")
                 .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
         assertThat(analysis[0].getAction()).contains("streamsplit.kafka.sources.orders.deserializer", "[text, length]");
     }
@@ -234,39 +265,56 @@ class StreamSplitFailureAnalysisTest {
 
     @Test
     void twoExactlyOnceSinksWithOneTransactionalIdPrefix() {
-        FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.a.topic=a",
-                "streamsplit.kafka.sinks.a.delivery-guarantee=exactly-once", "streamsplit.kafka.sinks.a.serializer=utf8",
+        FailureAnalysis analysis = failureWithSerializer(
+                "streamsplit.kafka.sinks.a.topic=a",
+                "streamsplit.kafka.sinks.a.delivery-guarantee=exactly-once",
+                "streamsplit.kafka.sinks.a.serializer=utf8",
                 "streamsplit.kafka.sinks.a.transactional-id-prefix=shared",
-                "streamsplit.kafka.sinks.b.topic=b", "streamsplit.kafka.sinks.b.delivery-guarantee=exactly-once",
-                "streamsplit.kafka.sinks.b.serializer=utf8", "streamsplit.kafka.sinks.b.transactional-id-prefix=shared");
-        assertThat(analysis.getDescription()).contains("transactional-id-prefix", "'shared'", "also used by streamsplit.kafka.sinks.");
+                "streamsplit.kafka.sinks.b.topic=b",
+                "streamsplit.kafka.sinks.b.delivery-guarantee=exactly-once",
+                "streamsplit.kafka.sinks.b.serializer=utf8",
+                "streamsplit.kafka.sinks.b.transactional-id-prefix=shared");
+        assertThat(analysis.getDescription())
+                .contains("transactional-id-prefix", "'shared'", "also used by streamsplit.kafka.sinks.");
         assertThat(analysis.getAction()).contains("its own transactional-id-prefix");
     }
 
     @Test
     void sinkWithTopicAndTopicSelector() {
-        FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.out.topic=out",
-                "streamsplit.kafka.sinks.out.topic-selector=router", "streamsplit.kafka.sinks.out.serializer=utf8");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.topic", "'out'", "topic selector ('router')");
+        FailureAnalysis analysis = failureWithSerializer(
+                "streamsplit.kafka.sinks.out.topic=out",
+                "streamsplit.kafka.sinks.out.topic-selector=router",
+                "streamsplit.kafka.sinks.out.serializer=utf8");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sinks.out.topic", "'out'", "topic selector ('router')");
     }
 
     @Test
     void exactlyOnceSinkWithoutCheckpointing() {
-        FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.out.topic=out",
+        FailureAnalysis analysis = failureWithSerializer(
+                "streamsplit.kafka.sinks.out.topic=out",
                 "streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once",
-                "streamsplit.kafka.sinks.out.transactional-id-prefix=app", "streamsplit.flink.checkpointing.enabled=false",
+                "streamsplit.kafka.sinks.out.transactional-id-prefix=app",
+                "streamsplit.flink.checkpointing.enabled=false",
                 "streamsplit.kafka.sinks.out.serializer=utf8");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.delivery-guarantee", "checkpointing is off");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sinks.out.delivery-guarantee", "checkpointing is off");
     }
 
     @Test
     void exactlyOnceTransactionTimeoutShorterThanTheCheckpointInterval() {
-        FailureAnalysis analysis = failureWithSerializer("streamsplit.kafka.sinks.out.topic=out",
-                "streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once", "streamsplit.kafka.sinks.out.serializer=utf8",
-                "streamsplit.kafka.sinks.out.transactional-id-prefix=app", "streamsplit.flink.checkpointing.interval=1m",
+        FailureAnalysis analysis = failureWithSerializer(
+                "streamsplit.kafka.sinks.out.topic=out",
+                "streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once",
+                "streamsplit.kafka.sinks.out.serializer=utf8",
+                "streamsplit.kafka.sinks.out.transactional-id-prefix=app",
+                "streamsplit.flink.checkpointing.interval=1m",
                 "streamsplit.kafka.sinks.out.properties.transaction.timeout.ms=30000");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sinks.out.properties.transaction.timeout.ms",
-                "'30000'", "checkpoint interval (PT1M)");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.sinks.out.properties.transaction.timeout.ms",
+                        "'30000'",
+                        "checkpoint interval (PT1M)");
         // interval 1 min + restart delay 2 s + 1 min margin = 122 s; twice that is suggested
         assertThat(analysis.getAction()).contains("transaction.timeout.ms=244000", "at least 122000", "900000");
     }
@@ -280,13 +328,16 @@ class StreamSplitFailureAnalysisTest {
     @Test
     void noKafkaAnywhereAndNoDevBroker() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
-                .withPropertyValues("streamsplit.kafka.embedded.enabled=false", "streamsplit.kafka.sources.orders.topics=o")
+                .withPropertyValues(
+                        "streamsplit.kafka.embedded.enabled=false", "streamsplit.kafka.sources.orders.topics=o")
                 .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
-        assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.bootstrap-servers",
-                "no Kafka cluster");
-        assertThat(analysis[0].getAction()).contains("streamsplit.kafka.bootstrap-servers", "streamsplit-embedded-kafka");
+        assertThat(analysis[0].getDescription())
+                .contains("streamsplit.kafka.sources.orders.bootstrap-servers", "no Kafka cluster");
+        assertThat(analysis[0].getAction())
+                .contains("streamsplit.kafka.bootstrap-servers", "streamsplit-embedded-kafka");
     }
 
     @Test
@@ -294,7 +345,8 @@ class StreamSplitFailureAnalysisTest {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withUserConfiguration(BrokenPipeline.class).run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).hasStackTraceContaining("StreamSplitPipeline bean 'broken'")
+            assertThat(context.getStartupFailure())
+                    .hasStackTraceContaining("StreamSplitPipeline bean 'broken'")
                     .hasStackTraceContaining("no source named 'missing'");
             analysis[0] = FailureReports.analyze(context.getStartupFailure());
         });

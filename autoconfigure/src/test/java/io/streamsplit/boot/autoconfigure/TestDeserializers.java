@@ -1,9 +1,8 @@
 package io.streamsplit.boot.autoconfigure;
 
-import java.nio.charset.StandardCharsets;
-
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -11,8 +10,7 @@ import org.springframework.context.annotation.Configuration;
 /** User beans of the kinds a source can name. */
 final class TestDeserializers {
 
-    private TestDeserializers() {
-    }
+    private TestDeserializers() {}
 
     @Configuration(proxyBeanMethods = false)
     static class OneStringDeserializer {

@@ -11,8 +11,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class Words {
 
-    private Words() {
-    }
+    private Words() {}
 
     /**
      * Starts the application without a web server: source {@code words} reads {@code <name>-in},
@@ -24,17 +23,23 @@ public final class Words {
     }
 
     /** {@link #start(String, String, String...)} with more configuration classes (e.g. the application's own beans). */
-    public static ConfigurableApplicationContext start(Class<?>[] configurations, String bootstrapServers, String name,
-            String... properties) {
-        return new SpringApplicationBuilder(WordsApplication.class).sources(configurations).web(WebApplicationType.NONE)
-                .properties("spring.application.name=" + name, "streamsplit.kafka.embedded.enabled=false",
+    public static ConfigurableApplicationContext start(
+            Class<?>[] configurations, String bootstrapServers, String name, String... properties) {
+        return new SpringApplicationBuilder(WordsApplication.class)
+                .sources(configurations)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.application.name=" + name,
+                        "streamsplit.kafka.embedded.enabled=false",
                         "streamsplit.kafka.bootstrap-servers=" + bootstrapServers,
                         "streamsplit.kafka.sources.words.topics=" + name + "-in",
                         "streamsplit.kafka.sources.words.group-id=" + name,
                         "streamsplit.kafka.sources.words.deserializer=wordDeserializer",
                         "streamsplit.kafka.sinks.upper.topic=" + name + "-out",
                         "streamsplit.kafka.sinks.upper.serializer=utf8",
-                        "streamsplit.flink.parallelism=2", "streamsplit.flink.checkpointing.interval=500ms")
-                .properties(properties).run();
+                        "streamsplit.flink.parallelism=2",
+                        "streamsplit.flink.checkpointing.interval=500ms")
+                .properties(properties)
+                .run();
     }
 }

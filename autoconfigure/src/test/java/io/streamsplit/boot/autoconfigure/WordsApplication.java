@@ -1,9 +1,8 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.nio.charset.StandardCharsets;
-
-import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -38,6 +37,7 @@ public class WordsApplication {
 
     @Bean
     StreamSplitPipeline upperCase() {
-        return pipeline -> pipeline.sink("upper", pipeline.<String>source("words").map(String::toUpperCase));
+        return pipeline ->
+                pipeline.sink("upper", pipeline.<String>source("words").map(String::toUpperCase));
     }
 }

@@ -131,10 +131,12 @@ public final class BrokerSecurity {
         Properties props = new Properties();
         props.put("security.protocol", protocol);
         if (usesSasl()) {
-            String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+            String module = mechanism.equals("PLAIN")
+                    ? "org.apache.kafka.common.security.plain.PlainLoginModule"
                     : "org.apache.kafka.common.security.scram.ScramLoginModule";
             props.put("sasl.mechanism", mechanism);
-            props.put("sasl.jaas.config", module + " required username=\"" + user + "\" password=\"" + password + "\";");
+            props.put(
+                    "sasl.jaas.config", module + " required username=\"" + user + "\" password=\"" + password + "\";");
         }
         if (usesTls()) {
             props.put("ssl.truststore.location", trustStore().toString());
@@ -157,7 +159,10 @@ public final class BrokerSecurity {
         if (usesSasl()) {
             props.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512");
             StringBuilder plain = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
-            users.forEach((user, password) -> plain.append(" user_").append(user).append("=\"").append(password)
+            users.forEach((user, password) -> plain.append(" user_")
+                    .append(user)
+                    .append("=\"")
+                    .append(password)
                     .append('"'));
             props.put(prefix + "plain.sasl.jaas.config", plain.append(';').toString());
             String scram = "org.apache.kafka.common.security.scram.ScramLoginModule required;";
@@ -205,24 +210,100 @@ public final class BrokerSecurity {
             Path key = dir.resolve("broker-keystore.p12");
             Path pem = dir.resolve("broker.pem");
             Path trust = dir.resolve("truststore.p12");
-            keytool("-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=localhost",
-                    "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "7", "-storetype", "PKCS12",
-                    "-keystore", key.toString(), "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD);
-            keytool("-exportcert", "-rfc", "-alias", "broker", "-keystore", key.toString(), "-storepass",
-                    STORE_PASSWORD, "-file", pem.toString());
-            keytool("-importcert", "-noprompt", "-alias", "broker", "-file", pem.toString(), "-storetype", "PKCS12",
-                    "-keystore", trust.toString(), "-storepass", STORE_PASSWORD);
+            keytool(
+                    "-genkeypair",
+                    "-alias",
+                    "broker",
+                    "-keyalg",
+                    "RSA",
+                    "-keysize",
+                    "2048",
+                    "-dname",
+                    "CN=localhost",
+                    "-ext",
+                    "SAN=dns:localhost,ip:127.0.0.1",
+                    "-validity",
+                    "7",
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    key.toString(),
+                    "-storepass",
+                    STORE_PASSWORD,
+                    "-keypass",
+                    STORE_PASSWORD);
+            keytool(
+                    "-exportcert",
+                    "-rfc",
+                    "-alias",
+                    "broker",
+                    "-keystore",
+                    key.toString(),
+                    "-storepass",
+                    STORE_PASSWORD,
+                    "-file",
+                    pem.toString());
+            keytool(
+                    "-importcert",
+                    "-noprompt",
+                    "-alias",
+                    "broker",
+                    "-file",
+                    pem.toString(),
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    trust.toString(),
+                    "-storepass",
+                    STORE_PASSWORD);
             if (clientCertificateName != null) {
                 Path client = dir.resolve("client-keystore.p12");
                 Path clientPem = dir.resolve("client.pem");
-                keytool("-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-dname",
-                        "CN=" + clientCertificateName, "-validity", "7", "-storetype", "PKCS12", "-keystore",
-                        client.toString(), "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD);
-                keytool("-exportcert", "-rfc", "-alias", "client", "-keystore", client.toString(), "-storepass",
-                        STORE_PASSWORD, "-file", clientPem.toString());
+                keytool(
+                        "-genkeypair",
+                        "-alias",
+                        "client",
+                        "-keyalg",
+                        "RSA",
+                        "-keysize",
+                        "2048",
+                        "-dname",
+                        "CN=" + clientCertificateName,
+                        "-validity",
+                        "7",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        client.toString(),
+                        "-storepass",
+                        STORE_PASSWORD,
+                        "-keypass",
+                        STORE_PASSWORD);
+                keytool(
+                        "-exportcert",
+                        "-rfc",
+                        "-alias",
+                        "client",
+                        "-keystore",
+                        client.toString(),
+                        "-storepass",
+                        STORE_PASSWORD,
+                        "-file",
+                        clientPem.toString());
                 // one trust store for both sides: clients trust the broker, the broker trusts the client
-                keytool("-importcert", "-noprompt", "-alias", "client", "-file", clientPem.toString(), "-storetype",
-                        "PKCS12", "-keystore", trust.toString(), "-storepass", STORE_PASSWORD);
+                keytool(
+                        "-importcert",
+                        "-noprompt",
+                        "-alias",
+                        "client",
+                        "-file",
+                        clientPem.toString(),
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        trust.toString(),
+                        "-storepass",
+                        STORE_PASSWORD);
                 clientKeyStore = client;
             }
             certificatePem = Files.readString(pem);

@@ -7,24 +7,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Ports, directories and readiness for {@link EmbeddedKafkaBroker}. */
+/** Ports, directories, server settings and readiness for {@link EmbeddedKafkaBroker}. */
 final class BrokerSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerSupport.class);
 
-    private BrokerSupport() {
-    }
+    private BrokerSupport() {}
 
     /** Waits until the broker at {@code client}'s bootstrap servers registers a node. */
     static void awaitReady(Properties client, Duration timeout)
@@ -36,7 +35,10 @@ final class BrokerSupport {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (true) {
                 try {
-                    if (!admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).isEmpty()) {
+                    if (!admin.describeCluster()
+                            .nodes()
+                            .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                            .isEmpty()) {
                         return;
                     }
                 } catch (ExecutionException e) {
@@ -62,9 +64,59 @@ final class BrokerSupport {
 
     static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             LOG.warn("Could not delete the embedded Kafka broker's log directory {}", dir, e);
         }
+    }
+
+    /** The combined broker + controller's settings for one node on localhost. */
+    static Properties serverProperties(
+            int port,
+            int controllerPort,
+            int internalPort,
+            Path logDir,
+            BrokerSecurity security,
+            Map<String, String> brokerProperties) {
+        Properties props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", String.valueOf(EmbeddedKafkaBroker.NODE_ID));
+        props.put("controller.quorum.voters", EmbeddedKafkaBroker.NODE_ID + "@localhost:" + controllerPort);
+        props.put("controller.listener.names", "CONTROLLER");
+        if (security == null) {
+            props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
+            props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
+            props.put("inter.broker.listener.name", "PLAINTEXT");
+            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        } else {
+            String secure = BrokerSecurity.LISTENER;
+            props.put(
+                    "listeners",
+                    "INTERNAL://localhost:" + internalPort + "," + secure + "://localhost:" + port
+                            + ",CONTROLLER://localhost:" + controllerPort);
+            props.put(
+                    "advertised.listeners",
+                    "INTERNAL://localhost:" + internalPort + "," + secure + "://localhost:" + port);
+            props.put("inter.broker.listener.name", "INTERNAL");
+            props.put(
+                    "listener.security.protocol.map",
+                    "INTERNAL:PLAINTEXT," + secure + ":" + security.protocol() + ",CONTROLLER:PLAINTEXT");
+            props.putAll(security.brokerProperties());
+        }
+        props.put("log.dirs", logDir.toString());
+        props.put("metadata.log.dir", logDir.toString());
+        // One node: internal topics must not ask for replicas that can never exist.
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("offsets.topic.num.partitions", "5");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("transaction.state.log.num.partitions", "5");
+        props.put("share.coordinator.state.topic.replication.factor", "1");
+        props.put("share.coordinator.state.topic.min.isr", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("num.partitions", "1");
+        props.putAll(brokerProperties);
+        return props;
     }
 }

@@ -1,8 +1,8 @@
 package io.streamsplit.embedded.kafka;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -55,7 +54,7 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
-    private static final int NODE_ID = 1;
+    static final int NODE_ID = 1;
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final int requestedPort;
@@ -99,7 +98,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             if (logDir == null) {
                 prepareFirstStart();
             }
-            KafkaConfig config = new KafkaConfig(serverProperties(), false);
+            KafkaConfig config = new KafkaConfig(
+                    BrokerSupport.serverProperties(
+                            port, controllerPort, internalPort, logDir, security, brokerProperties),
+                    false);
             KafkaRaftServer raftServer = new KafkaRaftServer(config, Time.SYSTEM);
             raftServer.startup();
             server = raftServer;
@@ -113,8 +115,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             throw new UncheckedIOException("Could not prepare the embedded Kafka broker's log directory " + logDir, e);
         } catch (Exception e) {
             stopQuietly();
-            throw new IllegalStateException("The embedded Kafka broker did not start on " + bootstrapServersOrNone()
-                    + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "The embedded Kafka broker did not start on " + bootstrapServersOrNone() + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -186,10 +189,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * until the broker enforces it.
      */
     public void allow(String principal, AclOperation operation, ResourcePattern resource) {
-        withAdmin(admin -> {
-            SecuritySetup.allow(admin, principal, operation, resource);
-            return null;
-        }, "grant " + operation + " on " + resource + " to " + principal);
+        withAdmin(
+                admin -> {
+                    SecuritySetup.allow(admin, principal, operation, resource);
+                    return null;
+                },
+                "grant " + operation + " on " + resource + " to " + principal);
     }
 
     /** The broker's client port. */
@@ -219,29 +224,36 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * {@code cleanup.policy}), or does nothing if it exists already.
      */
     public void createTopic(String topic, int partitions, Map<String, String> topicConfig) {
-        withAdmin(admin -> {
-            try {
-                admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(topicConfig)))
-                        .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw e;
-                }
-            }
-            return null;
-        }, "create topic " + topic);
+        withAdmin(
+                admin -> {
+                    try {
+                        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(topicConfig)))
+                                .all()
+                                .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (ExecutionException e) {
+                        if (!(e.getCause() instanceof TopicExistsException)) {
+                            throw e;
+                        }
+                    }
+                    return null;
+                },
+                "create topic " + topic);
     }
 
     /** Grows a topic to {@code totalPartitions} partitions. */
     public void addPartitions(String topic, int totalPartitions) {
-        withAdmin(admin -> admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions)))
-                .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "add partitions to " + topic);
+        withAdmin(
+                admin -> admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions)))
+                        .all()
+                        .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                "add partitions to " + topic);
     }
 
     /** Deletes a topic. */
     public void deleteTopic(String topic) {
-        withAdmin(admin -> admin.deleteTopics(List.of(topic)).all()
-                .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "delete topic " + topic);
+        withAdmin(
+                admin -> admin.deleteTopics(List.of(topic)).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                "delete topic " + topic);
     }
 
     interface AdminCall<T> {
@@ -252,8 +264,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         try (Admin admin = Admin.create(clientProperties())) {
             return call.call(admin);
         } catch (Exception e) {
-            throw new IllegalStateException("Could not " + what + " on the embedded broker " + bootstrapServers()
-                    + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Could not " + what + " on the embedded broker " + bootstrapServers() + ": " + e.getMessage(), e);
         }
     }
 
@@ -286,43 +298,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         formatter.run();
     }
 
-    private Properties serverProperties() {
-        Properties props = new Properties();
-        props.put("process.roles", "broker,controller");
-        props.put("node.id", String.valueOf(NODE_ID));
-        props.put("controller.quorum.voters", NODE_ID + "@localhost:" + controllerPort);
-        props.put("controller.listener.names", "CONTROLLER");
-        if (security == null) {
-            props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
-            props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
-            props.put("inter.broker.listener.name", "PLAINTEXT");
-            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        } else {
-            String secure = BrokerSecurity.LISTENER;
-            props.put("listeners", "INTERNAL://localhost:" + internalPort + "," + secure + "://localhost:" + port
-                    + ",CONTROLLER://localhost:" + controllerPort);
-            props.put("advertised.listeners", "INTERNAL://localhost:" + internalPort + "," + secure + "://localhost:" + port);
-            props.put("inter.broker.listener.name", "INTERNAL");
-            props.put("listener.security.protocol.map", "INTERNAL:PLAINTEXT," + secure + ":" + security.protocol()
-                    + ",CONTROLLER:PLAINTEXT");
-            props.putAll(security.brokerProperties());
-        }
-        props.put("log.dirs", logDir.toString());
-        props.put("metadata.log.dir", logDir.toString());
-        // One node: internal topics must not ask for replicas that can never exist.
-        props.put("offsets.topic.replication.factor", "1");
-        props.put("offsets.topic.num.partitions", "5");
-        props.put("transaction.state.log.replication.factor", "1");
-        props.put("transaction.state.log.min.isr", "1");
-        props.put("transaction.state.log.num.partitions", "5");
-        props.put("share.coordinator.state.topic.replication.factor", "1");
-        props.put("share.coordinator.state.topic.min.isr", "1");
-        props.put("group.initial.rebalance.delay.ms", "0");
-        props.put("num.partitions", "1");
-        props.putAll(brokerProperties);
-        return props;
-    }
-
     private void stopQuietly() {
         try {
             stop();
@@ -344,8 +319,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         private Short transactionVersion;
         private BrokerSecurity security;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Secures the client listener (SASL_PLAINTEXT, SSL or SASL_SSL, users, ACLs); see

@@ -1,7 +1,6 @@
 package io.streamsplit.embedded.kafka;
 
 import java.util.function.Consumer;
-
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -30,8 +29,7 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAll
 
     /** A broker with the default settings on a free port. */
     public EmbeddedKafkaExtension() {
-        this(builder -> {
-        });
+        this(builder -> {});
     }
 
     /** A broker whose settings the customizer adjusts, e.g. {@code b -> b.brokerProperty(k, v)}. */

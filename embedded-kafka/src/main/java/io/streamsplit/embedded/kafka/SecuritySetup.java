@@ -3,7 +3,6 @@ package io.streamsplit.embedded.kafka;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
@@ -22,43 +21,55 @@ final class SecuritySetup {
 
     private static final long TIMEOUT_MS = 30_000;
 
-    private SecuritySetup() {
-    }
+    private SecuritySetup() {}
 
     /** Stores every user's password for SCRAM-SHA-256 and SCRAM-SHA-512, then waits until the broker knows them. */
     static void createScramUsers(EmbeddedKafkaBroker broker, BrokerSecurity security) {
         if (!security.usesSasl() || security.users().isEmpty()) {
             return;
         }
-        broker.withAdmin(admin -> {
-            // one request per mechanism: a request may not alter the same user twice
-            for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
-                List<UserScramCredentialAlteration> alterations = new ArrayList<>();
-                security.users().forEach((user, password) -> alterations.add(new UserScramCredentialUpsertion(user,
-                        new ScramCredentialInfo(mechanism, 4096), password)));
-                admin.alterUserScramCredentials(alterations).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            }
-            long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-            while (admin.describeUserScramCredentials(List.copyOf(security.users().keySet())).all()
-                    .get(TIMEOUT_MS, TimeUnit.MILLISECONDS).size() < security.users().size()) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new IllegalStateException("SCRAM users " + security.users().keySet() + " did not appear");
-                }
-                TimeUnit.MILLISECONDS.sleep(50);
-            }
-            return null;
-        }, "create SCRAM users " + security.users().keySet());
+        broker.withAdmin(
+                admin -> {
+                    // one request per mechanism: a request may not alter the same user twice
+                    for (ScramMechanism mechanism :
+                            List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+                        List<UserScramCredentialAlteration> alterations = new ArrayList<>();
+                        security.users()
+                                .forEach((user, password) -> alterations.add(new UserScramCredentialUpsertion(
+                                        user, new ScramCredentialInfo(mechanism, 4096), password)));
+                        admin.alterUserScramCredentials(alterations).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                    }
+                    long deadline = System.currentTimeMillis() + TIMEOUT_MS;
+                    while (admin.describeUserScramCredentials(
+                                            List.copyOf(security.users().keySet()))
+                                    .all()
+                                    .get(TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                                    .size()
+                            < security.users().size()) {
+                        if (System.currentTimeMillis() > deadline) {
+                            throw new IllegalStateException(
+                                    "SCRAM users " + security.users().keySet() + " did not appear");
+                        }
+                        TimeUnit.MILLISECONDS.sleep(50);
+                    }
+                    return null;
+                },
+                "create SCRAM users " + security.users().keySet());
     }
 
     /** Adds an ALLOW ACL and waits until the authorizer lists it. */
-    static void allow(Admin admin, String principal, AclOperation operation, ResourcePattern resource) throws Exception {
-        AclBinding binding = new AclBinding(resource, new AccessControlEntry(principal, "*", operation,
-                AclPermissionType.ALLOW));
+    static void allow(Admin admin, String principal, AclOperation operation, ResourcePattern resource)
+            throws Exception {
+        AclBinding binding =
+                new AclBinding(resource, new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
         admin.createAcls(List.of(binding)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        AclBindingFilter filter = new AclBindingFilter(resource.toFilter(), new AccessControlEntryFilter(principal, "*",
-                operation, AclPermissionType.ALLOW));
+        AclBindingFilter filter = new AclBindingFilter(
+                resource.toFilter(), new AccessControlEntryFilter(principal, "*", operation, AclPermissionType.ALLOW));
         long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-        while (admin.describeAcls(filter).values().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).isEmpty()) {
+        while (admin.describeAcls(filter)
+                .values()
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .isEmpty()) {
             if (System.currentTimeMillis() > deadline) {
                 throw new IllegalStateException("ACL " + binding + " was not in force after " + TIMEOUT_MS + " ms");
             }

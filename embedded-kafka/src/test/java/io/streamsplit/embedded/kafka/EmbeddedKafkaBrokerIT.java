@@ -1,12 +1,14 @@
 package io.streamsplit.embedded.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -17,9 +19,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class EmbeddedKafkaBrokerIT {
 
@@ -66,7 +65,11 @@ class EmbeddedKafkaBrokerIT {
             broker.createTopic("grow", 1);
             broker.createTopic("grow", 1);
             broker.addPartitions("grow", 3);
-            assertThat(admin.describeTopics(List.of("grow")).allTopicNames().get().get("grow").partitions())
+            assertThat(admin.describeTopics(List.of("grow"))
+                            .allTopicNames()
+                            .get()
+                            .get("grow")
+                            .partitions())
                     .hasSize(3);
             broker.deleteTopic("grow");
             assertThat(admin.listTopics().names().get()).doesNotContain("grow");
@@ -77,8 +80,7 @@ class EmbeddedKafkaBrokerIT {
     void bootstrapServersBeforeStartIsAClearError() {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build();
         assertThatThrownBy(broker::bootstrapServers).hasMessageContaining("call start() first");
-        assertThatThrownBy(() -> EmbeddedKafkaBroker.builder().port(70000))
-                .hasMessageContaining("port is 70000");
+        assertThatThrownBy(() -> EmbeddedKafkaBroker.builder().port(70000)).hasMessageContaining("port is 70000");
     }
 
     static Properties producerProps(EmbeddedKafkaBroker broker, String transactionalId) {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -41,32 +40,42 @@ class SecureBrokerTest {
     @Test
     void saslSslWithScramAuthenticatesAuthorizesByAclAndRejectsAWrongPassword() throws Exception {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder()
-                .security(BrokerSecurity.saslSsl().user("alice", "alice-secret").acls(true)).build().start()) {
+                .security(BrokerSecurity.saslSsl().user("alice", "alice-secret").acls(true))
+                .build()
+                .start()) {
             broker.createTopic("orders", 1);
             Properties alice = broker.clientProperties("alice", "alice-secret", "SCRAM-SHA-512");
             assertThat(broker.security().certificatePem()).startsWith("-----BEGIN CERTIFICATE-----");
 
             // no ACL yet: authenticated, but not allowed to write
             assertThatThrownBy(() -> send(alice, "orders")).hasRootCauseInstanceOf(TopicAuthorizationException.class);
-            broker.allow("User:alice", AclOperation.WRITE, new ResourcePattern(ResourceType.TOPIC, "orders", PatternType.LITERAL));
+            broker.allow(
+                    "User:alice",
+                    AclOperation.WRITE,
+                    new ResourcePattern(ResourceType.TOPIC, "orders", PatternType.LITERAL));
             send(alice, "orders");
 
-            broker.allow("User:alice", AclOperation.READ, new ResourcePattern(ResourceType.TOPIC, "orders", PatternType.LITERAL));
+            broker.allow(
+                    "User:alice",
+                    AclOperation.READ,
+                    new ResourcePattern(ResourceType.TOPIC, "orders", PatternType.LITERAL));
             assertThat(readAll(alice, "orders")).containsExactly("hello");
 
             Properties wrong = broker.clientProperties("alice", "not-her-password", "SCRAM-SHA-512");
             try (Admin admin = Admin.create(wrong)) {
                 assertThatThrownBy(() -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
-                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SaslAuthenticationException.class);
+                        .isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(SaslAuthenticationException.class);
             }
         }
     }
 
     @Test
     void saslPlaintextAndSslListenersServeClients() throws Exception {
-        for (BrokerSecurity security : List.of(BrokerSecurity.saslPlaintext().user("bob", "bob-secret"),
-                BrokerSecurity.ssl())) {
-            try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().security(security).build().start()) {
+        for (BrokerSecurity security :
+                List.of(BrokerSecurity.saslPlaintext().user("bob", "bob-secret"), BrokerSecurity.ssl())) {
+            try (EmbeddedKafkaBroker broker =
+                    EmbeddedKafkaBroker.builder().security(security).build().start()) {
                 broker.createTopic("t", 1);
                 Properties client = broker.clientProperties("bob", "bob-secret", "PLAIN");
                 assertThat(client.getProperty("security.protocol")).isEqualTo(security.protocol());
@@ -80,21 +89,23 @@ class SecureBrokerTest {
         Properties props = new Properties();
         props.putAll(client);
         props.put("max.block.ms", "20000");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topic, "hello".getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topic, "hello".getBytes(StandardCharsets.UTF_8)))
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 
     private static List<String> readAll(Properties client, String topic) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(client, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(client, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             TopicPartition partition = new TopicPartition(topic, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofSeconds(10));
             return java.util.stream.StreamSupport.stream(records.spliterator(), false)
-                    .map(record -> new String(record.value(), StandardCharsets.UTF_8)).toList();
+                    .map(record -> new String(record.value(), StandardCharsets.UTF_8))
+                    .toList();
         }
     }
 }

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +52,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private final int restPort;
     private final List<Process> processes = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::kill, "flink-test-cluster-shutdown");
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private StandaloneFlinkCluster(Path workDir, int restPort) {
         this.workDir = workDir;
@@ -93,11 +93,15 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     /** The raw body of a GET on the cluster's REST API, e.g. {@code get("/jobs/overview")}. */
     public String get(String path) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(restAddress().resolve(path))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(restAddress().resolve(path))
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
-                throw new IllegalStateException("GET " + path + " answered HTTP " + response.statusCode() + ": "
-                        + response.body());
+                throw new IllegalStateException(
+                        "GET " + path + " answered HTTP " + response.statusCode() + ": " + response.body());
             }
             return response.body();
         } catch (IOException e) {
@@ -137,13 +141,22 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private void launch(String name, String mainClass, String heap, String classpath) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap, "-XX:MaxDirectMemorySize=256m", "-XX:+UseSerialGC",
+                "-Xmx" + heap,
+                "-XX:MaxDirectMemorySize=256m",
+                "-XX:+UseSerialGC",
                 "-Djava.io.tmpdir=" + workDir.resolve("tmp"),
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
-                "-cp", classpath, mainClass, "--configDir", workDir.resolve("conf").toString()));
-        Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(workDir.resolve(name + ".log").toFile()).start();
+                "-cp",
+                classpath,
+                mainClass,
+                "--configDir",
+                workDir.resolve("conf").toString()));
+        Process process = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(workDir.resolve(name + ".log").toFile())
+                .start();
         processes.add(process);
         LOG.info("Started Flink {} (pid {}), log {}", name, process.pid(), workDir.resolve(name + ".log"));
     }
@@ -161,7 +174,9 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                 last = get("/overview");
                 Matcher tms = TASK_MANAGERS.matcher(last);
                 Matcher total = SLOTS.matcher(last);
-                if (tms.find() && total.find() && Integer.parseInt(tms.group(1)) >= 1
+                if (tms.find()
+                        && total.find()
+                        && Integer.parseInt(tms.group(1)) >= 1
                         && Integer.parseInt(total.group(1)) >= slots) {
                     return;
                 }
@@ -179,10 +194,13 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     }
 
     private IllegalStateException notReady(String why) {
-        StringBuilder message = new StringBuilder("The standalone Flink test cluster in " + workDir
-                + " did not start: " + why);
+        StringBuilder message =
+                new StringBuilder("The standalone Flink test cluster in " + workDir + " did not start: " + why);
         for (String name : List.of("jobmanager", "taskmanager")) {
-            message.append("\n--- last lines of ").append(name).append(".log ---\n").append(tail(name + ".log"));
+            message.append("\n--- last lines of ")
+                    .append(name)
+                    .append(".log ---\n")
+                    .append(tail(name + ".log"));
         }
         close();
         return new IllegalStateException(message.toString());
@@ -199,7 +217,9 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
     /** The jars on the JobManager's and TaskManager's classpath: Flink's runtime and what it depends on. */
     public static List<Path> classpath() {
-        return java.util.Arrays.stream(clusterClasspath().split(java.io.File.pathSeparator)).map(Path::of).toList();
+        return java.util.Arrays.stream(clusterClasspath().split(java.io.File.pathSeparator))
+                .map(Path::of)
+                .toList();
     }
 
     static String clusterClasspath() {
@@ -228,8 +248,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         private Duration startTimeout = Duration.ofSeconds(90);
         private final Map<String, String> configuration = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Slots of the one TaskManager (default 2): the largest parallelism a job can run with. */
         public Builder taskSlots(int taskSlots) {
@@ -258,7 +277,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         /** Writes {@code config.yaml}, starts both JVMs and waits until the TaskManager's slots are registered. */
         public StandaloneFlinkCluster start() {
             try {
-                Path dir = workDir != null ? workDir
+                Path dir = workDir != null
+                        ? workDir
                         : Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "flink-cluster-");
                 Files.createDirectories(dir.resolve("conf"));
                 Files.createDirectories(dir.resolve("tmp"));
@@ -291,7 +311,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                 config.put("web.tmpdir", dir.resolve("tmp").toString());
                 config.putAll(configuration);
                 StringBuilder yaml = new StringBuilder();
-                config.forEach((key, value) -> yaml.append(key).append(": ").append(quoted(value)).append('\n'));
+                config.forEach((key, value) ->
+                        yaml.append(key).append(": ").append(quoted(value)).append('\n'));
                 Files.writeString(dir.resolve("conf").resolve("config.yaml"), yaml.toString());
 
                 StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort);
@@ -300,8 +321,11 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                 cluster.launch("jobmanager", JOB_MANAGER, "384m", classpath);
                 cluster.launch("taskmanager", TASK_MANAGER, "512m", classpath);
                 cluster.awaitReady(taskSlots, startTimeout);
-                LOG.info("Standalone Flink cluster up at {} ({} slots), work dir {}", cluster.restAddress(),
-                        taskSlots, dir);
+                LOG.info(
+                        "Standalone Flink cluster up at {} ({} slots), work dir {}",
+                        cluster.restAddress(),
+                        taskSlots,
+                        dir);
                 return cluster;
             } catch (IOException e) {
                 throw new UncheckedIOException("Could not start the standalone Flink test cluster", e);

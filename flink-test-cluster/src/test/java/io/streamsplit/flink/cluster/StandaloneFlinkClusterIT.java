@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.UncheckedIOException;
-
 import org.junit.jupiter.api.Test;
 
 class StandaloneFlinkClusterIT {
 
     @Test
     void startsAJobManagerAndATaskManagerAndKillsBothOnClose() {
-        StandaloneFlinkCluster cluster = StandaloneFlinkCluster.builder().taskSlots(3).start();
+        StandaloneFlinkCluster cluster =
+                StandaloneFlinkCluster.builder().taskSlots(3).start();
         try {
             String overview = cluster.get("/overview");
             assertThat(overview).contains("\"taskmanagers\":1").contains("\"slots-total\":3");
@@ -26,7 +26,11 @@ class StandaloneFlinkClusterIT {
     @Test
     void classpathHoldsOnlyFlinkAndItsDependencies() {
         String classpath = StandaloneFlinkCluster.clusterClasspath();
-        assertThat(classpath).contains("flink-runtime-").contains("flink-streaming-java-")
-                .doesNotContain("spring").doesNotContain("streamsplit").doesNotContain("kafka-clients");
+        assertThat(classpath)
+                .contains("flink-runtime-")
+                .contains("flink-streaming-java-")
+                .doesNotContain("spring")
+                .doesNotContain("streamsplit")
+                .doesNotContain("kafka-clients");
     }
 }

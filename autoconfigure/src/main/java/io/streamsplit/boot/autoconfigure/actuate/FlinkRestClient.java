@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -25,7 +24,8 @@ final class FlinkRestClient {
     private static final int METRICS_PER_REQUEST = 40;
 
     private final Supplier<URI> baseUri;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final ObjectMapper json = new ObjectMapper();
 
     FlinkRestClient(Supplier<URI> baseUri) {
@@ -34,8 +34,8 @@ final class FlinkRestClient {
 
     JsonNode get(String path) throws IOException, InterruptedException {
         URI uri = baseUri.get().resolve(path);
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("Flink REST " + uri + " answered " + response.statusCode() + ": " + response.body());
         }
@@ -72,7 +72,8 @@ final class FlinkRestClient {
         List<JsonNode> values = new ArrayList<>();
         for (int from = 0; from < ids.size(); from += METRICS_PER_REQUEST) {
             String batch = String.join(",", ids.subList(from, Math.min(ids.size(), from + METRICS_PER_REQUEST)));
-            get(path + "?get=" + URLEncoder.encode(batch, StandardCharsets.UTF_8)).forEach(values::add);
+            get(path + "?get=" + URLEncoder.encode(batch, StandardCharsets.UTF_8))
+                    .forEach(values::add);
         }
         return values;
     }

@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What Flink's REST API says about a job's restarts and last completed checkpoint.
@@ -18,8 +18,13 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
  * @param lastCheckpointSize state size in bytes
  * @param failure the root cause of the latest failure, or {@code null}
  */
-record JobCheckpoints(long restarts, long lastCheckpointId, Instant lastCheckpointTime, Duration lastCheckpointDuration,
-        long lastCheckpointSize, String failure) {
+record JobCheckpoints(
+        long restarts,
+        long lastCheckpointId,
+        Instant lastCheckpointTime,
+        Duration lastCheckpointDuration,
+        long lastCheckpointSize,
+        String failure) {
 
     static JobCheckpoints read(FlinkRestClient rest, String jobId) throws Exception {
         long restarts = 0;
@@ -27,21 +32,27 @@ record JobCheckpoints(long restarts, long lastCheckpointId, Instant lastCheckpoi
             restarts = metric.path("value").asLong();
         }
         JsonNode completed = rest.checkpoints(jobId).path("latest").path("completed");
-        JsonNode latest = rest.exceptions(jobId).path("exceptionHistory").path("entries").path(0);
+        JsonNode latest =
+                rest.exceptions(jobId).path("exceptionHistory").path("entries").path(0);
         String stacktrace = latest.path("stacktrace").asText();
         String access = KafkaAccessErrors.explain(stacktrace);
-        String failure = latest.isMissingNode() ? null
-                : rootCause(stacktrace) + (access != null ? " — " + access : "");
+        String failure = latest.isMissingNode() ? null : rootCause(stacktrace) + (access != null ? " — " + access : "");
         if (completed.isMissingNode() || completed.isNull()) {
             return new JobCheckpoints(restarts, -1, null, null, 0, failure);
         }
-        return new JobCheckpoints(restarts, completed.path("id").asLong(),
+        return new JobCheckpoints(
+                restarts,
+                completed.path("id").asLong(),
                 Instant.ofEpochMilli(completed.path("latest_ack_timestamp").asLong()),
                 Duration.ofMillis(completed.path("end_to_end_duration").asLong()),
-                completed.path("state_size").asLong(completed.path("checkpointed_size").asLong()), failure);
+                completed
+                        .path("state_size")
+                        .asLong(completed.path("checkpointed_size").asLong()),
+                failure);
     }
 
     /** Age of the last completed checkpoint, or {@code null} when none completed. */
+    @Nullable
     Duration age(Instant now) {
         return lastCheckpointTime == null ? null : Duration.between(lastCheckpointTime, now);
     }

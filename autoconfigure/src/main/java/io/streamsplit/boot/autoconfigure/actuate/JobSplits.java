@@ -13,6 +13,11 @@ import java.util.Map;
  * @param message why there are no splits, when there are none
  * @param sources per configured source
  */
-public record JobSplits(String job, String jobId, String status, String mode, String readAt, String message,
-        Map<String, SourceState> sources) {
-}
+public record JobSplits(
+        String job,
+        String jobId,
+        String status,
+        String mode,
+        String readAt,
+        String message,
+        Map<String, SourceState> sources) {}

@@ -1,6 +1,9 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
 import io.streamsplit.boot.autoconfigure.flink.embedded.RawMetric;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -14,13 +17,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
-import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.core.execution.JobClient;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 
 /**
@@ -38,8 +38,11 @@ public class KafkaSplitStates {
     private final SplitMetricsReader reader;
     private final String mode;
 
-    KafkaSplitStates(Supplier<Map<String, StreamSplitKafkaSource<?>>> sources, StreamSplitJob job,
-            SplitMetricsReader reader, String mode) {
+    KafkaSplitStates(
+            Supplier<Map<String, StreamSplitKafkaSource<?>>> sources,
+            StreamSplitJob job,
+            SplitMetricsReader reader,
+            String mode) {
         this.sources = sources;
         this.job = job;
         this.reader = reader;
@@ -51,11 +54,18 @@ public class KafkaSplitStates {
         String readAt = Instant.now().toString();
         CompletableFuture<JobClient> submission = job.submission();
         if (!submission.isDone()) {
-            return new JobSplits(job.jobName(), null, "NOT_SUBMITTED", mode, readAt, "the job is being submitted", Map.of());
+            return new JobSplits(
+                    job.jobName(), null, "NOT_SUBMITTED", mode, readAt, "the job is being submitted", Map.of());
         }
         if (submission.isCompletedExceptionally()) {
-            return new JobSplits(job.jobName(), null, "NOT_SUBMITTED", mode, readAt,
-                    "no job: " + submission.handle((c, e) -> e.getMessage()).join(), Map.of());
+            return new JobSplits(
+                    job.jobName(),
+                    null,
+                    "NOT_SUBMITTED",
+                    mode,
+                    readAt,
+                    "no job: " + submission.handle((c, e) -> e.getMessage()).join(),
+                    Map.of());
         }
         JobClient client = submission.join();
         String jobId = client.getJobID().toString();
@@ -63,17 +73,25 @@ public class KafkaSplitStates {
         try {
             status = client.getJobStatus().get(STATUS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
-            return new JobSplits(job.jobName(), jobId, "UNKNOWN", mode, readAt, "could not read the job status: " + e, Map.of());
+            return new JobSplits(
+                    job.jobName(), jobId, "UNKNOWN", mode, readAt, "could not read the job status: " + e, Map.of());
         }
         if (status != JobStatus.RUNNING) {
-            return new JobSplits(job.jobName(), jobId, status.name(), mode, readAt,
-                    "the job is " + status + "; split state is read from a running job", Map.of());
+            return new JobSplits(
+                    job.jobName(),
+                    jobId,
+                    status.name(),
+                    mode,
+                    readAt,
+                    "the job is " + status + "; split state is read from a running job",
+                    Map.of());
         }
         List<RawMetric> metrics;
         try {
             metrics = reader.read(jobId);
         } catch (Exception e) {
-            return new JobSplits(job.jobName(), jobId, status.name(), mode, readAt, "could not read metrics: " + e, Map.of());
+            return new JobSplits(
+                    job.jobName(), jobId, status.name(), mode, readAt, "could not read metrics: " + e, Map.of());
         }
         Map<String, SourceState> sources = new LinkedHashMap<>();
         this.sources.get().forEach((name, source) -> sources.put(name, source(name, source, metrics)));
@@ -101,7 +119,8 @@ public class KafkaSplitStates {
                     enumerator.put(m.name(), m.asLong());
                 }
             } else if (m.topic() != null) {
-                byPartition.computeIfAbsent(m.subtask() + "/" + m.topic() + "/" + m.partition(), k -> new HashMap<>())
+                byPartition
+                        .computeIfAbsent(m.subtask() + "/" + m.topic() + "/" + m.partition(), k -> new HashMap<>())
                         .put(m.name(), m);
             } else {
                 switch (m.name()) {
@@ -109,8 +128,7 @@ public class KafkaSplitStates {
                     case KafkaSourceMetricNames.RECORDS_SKIPPED -> skipped += Math.max(0, m.asLong());
                     case KafkaSourceMetricNames.RECORDS_DEAD_LETTERED -> deadLettered += Math.max(0, m.asLong());
                     case KafkaSourceMetricNames.OUTPUT_WATERMARK -> watermarks.put(m.subtask(), m.asLong());
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
         }
@@ -122,7 +140,10 @@ public class KafkaSplitStates {
                 continue; // the split moved away from this reader (or was finished/removed)
             }
             Long watermark = watermarks.get(any.subtask());
-            splits.add(new SplitState(topicNames.getOrDefault(any.topic(), any.topic()), any.partition(), any.subtask(),
+            splits.add(new SplitState(
+                    topicNames.getOrDefault(any.topic(), any.topic()),
+                    any.partition(),
+                    any.subtask(),
                     value(partition, KafkaSourceMetricNames.STARTING_OFFSET),
                     value(partition, KafkaSourceMetricNames.CURRENT_OFFSET),
                     value(partition, KafkaSourceMetricNames.COMMITTED_OFFSET),
@@ -136,23 +157,33 @@ public class KafkaSplitStates {
         long lag = splits.stream().mapToLong(s -> s.lag() == null ? 0 : s.lag()).sum();
         Long lastDiscovery = enumerator.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME);
         Duration discovery = built.discoveryInterval();
-        return new SourceState(built.topics(), built.topicPattern(), built.getBoundedness() == Boundedness.BOUNDED,
+        return new SourceState(
+                built.topics(),
+                built.topicPattern(),
+                built.getBoundedness() == Boundedness.BOUNDED,
                 discovery.isZero() ? null : readable(discovery),
-                lastDiscovery == null || lastDiscovery < 0 ? null : Instant.ofEpochMilli(lastDiscovery).toString(),
+                lastDiscovery == null || lastDiscovery < 0
+                        ? null
+                        : Instant.ofEpochMilli(lastDiscovery).toString(),
                 enumerator.get(KafkaSourceMetricNames.ASSIGNED_SPLITS),
                 pending == null || pending.isBlank() ? List.of() : Arrays.asList(pending.split(",")),
-                lag, recordsIn, skipped, deadLettered, splits);
+                lag,
+                recordsIn,
+                skipped,
+                deadLettered,
+                splits);
     }
 
     /** {@code 30s}, {@code 5m}, {@code 1500ms}: the largest unit that states the duration exactly. */
     static String readable(Duration duration) {
-        ChronoUnit unit = duration.toMillis() % 60_000 == 0 ? ChronoUnit.MINUTES
+        ChronoUnit unit = duration.toMillis() % 60_000 == 0
+                ? ChronoUnit.MINUTES
                 : duration.toMillis() % 1000 == 0 ? ChronoUnit.SECONDS : ChronoUnit.MILLIS;
         return DurationStyle.SIMPLE.print(duration, unit);
     }
 
     /** The metric's value, {@code null} when absent or -1 (not known yet). */
-    private static Long value(Map<String, RawMetric> partition, String name) {
+    private static @Nullable Long value(Map<String, RawMetric> partition, String name) {
         RawMetric metric = partition.get(name);
         if (metric == null) {
             return null;

@@ -1,11 +1,11 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -37,12 +37,13 @@ public class KafkaSplitsEndpoint {
 
     /** One source; {@code null} (404) for a name that is not configured. */
     @ReadOperation
-    public JobSplits source(@Selector String source) {
+    public @Nullable JobSplits source(@Selector String source) {
         JobSplits all = splits.read();
         if (all.message() == null && !all.sources().containsKey(source)) {
             return null;
         }
-        Map<String, SourceState> one = all.sources().containsKey(source) ? Map.of(source, all.sources().get(source)) : Map.of();
+        Map<String, SourceState> one =
+                all.sources().containsKey(source) ? Map.of(source, all.sources().get(source)) : Map.of();
         return new JobSplits(all.job(), all.jobId(), all.status(), all.mode(), all.readAt(), all.message(), one);
     }
 
@@ -53,7 +54,8 @@ public class KafkaSplitsEndpoint {
             return Map.of("error", "no running job");
         }
         JobClient client = job.submission().join();
-        String path = client.triggerSavepoint(savepointDirectory, SavepointFormatType.CANONICAL).get(5, TimeUnit.MINUTES);
+        String path = client.triggerSavepoint(savepointDirectory, SavepointFormatType.CANONICAL)
+                .get(5, TimeUnit.MINUTES);
         return Map.of("savepoint", path, "jobId", client.getJobID().toString());
     }
 }

@@ -18,7 +18,16 @@ import java.util.List;
  * @param recordsDeadLettered bad records sent to the dead-letter topic
  * @param splits the splits, by topic and partition
  */
-public record SourceState(List<String> topics, String pattern, boolean bounded, String discoveryInterval,
-        String lastDiscovery, Long assignedSplits, List<String> pendingSplits, long lag, long recordsIn,
-        long recordsSkipped, long recordsDeadLettered, List<SplitState> splits) {
-}
+public record SourceState(
+        List<String> topics,
+        String pattern,
+        boolean bounded,
+        String discoveryInterval,
+        String lastDiscovery,
+        Long assignedSplits,
+        List<String> pendingSplits,
+        long lag,
+        long recordsIn,
+        long recordsSkipped,
+        long recordsDeadLettered,
+        List<SplitState> splits) {}

@@ -2,12 +2,11 @@ package io.streamsplit.boot.autoconfigure.actuate;
 
 import io.streamsplit.boot.autoconfigure.flink.embedded.InProcessMetrics;
 import io.streamsplit.boot.autoconfigure.flink.embedded.RawMetric;
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
 /** Reads the current source metrics of a job: in-process (embedded mode) or over Flink REST (remote). */
@@ -50,15 +49,24 @@ interface SplitMetricsReader {
                 if (!vertex.path("name").asText().contains("Source: ")) {
                     continue;
                 }
-                String base = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText();
+                String base =
+                        "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText();
                 for (JsonNode metric : rest.vertexMetrics(base + "/metrics", RestSplitMetricsReader::isSourceMetric)) {
-                    parseTaskMetric(metric.path("id").asText(), metric.path("value").asText(), metrics);
+                    parseTaskMetric(
+                            metric.path("id").asText(), metric.path("value").asText(), metrics);
                 }
-                for (JsonNode metric : rest.vertexMetrics(base + "/jm-operator-metrics",
+                for (JsonNode metric : rest.vertexMetrics(
+                        base + "/jm-operator-metrics",
                         id -> JM_METRIC.matcher(id).matches())) {
                     Matcher m = JM_METRIC.matcher(metric.path("id").asText());
                     if (m.matches() && KafkaSourceMetricNames.OPERATOR_METRICS.contains(m.group(2))) {
-                        metrics.add(new RawMetric(m.group(1), -1, null, -1, m.group(2), metric.path("value").asText()));
+                        metrics.add(new RawMetric(
+                                m.group(1),
+                                -1,
+                                null,
+                                -1,
+                                m.group(2),
+                                metric.path("value").asText()));
                     }
                 }
             }
@@ -67,8 +75,9 @@ interface SplitMetricsReader {
 
         private static boolean isSourceMetric(String id) {
             Matcher m = TASK_METRIC.matcher(id);
-            return m.matches() && (m.group(3).startsWith(READER + ".")
-                    || KafkaSourceMetricNames.OPERATOR_METRICS.contains(m.group(3)));
+            return m.matches()
+                    && (m.group(3).startsWith(READER + ".")
+                            || KafkaSourceMetricNames.OPERATOR_METRICS.contains(m.group(3)));
         }
 
         private static void parseTaskMetric(String id, String value, List<RawMetric> into) {
@@ -80,8 +89,13 @@ interface SplitMetricsReader {
             String path = m.group(3);
             Matcher partition = PARTITION_PATH.matcher(path);
             if (partition.matches()) {
-                into.add(new RawMetric(m.group(2), subtask, partition.group(1), Integer.parseInt(partition.group(2)),
-                        partition.group(3), value));
+                into.add(new RawMetric(
+                        m.group(2),
+                        subtask,
+                        partition.group(1),
+                        Integer.parseInt(partition.group(2)),
+                        partition.group(3),
+                        value));
             } else {
                 String name = path.startsWith(READER + ".") ? path.substring(READER.length() + 1) : path;
                 into.add(new RawMetric(m.group(2), subtask, null, -1, name, value));

@@ -15,6 +15,15 @@ package io.streamsplit.boot.autoconfigure.actuate;
  * @param watermark the reader subtask's current output watermark (epoch ms); Flink has no per-split value
  * @param paused whether the reader paused the partition for watermark alignment
  */
-public record SplitState(String topic, int partition, int readerSubtask, Long startingOffset, Long currentOffset,
-        Long committedOffset, Long logEndOffset, Long lag, Long stoppingOffset, Long watermark, boolean paused) {
-}
+public record SplitState(
+        String topic,
+        int partition,
+        int readerSubtask,
+        Long startingOffset,
+        Long currentOffset,
+        Long committedOffset,
+        Long logEndOffset,
+        Long lag,
+        Long stoppingOffset,
+        Long watermark,
+        boolean paused) {}

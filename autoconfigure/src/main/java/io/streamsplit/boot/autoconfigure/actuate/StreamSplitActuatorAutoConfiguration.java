@@ -1,18 +1,17 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
+import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
-import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
-import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -37,11 +36,12 @@ public final class StreamSplitActuatorAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    FlinkRestClient streamSplitFlinkRestClient(StreamSplitProperties properties,
-            ObjectProvider<EmbeddedFlinkCluster> embedded) {
+    FlinkRestClient streamSplitFlinkRestClient(
+            StreamSplitProperties properties, ObjectProvider<EmbeddedFlinkCluster> embedded) {
         FlinkProperties flink = properties.getFlink();
         if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
-            URI base = URI.create("http://" + flink.getRemote().getHost() + ":" + flink.getRemote().getPort());
+            URI base = URI.create("http://" + flink.getRemote().getHost() + ":"
+                    + flink.getRemote().getPort());
             return new FlinkRestClient(() -> base);
         }
         EmbeddedFlinkCluster cluster = embedded.getObject();
@@ -56,14 +56,18 @@ public final class StreamSplitActuatorAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    KafkaSplitStates kafkaSplitStates(StreamSplitProperties properties, StreamSplitJob job, FlinkRestClient rest,
-            ObjectProvider<EmbeddedFlinkCluster> embedded, ListableBeanFactory beanFactory) {
+    KafkaSplitStates kafkaSplitStates(
+            StreamSplitProperties properties,
+            StreamSplitJob job,
+            FlinkRestClient rest,
+            ObjectProvider<EmbeddedFlinkCluster> embedded,
+            ListableBeanFactory beanFactory) {
         Supplier<Map<String, StreamSplitKafkaSource<?>>> sources = () -> sources(beanFactory);
         if (properties.getFlink().getMode() == FlinkProperties.Mode.REMOTE) {
             return new KafkaSplitStates(sources, job, SplitMetricsReader.rest(rest), "remote");
         }
-        return new KafkaSplitStates(sources, job, SplitMetricsReader.inProcess(embedded.getObject().inProcessMetrics()),
-                "embedded");
+        return new KafkaSplitStates(
+                sources, job, SplitMetricsReader.inProcess(embedded.getObject().inProcessMetrics()), "embedded");
     }
 
     /** Every source bean by name: the YAML-configured ones and any the application defines itself. */
@@ -79,11 +83,15 @@ public final class StreamSplitActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "streamsplitHealthIndicator")
-        StreamSplitHealthIndicator streamsplitHealthIndicator(StreamSplitProperties properties, StreamSplitJob job,
-                FlinkRestClient rest, KafkaSplitStates splits) {
-            return new StreamSplitHealthIndicator(job, rest, properties.getFlink(),
-                    StreamSplitHealthIndicator.maxCheckpointAge(properties.getHealth().getMaxCheckpointAge(),
-                            properties.getFlink()), splits);
+        StreamSplitHealthIndicator streamsplitHealthIndicator(
+                StreamSplitProperties properties, StreamSplitJob job, FlinkRestClient rest, KafkaSplitStates splits) {
+            return new StreamSplitHealthIndicator(
+                    job,
+                    rest,
+                    properties.getFlink(),
+                    StreamSplitHealthIndicator.maxCheckpointAge(
+                            properties.getHealth().getMaxCheckpointAge(), properties.getFlink()),
+                    splits);
         }
     }
 
@@ -94,8 +102,8 @@ public final class StreamSplitActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        KafkaSplitsEndpoint kafkaSplitsEndpoint(KafkaSplitStates splits, StreamSplitJob job,
-                StreamSplitProperties properties) {
+        KafkaSplitsEndpoint kafkaSplitsEndpoint(
+                KafkaSplitStates splits, StreamSplitJob job, StreamSplitProperties properties) {
             String directory = properties.getFlink().getShutdown().getSavepointDirectory();
             if (directory == null) {
                 directory = properties.getFlink().getConfiguration().get("execution.checkpointing.savepoint-dir");
@@ -110,9 +118,12 @@ public final class StreamSplitActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        StreamSplitMeters streamSplitMeters(KafkaSplitStates splits, StreamSplitJob job, FlinkRestClient rest,
-                ListableBeanFactory beanFactory) {
-            return new StreamSplitMeters(splits, job, rest,
+        StreamSplitMeters streamSplitMeters(
+                KafkaSplitStates splits, StreamSplitJob job, FlinkRestClient rest, ListableBeanFactory beanFactory) {
+            return new StreamSplitMeters(
+                    splits,
+                    job,
+                    rest,
                     List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class, false, false)));
         }
     }

@@ -1,15 +1,13 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
-import io.streamsplit.pipeline.StreamSplitPipeline;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.springframework.boot.health.contributor.Health;
@@ -34,7 +32,11 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     private final Duration maxCheckpointAge;
     private final KafkaSplitStates splits;
 
-    StreamSplitHealthIndicator(StreamSplitJob job, FlinkRestClient rest, FlinkProperties flink, Duration maxCheckpointAge,
+    StreamSplitHealthIndicator(
+            StreamSplitJob job,
+            FlinkRestClient rest,
+            FlinkProperties flink,
+            Duration maxCheckpointAge,
             KafkaSplitStates splits) {
         this.job = job;
         this.rest = rest;
@@ -62,8 +64,10 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         if (submission.isCompletedExceptionally()) {
             String reason = submission.handle((c, e) -> e.getMessage()).join();
             boolean nothingToRun = !flink.isEnabled() || reason.contains("no StreamSplitPipeline beans");
-            return (nothingToRun ? health.up() : health.down()).withDetail("status", "NOT_SUBMITTED")
-                    .withDetail("reason", reason).build();
+            return (nothingToRun ? health.up() : health.down())
+                    .withDetail("status", "NOT_SUBMITTED")
+                    .withDetail("reason", reason)
+                    .build();
         }
         JobClient client = submission.join();
         health.withDetail("jobId", client.getJobID().toString());
@@ -71,7 +75,8 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         try {
             JobStatus status = client.getJobStatus().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             health.withDetail("status", status.name());
-            JobCheckpoints checkpoints = JobCheckpoints.read(rest, client.getJobID().toString());
+            JobCheckpoints checkpoints =
+                    JobCheckpoints.read(rest, client.getJobID().toString());
             health.withDetail("restarts", checkpoints.restarts())
                     .withDetail("lastCheckpoint", checkpoints.details(now));
             if (checkpoints.failure() != null) {
@@ -87,8 +92,9 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         return health.build();
     }
 
-    private void statusFor(JobStatus status, JobCheckpoints checkpoints, JobClient client, Instant now,
-            Health.Builder health) throws Exception {
+    private void statusFor(
+            JobStatus status, JobCheckpoints checkpoints, JobClient client, Instant now, Health.Builder health)
+            throws Exception {
         switch (status) {
             case RUNNING -> {
                 if (!flink.getCheckpointing().isEnabled()) {
@@ -97,18 +103,25 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                 }
                 Duration age = checkpoints.age(now);
                 if (age == null) {
-                    long started = rest.job(client.getJobID().toString()).path("start-time").asLong(now.toEpochMilli());
+                    long started = rest.job(client.getJobID().toString())
+                            .path("start-time")
+                            .asLong(now.toEpochMilli());
                     age = Duration.between(Instant.ofEpochMilli(started), now);
                 }
                 if (age.compareTo(maxCheckpointAge) > 0) {
-                    health.down().withDetail("reason", "no checkpoint completed for " + age.toSeconds() + " s (limit "
-                            + maxCheckpointAge.toSeconds() + " s, streamsplit.health.max-checkpoint-age)");
+                    health.down()
+                            .withDetail(
+                                    "reason",
+                                    "no checkpoint completed for " + age.toSeconds() + " s (limit "
+                                            + maxCheckpointAge.toSeconds()
+                                            + " s, streamsplit.health.max-checkpoint-age)");
                 } else {
                     health.up();
                 }
             }
-            case RESTARTING -> health.status(Status.OUT_OF_SERVICE)
-                    .withDetail("reason", "restarting after a failure (restart " + checkpoints.restarts() + ")");
+            case RESTARTING ->
+                health.status(Status.OUT_OF_SERVICE)
+                        .withDetail("reason", "restarting after a failure (restart " + checkpoints.restarts() + ")");
             case CREATED, INITIALIZING, RECONCILING -> health.unknown();
             case FINISHED -> health.up().withDetail("reason", "all bounded sources were read to their end");
             case CANCELLING, CANCELED -> {
@@ -118,8 +131,12 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                     health.down().withDetail("reason", "the job was cancelled outside the application");
                 }
             }
-            default -> health.down().withDetail("reason", "the job is " + status
-                    + (checkpoints.failure() != null ? ": " + checkpoints.failure() : ""));
+            default ->
+                health.down()
+                        .withDetail(
+                                "reason",
+                                "the job is " + status
+                                        + (checkpoints.failure() != null ? ": " + checkpoints.failure() : ""));
         }
     }
 

@@ -1,5 +1,12 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,14 +15,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
-
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.binder.MeterBinder;
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -49,30 +48,48 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        lag = MultiGauge.builder("streamsplit.kafka.source.lag").baseUnit("records")
-                .description("Records between a partition's end and the next offset the source reads").register(registry);
+        lag = MultiGauge.builder("streamsplit.kafka.source.lag")
+                .baseUnit("records")
+                .description("Records between a partition's end and the next offset the source reads")
+                .register(registry);
         offset = MultiGauge.builder("streamsplit.kafka.source.offset")
-                .description("Next offset the source reads from a partition").register(registry);
+                .description("Next offset the source reads from a partition")
+                .register(registry);
         for (String source : sourceNames) {
             counter(registry, "streamsplit.kafka.source.records.in", "Records read", source, SourceState::recordsIn);
-            counter(registry, "streamsplit.kafka.source.records.skipped", "Bad records skipped", source,
+            counter(
+                    registry,
+                    "streamsplit.kafka.source.records.skipped",
+                    "Bad records skipped",
+                    source,
                     SourceState::recordsSkipped);
-            counter(registry, "streamsplit.kafka.source.records.dead.lettered", "Bad records sent to the dead-letter topic",
-                    source, SourceState::recordsDeadLettered);
+            counter(
+                    registry,
+                    "streamsplit.kafka.source.records.dead.lettered",
+                    "Bad records sent to the dead-letter topic",
+                    source,
+                    SourceState::recordsDeadLettered);
         }
-        Gauge.builder("streamsplit.flink.checkpoint.age", this, m -> m.checkpointAgeSeconds()).baseUnit("seconds")
-                .description("Time since the last completed checkpoint").register(registry);
+        Gauge.builder("streamsplit.flink.checkpoint.age", this, m -> m.checkpointAgeSeconds())
+                .baseUnit("seconds")
+                .description("Time since the last completed checkpoint")
+                .register(registry);
         Gauge.builder("streamsplit.flink.job.restarts", this, m -> m.checkpoints == null ? 0 : m.checkpoints.restarts())
-                .description("Restarts of the Flink job").register(registry);
+                .description("Restarts of the Flink job")
+                .register(registry);
     }
 
-    private void counter(MeterRegistry registry, String name, String description, String source,
-            ToLongFunction<SourceState> value) {
+    private void counter(
+            MeterRegistry registry, String name, String description, String source, ToLongFunction<SourceState> value) {
         FunctionCounter.builder(name, this, m -> {
-            JobSplits current = m.latest;
-            SourceState state = current == null ? null : current.sources().get(source);
-            return state == null ? 0 : value.applyAsLong(state);
-        }).tag("source", source).description(description).register(registry);
+                    JobSplits current = m.latest;
+                    SourceState state =
+                            current == null ? null : current.sources().get(source);
+                    return state == null ? 0 : value.applyAsLong(state);
+                })
+                .tag("source", source)
+                .description(description)
+                .register(registry);
     }
 
     private double checkpointAgeSeconds() {
@@ -87,15 +104,17 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
         latest = read;
         List<MultiGauge.Row<?>> lags = new ArrayList<>();
         List<MultiGauge.Row<?>> offsets = new ArrayList<>();
-        read.sources().forEach((source, state) -> state.splits().forEach(split -> {
-            Tags tags = Tags.of("source", source, "topic", split.topic(), "partition", String.valueOf(split.partition()));
-            if (split.lag() != null) {
-                lags.add(MultiGauge.Row.of(tags, split.lag()));
-            }
-            if (split.currentOffset() != null) {
-                offsets.add(MultiGauge.Row.of(tags, split.currentOffset()));
-            }
-        }));
+        read.sources()
+                .forEach((source, state) -> state.splits().forEach(split -> {
+                    Tags tags = Tags.of(
+                            "source", source, "topic", split.topic(), "partition", String.valueOf(split.partition()));
+                    if (split.lag() != null) {
+                        lags.add(MultiGauge.Row.of(tags, split.lag()));
+                    }
+                    if (split.currentOffset() != null) {
+                        offsets.add(MultiGauge.Row.of(tags, split.currentOffset()));
+                    }
+                }));
         if (lag != null) {
             lag.register(lags, true);
             offset.register(offsets, true);
@@ -116,13 +135,17 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
-        scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                refresh();
-            } catch (RuntimeException e) {
-                // the next refresh tries again; meters keep their last values
-            }
-        }, REFRESH.toMillis(), REFRESH.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        refresh();
+                    } catch (RuntimeException e) {
+                        // the next refresh tries again; meters keep their last values
+                    }
+                },
+                REFRESH.toMillis(),
+                REFRESH.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.autoconfigure.diagnostics;
 
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code streamsplit.*} setting (or a bean it names) that cannot work. Carries the property
@@ -12,21 +13,23 @@ public class InvalidStreamSplitConfigurationException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /** Property names whose values are never printed, like Spring Boot's own sanitizing. */
-    private static final Pattern SECRET = Pattern.compile("password|secret|key|token|credential|jaas",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern SECRET =
+            Pattern.compile("password|secret|key|token|credential|jaas", Pattern.CASE_INSENSITIVE);
+
     static final String MASK = "****** (masked)";
 
     private final String property;
-    private final transient Object value;
+    private final transient @Nullable Object value;
     private final String problem;
     private final String action;
 
-    public InvalidStreamSplitConfigurationException(String property, Object value, String problem, String action) {
+    public InvalidStreamSplitConfigurationException(
+            String property, @Nullable Object value, String problem, String action) {
         this(property, value, problem, action, null);
     }
 
-    public InvalidStreamSplitConfigurationException(String property, Object value, String problem, String action,
-            Throwable cause) {
+    public InvalidStreamSplitConfigurationException(
+            String property, @Nullable Object value, String problem, String action, @Nullable Throwable cause) {
         super(property + " = " + (isSecret(property) ? MASK : value) + ": " + problem + ". " + action, cause);
         this.property = property;
         this.value = value;
@@ -45,7 +48,7 @@ public class InvalidStreamSplitConfigurationException extends RuntimeException {
     }
 
     /** The bad value as configured ({@code null} when the property is missing). */
-    public Object getValue() {
+    public @Nullable Object getValue() {
         return value;
     }
 

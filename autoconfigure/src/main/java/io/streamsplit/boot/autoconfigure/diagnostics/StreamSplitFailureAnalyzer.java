@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.diagnostics;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.origin.Origin;
@@ -23,8 +24,12 @@ class StreamSplitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidStreamSp
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidStreamSplitConfigurationException cause) {
         StringBuilder description = new StringBuilder("Invalid StreamSplit configuration.\n\n")
-                .append("    Property: ").append(cause.getProperty()).append('\n')
-                .append("    Value:    ").append(displayValue(cause)).append('\n');
+                .append("    Property: ")
+                .append(cause.getProperty())
+                .append('\n')
+                .append("    Value:    ")
+                .append(displayValue(cause))
+                .append('\n');
         String origin = origin(cause.getProperty());
         if (origin != null) {
             description.append("    Origin:   ").append(origin).append('\n');
@@ -46,7 +51,7 @@ class StreamSplitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidStreamSp
     }
 
     @SuppressWarnings("unchecked")
-    private String origin(String property) {
+    private @Nullable String origin(String property) {
         if (!(environment instanceof ConfigurableEnvironment configurable)) {
             return null;
         }

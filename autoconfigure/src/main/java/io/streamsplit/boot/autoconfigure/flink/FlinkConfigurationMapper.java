@@ -1,12 +1,10 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import java.time.Duration;
-import java.util.Map;
-
 import static io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks.notNegative;
 import static io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks.positive;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -28,8 +26,7 @@ public final class FlinkConfigurationMapper {
 
     private static final String PREFIX = "streamsplit.flink.";
 
-    private FlinkConfigurationMapper() {
-    }
+    private FlinkConfigurationMapper() {}
 
     /** Job-level settings: parallelism, checkpointing, restarts, restore path, raw configuration. */
     static Configuration jobConfiguration(FlinkProperties flink, String jobName) {
@@ -43,20 +40,24 @@ public final class FlinkConfigurationMapper {
         }
         FlinkProperties.Checkpointing checkpointing = flink.getCheckpointing();
         if (checkpointing.isEnabled()) {
-            config.set(CheckpointingOptions.CHECKPOINTING_INTERVAL,
+            config.set(
+                    CheckpointingOptions.CHECKPOINTING_INTERVAL,
                     positive(PREFIX + "checkpointing.interval", checkpointing.getInterval()));
             config.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, checkpointing.getMode());
-            config.set(CheckpointingOptions.CHECKPOINTING_TIMEOUT,
+            config.set(
+                    CheckpointingOptions.CHECKPOINTING_TIMEOUT,
                     positive(PREFIX + "checkpointing.timeout", checkpointing.getTimeout()));
             if (checkpointing.getMinPause() != null) {
-                config.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS,
+                config.set(
+                        CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS,
                         positive(PREFIX + "checkpointing.min-pause", checkpointing.getMinPause()));
             }
             if (checkpointing.getStorage() != null) {
                 config.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
                 config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointing.getStorage());
                 // kept after a cancel or shutdown so the next start can resume from restore-path
-                config.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                config.set(
+                        CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                         ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
             }
         }
@@ -65,16 +66,20 @@ public final class FlinkConfigurationMapper {
             case NONE -> config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
             case FIXED_DELAY -> {
                 config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-                config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS,
+                config.set(
+                        RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS,
                         notNegative(PREFIX + "restart.attempts", restart.getAttempts()));
-                config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                config.set(
+                        RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
                         positive(PREFIX + "restart.delay", restart.getDelay()));
             }
             case EXPONENTIAL_DELAY -> {
                 config.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
-                config.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
+                config.set(
+                        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
                         positive(PREFIX + "restart.delay", restart.getDelay()));
-                config.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
+                config.set(
+                        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
                         positive(PREFIX + "restart.max-delay", restart.getMaxDelay()));
             }
         }
@@ -82,7 +87,9 @@ public final class FlinkConfigurationMapper {
             config.set(StateRecoveryOptions.SAVEPOINT_PATH, flink.getRestorePath());
         }
         if (flink.getShutdown().getSavepointDirectory() != null) {
-            config.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, flink.getShutdown().getSavepointDirectory());
+            config.set(
+                    CheckpointingOptions.SAVEPOINT_DIRECTORY,
+                    flink.getShutdown().getSavepointDirectory());
         }
         positive(PREFIX + "shutdown.timeout", flink.getShutdown().getTimeout());
         applyRaw(config, flink.getConfiguration());
@@ -93,10 +100,15 @@ public final class FlinkConfigurationMapper {
     public static Configuration embeddedClusterConfiguration(FlinkProperties flink, Configuration jobConfiguration) {
         FlinkProperties.Embedded embedded = flink.getEmbedded();
         Configuration config = new Configuration();
-        config.set(TaskManagerOptions.MANAGED_MEMORY_SIZE,
-                MemorySize.parse(positive(PREFIX + "embedded.managed-memory", embedded.getManagedMemory().toBytes()) + "b"));
-        MemorySize network = MemorySize.parse(
-                positive(PREFIX + "embedded.network-memory", embedded.getNetworkMemory().toBytes()) + "b");
+        config.set(
+                TaskManagerOptions.MANAGED_MEMORY_SIZE,
+                MemorySize.parse(positive(
+                                PREFIX + "embedded.managed-memory",
+                                embedded.getManagedMemory().toBytes()) + "b"));
+        MemorySize network =
+                MemorySize.parse(positive(
+                                PREFIX + "embedded.network-memory",
+                                embedded.getNetworkMemory().toBytes()) + "b");
         config.set(TaskManagerOptions.NETWORK_MEMORY_MIN, network);
         config.set(TaskManagerOptions.NETWORK_MEMORY_MAX, network);
         // no Kerberos/Hadoop delegation tokens in-process; Flink's token manager would only warn that it has none
@@ -112,7 +124,8 @@ public final class FlinkConfigurationMapper {
         }
         int parallelism = jobConfiguration.get(CoreOptions.DEFAULT_PARALLELISM);
         int slots = embedded.getTaskSlots() != null
-                ? positive(PREFIX + "embedded.task-slots", embedded.getTaskSlots()) : parallelism;
+                ? positive(PREFIX + "embedded.task-slots", embedded.getTaskSlots())
+                : parallelism;
         config.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
         config.addAll(jobConfiguration);
         return config;
@@ -121,8 +134,11 @@ public final class FlinkConfigurationMapper {
     private static void applyRaw(Configuration config, Map<String, String> raw) {
         raw.forEach((key, value) -> {
             if (value == null) {
-                throw new InvalidStreamSplitConfigurationException(PREFIX + "configuration." + key, null,
-                        "a Flink configuration entry has no value", "Give it a value or remove it.");
+                throw new InvalidStreamSplitConfigurationException(
+                        PREFIX + "configuration." + key,
+                        null,
+                        "a Flink configuration entry has no value",
+                        "Give it a value or remove it.");
             }
             config.setString(key, value);
         });

@@ -17,11 +17,14 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
     private static final String DEFAULT_JOB_NAME = "streamsplit";
 
     public static FlinkJobDefinition of(FlinkProperties flink, Environment environment) {
-        String name = flink.getJobName() != null && !flink.getJobName().isBlank() ? flink.getJobName()
+        String name = flink.getJobName() != null && !flink.getJobName().isBlank()
+                ? flink.getJobName()
                 : environment.getProperty("spring.application.name", DEFAULT_JOB_NAME);
         Configuration configuration = FlinkConfigurationMapper.jobConfiguration(flink, name);
         if (flink.getShutdown().isSavepoint() && !configuration.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
-            throw new InvalidStreamSplitConfigurationException("streamsplit.flink.shutdown.savepoint-directory", null,
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.shutdown.savepoint-directory",
+                    null,
                     "streamsplit.flink.shutdown.savepoint is true but there is no directory to write the savepoint to",
                     "Set streamsplit.flink.shutdown.savepoint-directory (e.g. file:///var/lib/app/savepoints).");
         }

@@ -4,8 +4,8 @@ import io.streamsplit.boot.autoconfigure.flink.remote.FlinkRemoteProperties;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
@@ -37,13 +37,13 @@ public class FlinkProperties {
     private boolean enabled = true;
 
     /** Name of the Flink job. Unset: spring.application.name, else 'streamsplit'. */
-    private String jobName;
+    private @Nullable String jobName;
 
     /** Default parallelism of the job. Unset: the number of CPU cores in embedded mode, the cluster default in remote mode. */
-    private Integer parallelism;
+    private @Nullable Integer parallelism;
 
     /** Savepoint or retained checkpoint to start the job from. Unset: start fresh (sources use their starting offsets). */
-    private String restorePath;
+    private @Nullable String restorePath;
 
     /** Raw Flink configuration (for example 'state.backend.type: rocksdb'); applied last, so it wins. */
     private Map<String, String> configuration = new LinkedHashMap<>();
@@ -80,10 +80,10 @@ public class FlinkProperties {
         private Duration timeout = Duration.ofMinutes(10);
 
         /** Minimum pause between the end of a checkpoint and the start of the next. Unset: none. */
-        private Duration minPause;
+        private @Nullable Duration minPause;
 
         /** Directory (URI) where checkpoints are kept, e.g. 'file:///var/lib/app/checkpoints'. Unset: kept in JobManager memory, gone with the cluster. */
-        private String storage;
+        private @Nullable String storage;
 
         public boolean isEnabled() {
             return enabled;
@@ -117,19 +117,19 @@ public class FlinkProperties {
             this.timeout = timeout;
         }
 
-        public Duration getMinPause() {
+        public @Nullable Duration getMinPause() {
             return minPause;
         }
 
-        public void setMinPause(Duration minPause) {
+        public void setMinPause(@Nullable Duration minPause) {
             this.minPause = minPause;
         }
 
-        public String getStorage() {
+        public @Nullable String getStorage() {
             return storage;
         }
 
-        public void setStorage(String storage) {
+        public void setStorage(@Nullable String storage) {
             this.storage = storage;
         }
     }
@@ -186,10 +186,10 @@ public class FlinkProperties {
     public static class Embedded {
 
         /** REST port of the MiniCluster (Flink's web UI when flink-runtime-web is on the classpath). Unset: a free port. */
-        private Integer restPort;
+        private @Nullable Integer restPort;
 
         /** Task slots of the one TaskManager. Unset: the job's parallelism. */
-        private Integer taskSlots;
+        private @Nullable Integer taskSlots;
 
         /** Flink managed memory (RocksDB state, sorting, batch operators). */
         private DataSize managedMemory = DataSize.ofMegabytes(64);
@@ -197,19 +197,19 @@ public class FlinkProperties {
         /** Memory for network buffers between operators. */
         private DataSize networkMemory = DataSize.ofMegabytes(64);
 
-        public Integer getRestPort() {
+        public @Nullable Integer getRestPort() {
             return restPort;
         }
 
-        public void setRestPort(Integer restPort) {
+        public void setRestPort(@Nullable Integer restPort) {
             this.restPort = restPort;
         }
 
-        public Integer getTaskSlots() {
+        public @Nullable Integer getTaskSlots() {
             return taskSlots;
         }
 
-        public void setTaskSlots(Integer taskSlots) {
+        public void setTaskSlots(@Nullable Integer taskSlots) {
             this.taskSlots = taskSlots;
         }
 
@@ -237,7 +237,7 @@ public class FlinkProperties {
         private boolean savepoint = false;
 
         /** Directory (URI) for the shutdown savepoint. Unset: Flink's execution.checkpointing.savepoint-dir. */
-        private String savepointDirectory;
+        private @Nullable String savepointDirectory;
 
         /** How long to wait for the job to stop. */
         private Duration timeout = Duration.ofSeconds(30);
@@ -250,11 +250,11 @@ public class FlinkProperties {
             this.savepoint = savepoint;
         }
 
-        public String getSavepointDirectory() {
+        public @Nullable String getSavepointDirectory() {
             return savepointDirectory;
         }
 
-        public void setSavepointDirectory(String savepointDirectory) {
+        public void setSavepointDirectory(@Nullable String savepointDirectory) {
             this.savepointDirectory = savepointDirectory;
         }
 
@@ -283,27 +283,27 @@ public class FlinkProperties {
         this.enabled = enabled;
     }
 
-    public String getJobName() {
+    public @Nullable String getJobName() {
         return jobName;
     }
 
-    public void setJobName(String jobName) {
+    public void setJobName(@Nullable String jobName) {
         this.jobName = jobName;
     }
 
-    public Integer getParallelism() {
+    public @Nullable Integer getParallelism() {
         return parallelism;
     }
 
-    public void setParallelism(Integer parallelism) {
+    public void setParallelism(@Nullable Integer parallelism) {
         this.parallelism = parallelism;
     }
 
-    public String getRestorePath() {
+    public @Nullable String getRestorePath() {
         return restorePath;
     }
 
-    public void setRestorePath(String restorePath) {
+    public void setRestorePath(@Nullable String restorePath) {
         this.restorePath = restorePath;
     }
 

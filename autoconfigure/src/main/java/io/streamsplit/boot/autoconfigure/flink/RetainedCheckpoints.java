@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
-
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptionsInternal;
@@ -30,8 +29,7 @@ final class RetainedCheckpoints {
     private static final String CHECKPOINT_PREFIX = "chk-";
     private static final String METADATA = "_metadata";
 
-    private RetainedCheckpoints() {
-    }
+    private RetainedCheckpoints() {}
 
     /**
      * Embedded mode with checkpointing and a storage directory: gives the job a stable id, and
@@ -40,27 +38,45 @@ final class RetainedCheckpoints {
      */
     static void resume(FlinkProperties flink, String jobName, Configuration configuration) {
         String storage = flink.getCheckpointing().getStorage();
-        if (flink.getMode() != FlinkProperties.Mode.EMBEDDED || !flink.getCheckpointing().isEnabled() || storage == null) {
+        if (flink.getMode() != FlinkProperties.Mode.EMBEDDED
+                || !flink.getCheckpointing().isEnabled()
+                || storage == null) {
             return;
         }
         JobID jobId = jobId(jobName);
         configuration.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, jobId.toHexString());
         if (configuration.contains(StateRecoveryOptions.SAVEPOINT_PATH)) {
-            LOG.info("Flink job '{}' starts from the configured restore path {}", jobName,
+            LOG.info(
+                    "Flink job '{}' starts from the configured restore path {}",
+                    jobName,
                     configuration.get(StateRecoveryOptions.SAVEPOINT_PATH));
             return;
         }
         try {
-            latest(storage, jobId).ifPresentOrElse(checkpoint -> {
-                configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.path());
-                LOG.info("Resuming Flink job '{}' from checkpoint {} at {} (written {}): sources continue from its"
-                        + " offsets", jobName, checkpoint.id(), checkpoint.path(), checkpoint.writtenAt());
-            }, () -> LOG.info("No retained checkpoint of Flink job '{}' in {}; sources start from their"
-                    + " starting offsets", jobName, storage));
+            latest(storage, jobId)
+                    .ifPresentOrElse(
+                            checkpoint -> {
+                                configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.path());
+                                LOG.info(
+                                        "Resuming Flink job '{}' from checkpoint {} at {} (written {}): sources continue from its"
+                                                + " offsets",
+                                        jobName,
+                                        checkpoint.id(),
+                                        checkpoint.path(),
+                                        checkpoint.writtenAt());
+                            },
+                            () -> LOG.info(
+                                    "No retained checkpoint of Flink job '{}' in {}; sources start from their"
+                                            + " starting offsets",
+                                    jobName,
+                                    storage));
         } catch (IOException e) {
-            throw new InvalidStreamSplitConfigurationException("streamsplit.flink.checkpointing.storage", storage,
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.checkpointing.storage",
+                    storage,
                     "the checkpoint directory cannot be read to resume the job: " + e.getMessage(),
-                    "Fix the path or its permissions, or set streamsplit.flink.restore-path explicitly.", e);
+                    "Fix the path or its permissions, or set streamsplit.flink.restore-path explicitly.",
+                    e);
         }
     }
 
@@ -71,8 +87,7 @@ final class RetainedCheckpoints {
     }
 
     /** A completed checkpoint: its directory, number and when it was written. */
-    record Checkpoint(String path, long id, Instant writtenAt) {
-    }
+    record Checkpoint(String path, long id, Instant writtenAt) {}
 
     /** The newest complete checkpoint of {@code jobId} under {@code storage}, if any. */
     static Optional<Checkpoint> latest(String storage, JobID jobId) throws IOException {
@@ -96,7 +111,9 @@ final class RetainedCheckpoints {
             }
             Path metadata = new Path(entry.getPath(), METADATA);
             if (fs.exists(metadata) && (latest == null || id > latest.id())) {
-                latest = new Checkpoint(entry.getPath().toString(), id,
+                latest = new Checkpoint(
+                        entry.getPath().toString(),
+                        id,
                         Instant.ofEpochMilli(fs.getFileStatus(metadata).getModificationTime()));
             }
         }

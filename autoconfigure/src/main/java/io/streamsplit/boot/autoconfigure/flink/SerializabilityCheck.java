@@ -13,8 +13,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
-
 import org.apache.flink.util.InstantiationUtil;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks that a user bean Flink ships to its TaskManagers can be Java-serialized, and when it
@@ -25,22 +25,28 @@ public final class SerializabilityCheck {
 
     private static final int MAX_DEPTH = 16;
 
-    private SerializabilityCheck() {
-    }
+    private SerializabilityCheck() {}
 
     /** Serializes {@code bean}; on failure throws an error naming the property, the bean and the field. */
     public static void requireSerializable(String property, String beanName, Object bean) {
         try {
             InstantiationUtil.serializeObject(bean);
         } catch (IOException | RuntimeException e) {
-            String path = find(bean, beanName, value -> !(value instanceof Serializable) ? value.getClass().getName() : null,
-                    Collections.newSetFromMap(new IdentityHashMap<>()), 0);
+            String path = find(
+                    bean,
+                    beanName,
+                    value -> !(value instanceof Serializable) ? value.getClass().getName() : null,
+                    Collections.newSetFromMap(new IdentityHashMap<>()),
+                    0);
             String where = path != null ? "field '" + path + "'" : "an object it references (" + e + ")";
-            throw new InvalidStreamSplitConfigurationException(property, beanName,
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    beanName,
                     "bean '" + beanName + "' (" + bean.getClass().getName() + ") is shipped to Flink's TaskManagers,"
                             + " but " + where + " cannot be serialized",
                     "Make that field transient and create it in open(), or make its type Serializable."
-                            + " Flink serializes deserializers, emitters and serializers into the job.", e);
+                            + " Flink serializes deserializers, emitters and serializers into the job.",
+                    e);
         }
     }
 
@@ -56,12 +62,22 @@ public final class SerializabilityCheck {
         // the object of the missing class itself if a field holds one, else the object whose class needs it
         String path = null;
         for (String offending : List.of(missing.needed(), missing.className())) {
-            path = path != null ? path : find(bean, beanName, value -> offending.equals(value.getClass().getName())
-                    || offending.equals(capturingClass(value)) ? offending : null,
-                    Collections.newSetFromMap(new IdentityHashMap<>()), 0);
+            path = path != null
+                    ? path
+                    : find(
+                            bean,
+                            beanName,
+                            value -> offending.equals(value.getClass().getName())
+                                            || offending.equals(capturingClass(value))
+                                    ? offending
+                                    : null,
+                            Collections.newSetFromMap(new IdentityHashMap<>()),
+                            0);
         }
         String where = path == null || path.startsWith(beanName + " (") ? "it" : "field '" + path + "'";
-        throw new InvalidStreamSplitConfigurationException(property, beanName,
+        throw new InvalidStreamSplitConfigurationException(
+                property,
+                beanName,
                 "bean '" + beanName + "' (" + bean.getClass().getName() + ") is shipped to the Flink cluster, but "
                         + where + " needs a class the cluster will not have: " + missing,
                 "Spring and the starter's Spring side are not shipped. Make that field transient and create it in"
@@ -69,8 +85,8 @@ public final class SerializabilityCheck {
                         + " if a library is missing, ship it with streamsplit.flink.remote.jars.");
     }
 
-    private static String find(Object value, String path, Function<Object, String> offending, Set<Object> seen,
-            int depth) {
+    private static @Nullable String find(
+            Object value, String path, Function<Object, String> offending, Set<Object> seen, int depth) {
         if (value == null || depth > MAX_DEPTH || !seen.add(value)) {
             return null;
         }
@@ -92,8 +108,8 @@ public final class SerializabilityCheck {
         SerializedLambda lambda = serializedLambda(value);
         if (lambda != null) {
             for (int i = 0; i < lambda.getCapturedArgCount(); i++) {
-                String captured = find(lambda.getCapturedArg(i), path + ".<captured " + i + ">", offending, seen,
-                        depth + 1);
+                String captured =
+                        find(lambda.getCapturedArg(i), path + ".<captured " + i + ">", offending, seen, depth + 1);
                 if (captured != null) {
                     return captured;
                 }
@@ -105,7 +121,8 @@ public final class SerializabilityCheck {
                 break;
             }
             for (Field field : c.getDeclaredFields()) {
-                if (Modifier.isStatic(field.getModifiers()) || Modifier.isTransient(field.getModifiers())
+                if (Modifier.isStatic(field.getModifiers())
+                        || Modifier.isTransient(field.getModifiers())
                         || field.getType().isPrimitive()) {
                     continue;
                 }
@@ -127,13 +144,13 @@ public final class SerializabilityCheck {
     }
 
     /** The class that defines {@code value} when it is a serializable lambda, else null. */
-    private static String capturingClass(Object value) {
+    private static @Nullable String capturingClass(Object value) {
         SerializedLambda lambda = serializedLambda(value);
         return lambda != null ? lambda.getCapturingClass().replace('/', '.') : null;
     }
 
     /** A serializable lambda's captured arguments, through its synthetic {@code writeReplace}. */
-    private static SerializedLambda serializedLambda(Object value) {
+    private static @Nullable SerializedLambda serializedLambda(Object value) {
         if (!value.getClass().isSynthetic()) {
             return null;
         }

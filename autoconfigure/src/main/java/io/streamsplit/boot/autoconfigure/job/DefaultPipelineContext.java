@@ -2,12 +2,11 @@ package io.streamsplit.boot.autoconfigure.job;
 
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.connector.kafka.source.KafkaSourceStream;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.pipeline.PipelineContext;
 import java.util.HashMap;
 import java.util.Map;
-
-import io.streamsplit.connector.kafka.source.KafkaSourceStream;
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -26,7 +25,10 @@ public final class DefaultPipelineContext implements PipelineContext {
     private final KafkaSinkFactory sinks;
     private final Map<String, DataStream<?>> added = new HashMap<>();
 
-    public DefaultPipelineContext(StreamExecutionEnvironment environment, BeanFactory beanFactory, KafkaSourceFactory sources,
+    public DefaultPipelineContext(
+            StreamExecutionEnvironment environment,
+            BeanFactory beanFactory,
+            KafkaSourceFactory sources,
             KafkaSinkFactory sinks) {
         this.environment = environment;
         this.beanFactory = beanFactory;
@@ -45,7 +47,8 @@ public final class DefaultPipelineContext implements PipelineContext {
         DataStream<?> stream = added.get(name);
         if (stream == null) {
             if (!sources.isConfigured(name)
-                    && !(beanFactory.containsBean(name) && beanFactory.isTypeMatch(name, StreamSplitKafkaSource.class))) {
+                    && !(beanFactory.containsBean(name)
+                            && beanFactory.isTypeMatch(name, StreamSplitKafkaSource.class))) {
                 sources.properties(name); // fails, naming the configured sources
             }
             StreamSplitKafkaSource<T> source = beanFactory.getBean(name, StreamSplitKafkaSource.class);
@@ -53,7 +56,9 @@ public final class DefaultPipelineContext implements PipelineContext {
             if (added.hasDeadLetters()) {
                 // named after its topic: the chain "Source: orders -> split -> orders.DLT: Writer -> ..." stays
                 // under Flink's 80-character metric name limit
-                added.deadLetters().sinkTo(sinks.deadLetters(name)).name(sources.properties(name).getDeadLetterTopic())
+                added.deadLetters()
+                        .sinkTo(sinks.deadLetters(name))
+                        .name(sources.properties(name).getDeadLetterTopic())
                         .uid("streamsplit-dead-letters-" + name);
             }
             stream = added.records();
@@ -64,6 +69,8 @@ public final class DefaultPipelineContext implements PipelineContext {
 
     @Override
     public <T> DataStreamSink<T> sink(String name, DataStream<T> stream) {
-        return stream.sinkTo(sinks.create(name, stream.getType())).name("sink " + name).uid("streamsplit-sink-" + name);
+        return stream.sinkTo(sinks.create(name, stream.getType()))
+                .name("sink " + name)
+                .uid("streamsplit-sink-" + name);
     }
 }

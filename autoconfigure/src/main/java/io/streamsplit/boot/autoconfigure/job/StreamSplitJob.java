@@ -4,8 +4,8 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
 import io.streamsplit.boot.autoconfigure.flink.remote.FlinkVersionCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessErrors;
-import io.streamsplit.pipeline.StreamSplitPipeline;
 import io.streamsplit.pipeline.PipelineContext;
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -52,8 +51,13 @@ public class StreamSplitJob implements SmartLifecycle {
     private volatile boolean running;
     private volatile boolean stopping;
 
-    public StreamSplitJob(FlinkProperties flink, String jobName, StreamExecutionEnvironment environment,
-            ListableBeanFactory beanFactory, Supplier<PipelineContext> contextFactory, String target) {
+    public StreamSplitJob(
+            FlinkProperties flink,
+            String jobName,
+            StreamExecutionEnvironment environment,
+            ListableBeanFactory beanFactory,
+            Supplier<PipelineContext> contextFactory,
+            String target) {
         this.flink = flink;
         this.jobName = jobName;
         this.environment = environment;
@@ -94,7 +98,8 @@ public class StreamSplitJob implements SmartLifecycle {
             return;
         }
         StreamGraph graph = buildGraph(pipelines);
-        ClusterClasses cluster = beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
+        ClusterClasses cluster =
+                beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
         if (cluster != null) {
             requireOnCluster(graph, cluster);
         }
@@ -112,17 +117,21 @@ public class StreamSplitJob implements SmartLifecycle {
             try {
                 pipeline.getValue().build(context);
             } catch (Exception e) {
-                throw new IllegalStateException("StreamSplitPipeline bean '" + pipeline.getKey()
-                        + "' failed to build the Flink job: " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "StreamSplitPipeline bean '" + pipeline.getKey() + "' failed to build the Flink job: "
+                                + e.getMessage(),
+                        e);
             }
         }
         StreamGraph graph;
         try {
             graph = environment.getStreamGraph();
         } catch (IllegalStateException e) {
-            throw new IllegalStateException("The StreamSplitPipeline beans " + pipelines.keySet()
-                    + " added no operator with an output to the job; write the streams to a sink"
-                    + " (pipeline.sink(name, stream)) or print them.", e);
+            throw new IllegalStateException(
+                    "The StreamSplitPipeline beans " + pipelines.keySet()
+                            + " added no operator with an output to the job; write the streams to a sink"
+                            + " (pipeline.sink(name, stream)) or print them.",
+                    e);
         }
         graph.setJobName(jobName);
         return graph;
@@ -160,8 +169,8 @@ public class StreamSplitJob implements SmartLifecycle {
     private void submit(StreamGraph graph) {
         try {
             if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
-                FlinkVersionCheck.requireCompatible(URI.create(
-                        "http://" + flink.getRemote().getHost() + ":" + flink.getRemote().getPort()));
+                FlinkVersionCheck.requireCompatible(URI.create("http://"
+                        + flink.getRemote().getHost() + ":" + flink.getRemote().getPort()));
             }
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
@@ -169,19 +178,29 @@ public class StreamSplitJob implements SmartLifecycle {
             client.getJobExecutionResult().whenComplete((result, failure) -> {
                 if (failure != null && !stopping) {
                     String access = KafkaAccessErrors.explain(ExceptionUtils.stringifyException(failure));
-                    LOG.error("Flink job '{}' ({}) failed for good after its restarts: {}.{} The application keeps"
-                            + " running without it; fix the cause and restart the application.", jobName,
-                            client.getJobID(), rootMessage(failure).replaceAll("\\.+$", ""),
-                            access != null ? " " + access : "", failure);
+                    LOG.error(
+                            "Flink job '{}' ({}) failed for good after its restarts: {}.{} The application keeps"
+                                    + " running without it; fix the cause and restart the application.",
+                            jobName,
+                            client.getJobID(),
+                            rootMessage(failure).replaceAll("\\.+$", ""),
+                            access != null ? " " + access : "",
+                            failure);
                 } else if (failure == null && !stopping) {
-                    LOG.info("Flink job '{}' ({}) finished (all sources are bounded and fully read)", jobName,
+                    LOG.info(
+                            "Flink job '{}' ({}) finished (all sources are bounded and fully read)",
+                            jobName,
                             client.getJobID());
                 }
             });
         } catch (Exception e) {
             submission.completeExceptionally(e);
-            LOG.error("Could not submit Flink job '{}' to {}: {}. The application keeps running without the job.",
-                    jobName, target, rootMessage(e), e);
+            LOG.error(
+                    "Could not submit Flink job '{}' to {}: {}. The application keeps running without the job.",
+                    jobName,
+                    target,
+                    rootMessage(e),
+                    e);
         }
     }
 
@@ -193,13 +212,15 @@ public class StreamSplitJob implements SmartLifecycle {
 
     @Override
     public void stop(Runnable callback) {
-        Thread stopper = new Thread(() -> {
-            try {
-                stop();
-            } finally {
-                callback.run();
-            }
-        }, "streamsplit-stop-" + jobName);
+        Thread stopper = new Thread(
+                () -> {
+                    try {
+                        stop();
+                    } finally {
+                        callback.run();
+                    }
+                },
+                "streamsplit-stop-" + jobName);
         stopper.setDaemon(true);
         stopper.start();
     }
@@ -219,20 +240,32 @@ public class StreamSplitJob implements SmartLifecycle {
                 return;
             }
             if (flink.getShutdown().isSavepoint()) {
-                String path = client.stopWithSavepoint(false, flink.getShutdown().getSavepointDirectory(),
-                        SavepointFormatType.CANONICAL).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                LOG.info("Stopped Flink job '{}' ({}) with savepoint {}; start from it with"
-                        + " streamsplit.flink.restore-path={}", jobName, client.getJobID(), path, path);
+                String path = client.stopWithSavepoint(
+                                false, flink.getShutdown().getSavepointDirectory(), SavepointFormatType.CANONICAL)
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                LOG.info(
+                        "Stopped Flink job '{}' ({}) with savepoint {}; start from it with"
+                                + " streamsplit.flink.restore-path={}",
+                        jobName,
+                        client.getJobID(),
+                        path,
+                        path);
             } else {
                 client.cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 // cancel() returns once Flink accepted it; wait until the tasks are really gone
-                client.getJobExecutionResult().handle((result, failure) -> null)
+                client.getJobExecutionResult()
+                        .handle((result, failure) -> null)
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 LOG.info("Cancelled Flink job '{}' ({})", jobName, client.getJobID());
             }
         } catch (Exception e) {
-            LOG.warn("Could not stop Flink job '{}' ({}) within {}: {}", jobName, client.getJobID(), timeout,
-                    rootMessage(e), e);
+            LOG.warn(
+                    "Could not stop Flink job '{}' ({}) within {}: {}",
+                    jobName,
+                    client.getJobID(),
+                    timeout,
+                    rootMessage(e),
+                    e);
         }
     }
 

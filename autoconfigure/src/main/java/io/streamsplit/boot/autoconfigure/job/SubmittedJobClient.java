@@ -7,7 +7,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -41,10 +40,13 @@ public final class SubmittedJobClient implements JobClient {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the Flink job to be submitted", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("The Flink job was not submitted: " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException(
+                    "The Flink job was not submitted: " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException("The Flink job has not been submitted after " + JOB_ID_WAIT
-                    + "; is streamsplit.flink.enabled false, or is the cluster unreachable?", e);
+            throw new IllegalStateException(
+                    "The Flink job has not been submitted after " + JOB_ID_WAIT
+                            + "; is streamsplit.flink.enabled false, or is the cluster unreachable?",
+                    e);
         }
     }
 
@@ -59,8 +61,8 @@ public final class SubmittedJobClient implements JobClient {
     }
 
     @Override
-    public CompletableFuture<String> stopWithSavepoint(boolean advanceToEndOfEventTime, String savepointDirectory,
-            SavepointFormatType formatType) {
+    public CompletableFuture<String> stopWithSavepoint(
+            boolean advanceToEndOfEventTime, String savepointDirectory, SavepointFormatType formatType) {
         return then(c -> c.stopWithSavepoint(advanceToEndOfEventTime, savepointDirectory, formatType));
     }
 
@@ -82,6 +84,7 @@ public final class SubmittedJobClient implements JobClient {
     @Override
     public String toString() {
         return submission.isDone() && !submission.isCompletedExceptionally()
-                ? "JobClient[" + submission.join().getJobID() + "]" : "JobClient[not submitted yet]";
+                ? "JobClient[" + submission.join().getJobID() + "]"
+                : "JobClient[not submitted yet]";
     }
 }

@@ -5,17 +5,16 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
+import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
-import io.streamsplit.connector.kafka.source.BadRecordPolicy;
-import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
-import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
-import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
@@ -25,6 +24,7 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchemaBuild
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.TopicSelector;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
@@ -48,8 +48,13 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSinkCustomizer> customizers;
 
-    public KafkaSinkFactory(StreamSplitKafkaProperties kafka, KafkaClientProperties clientProperties,
-            FlinkProperties flink, String jobName, KafkaBootstrapServers bootstrapServers, UserBeans beans,
+    public KafkaSinkFactory(
+            StreamSplitKafkaProperties kafka,
+            KafkaClientProperties clientProperties,
+            FlinkProperties flink,
+            String jobName,
+            KafkaBootstrapServers bootstrapServers,
+            UserBeans beans,
             List<StreamSplitKafkaSinkCustomizer> customizers) {
         this.customizers = List.copyOf(customizers);
         this.kafka = kafka;
@@ -85,8 +90,9 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     private static void claim(Map<String, String> prefixes, String prefix, String owner) {
         String other = prefixes.putIfAbsent(prefix, owner);
         if (other != null) {
-            throw new InvalidStreamSplitConfigurationException(owner.endsWith("dead-letter-topic") ? owner
-                    : owner + ".transactional-id-prefix", prefix,
+            throw new InvalidStreamSplitConfigurationException(
+                    owner.endsWith("dead-letter-topic") ? owner : owner + ".transactional-id-prefix",
+                    prefix,
                     "the transactional id prefix is also used by " + other + "; two transactional producers with one"
                             + " prefix abort each other's transactions",
                     "Give each exactly-once sink its own transactional-id-prefix (or leave it unset: the default is"
@@ -98,20 +104,29 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     public <T> KafkaSink<T> create(String name, TypeInformation<T> elementType) {
         KafkaSinkProperties sink = kafka.getSinks().get(name);
         if (sink == null) {
-            throw new InvalidStreamSplitConfigurationException("streamsplit.kafka.sinks", name,
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.kafka.sinks",
+                    name,
                     "no sink named '" + name + "' is configured",
                     "Use one of " + kafka.getSinks().keySet() + ", or add streamsplit.kafka.sinks." + name + ".topic.");
         }
         String p = "streamsplit.kafka.sinks." + name + ".";
-        UserBeans.Found value = beans.find(p + "serializer", sink.getSerializer(), "serializer",
-                SerializationSchema.class, KafkaRecordSerializationSchema.class);
+        UserBeans.Found value = beans.find(
+                p + "serializer",
+                sink.getSerializer(),
+                "serializer",
+                SerializationSchema.class,
+                KafkaRecordSerializationSchema.class);
         beans.requireShippable(p + "serializer", value);
         KafkaRecordSerializationSchema<T> serializer;
         if (value.bean() instanceof KafkaRecordSerializationSchema<?> full) {
             if (sink.getKeySerializer() != null || sink.getTopicSelector() != null) {
-                throw new InvalidStreamSplitConfigurationException(p + "serializer", value.name(),
+                throw new InvalidStreamSplitConfigurationException(
+                        p + "serializer",
+                        value.name(),
                         "serializer '" + value.name() + "' is a KafkaRecordSerializationSchema, which chooses topic and"
-                                + " key itself", "Remove " + p + "key-serializer and " + p + "topic-selector.");
+                                + " key itself",
+                        "Remove " + p + "key-serializer and " + p + "topic-selector.");
             }
             serializer = (KafkaRecordSerializationSchema<T>) full;
         } else {
@@ -119,16 +134,27 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                     .setValueSerializationSchema(typed((SerializationSchema<T>) value.bean(), elementType));
             topic(builder, sink, p);
             if (sink.getKeySerializer() != null) {
-                UserBeans.Found key = beans.find(p + "key-serializer", sink.getKeySerializer(), "key serializer",
-                        SerializationSchema.class);
+                UserBeans.Found key = beans.find(
+                        p + "key-serializer", sink.getKeySerializer(), "key serializer", SerializationSchema.class);
                 beans.requireShippable(p + "key-serializer", key);
                 builder.setKeySerializationSchema(typed((SerializationSchema<T>) key.bean(), elementType));
             }
             serializer = build(builder, p);
         }
-        KafkaSink<T> built = build(name, p, sink.getBootstrapServers(), sink.getDeliveryGuarantee(),
-                transactionalIdPrefix(name, sink), producerProperties(sink.getProperties()), serializer);
-        verifyAccess("sink '" + name + "'", p, sink.getBootstrapServers(), sink.getProperties(), p + "topic",
+        KafkaSink<T> built = build(
+                name,
+                p,
+                sink.getBootstrapServers(),
+                sink.getDeliveryGuarantee(),
+                transactionalIdPrefix(name, sink),
+                producerProperties(sink.getProperties()),
+                serializer);
+        verifyAccess(
+                "sink '" + name + "'",
+                p,
+                sink.getBootstrapServers(),
+                sink.getProperties(),
+                p + "topic",
                 sink.getTopic());
         return built;
     }
@@ -143,26 +169,34 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
             builder.setTopic(sink.getTopic());
         }
         if (sink.getTopicSelector() != null) {
-            UserBeans.Found selector = beans.find(p + "topic-selector", sink.getTopicSelector(), "topic selector",
-                    TopicSelector.class);
+            UserBeans.Found selector =
+                    beans.find(p + "topic-selector", sink.getTopicSelector(), "topic selector", TopicSelector.class);
             beans.requireShippable(p + "topic-selector", selector);
             try {
                 builder.setTopicSelector((TopicSelector) selector.bean());
             } catch (IllegalStateException e) {
-                throw new InvalidStreamSplitConfigurationException(p + "topic", sink.getTopic(), "both a topic and a"
-                        + " topic selector ('" + sink.getTopicSelector() + "') are set (" + e.getMessage() + ")",
-                        "Keep one of them.", e);
+                throw new InvalidStreamSplitConfigurationException(
+                        p + "topic",
+                        sink.getTopic(),
+                        "both a topic and a" + " topic selector ('" + sink.getTopicSelector() + "') are set ("
+                                + e.getMessage() + ")",
+                        "Keep one of them.",
+                        e);
             }
         }
     }
 
-    private static <T> KafkaRecordSerializationSchema<T> build(KafkaRecordSerializationSchemaBuilder<T> builder,
-            String p) {
+    private static <T> KafkaRecordSerializationSchema<T> build(
+            KafkaRecordSerializationSchemaBuilder<T> builder, String p) {
         try {
             return builder.build();
         } catch (IllegalStateException | NullPointerException e) {
-            throw new InvalidStreamSplitConfigurationException(p + "topic", null, "the sink has no topic ("
-                    + e.getMessage() + ")", "Set " + p + "topic, or " + p + "topic-selector to a TopicSelector bean.", e);
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "topic",
+                    null,
+                    "the sink has no topic (" + e.getMessage() + ")",
+                    "Set " + p + "topic, or " + p + "topic-selector to a TopicSelector bean.",
+                    e);
         }
     }
 
@@ -175,32 +209,47 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         KafkaSourceProperties source = kafka.getSources().get(sourceName);
         String p = KafkaSourceFactory.prefix(sourceName);
         if (source == null || source.getDeadLetterTopic() == null) {
-            throw new InvalidStreamSplitConfigurationException(p + "dead-letter-topic", null, "source '" + sourceName
-                    + "' sends bad records to its dead-letter stream, but no dead-letter topic is configured",
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "dead-letter-topic",
+                    null,
+                    "source '" + sourceName
+                            + "' sends bad records to its dead-letter stream, but no dead-letter topic is configured",
                     "Set " + p + "dead-letter-topic (e.g. " + sourceName + ".DLT) and bad-record-policy: dead-letter.");
         }
         String topic = source.getDeadLetterTopic();
         KafkaRecordSerializationSchema<DeadLetterRecord> serializer = new DeadLetterSerializationSchema(topic);
         DeliveryGuarantee guarantee = deadLetterGuarantee();
-        KafkaSink<DeadLetterRecord> built = build(sourceName + ".dead-letters", p + "dead-letter-topic",
-                source.getBootstrapServers(), guarantee,
+        KafkaSink<DeadLetterRecord> built = build(
+                sourceName + ".dead-letters",
+                p + "dead-letter-topic",
+                source.getBootstrapServers(),
+                guarantee,
                 guarantee == DeliveryGuarantee.EXACTLY_ONCE ? deadLetterPrefix(sourceName) : null,
-                producerProperties(source.getProperties()), serializer);
-        verifyAccess("the dead letters of source '" + sourceName + "'", p, source.getBootstrapServers(),
-                source.getProperties(), p + "dead-letter-topic", topic);
+                producerProperties(source.getProperties()),
+                serializer);
+        verifyAccess(
+                "the dead letters of source '" + sourceName + "'",
+                p,
+                source.getBootstrapServers(),
+                source.getProperties(),
+                p + "dead-letter-topic",
+                topic);
         return built;
     }
 
     /** The strongest guarantee of the configured sinks; at-least-once when there are none. */
     public DeliveryGuarantee deadLetterGuarantee() {
-        List<DeliveryGuarantee> order = List.of(DeliveryGuarantee.NONE, DeliveryGuarantee.AT_LEAST_ONCE,
-                DeliveryGuarantee.EXACTLY_ONCE);
-        return kafka.getSinks().values().stream().map(KafkaSinkProperties::getDeliveryGuarantee)
-                .max(Comparator.comparingInt(order::indexOf)).orElse(DeliveryGuarantee.AT_LEAST_ONCE);
+        List<DeliveryGuarantee> order =
+                List.of(DeliveryGuarantee.NONE, DeliveryGuarantee.AT_LEAST_ONCE, DeliveryGuarantee.EXACTLY_ONCE);
+        return kafka.getSinks().values().stream()
+                .map(KafkaSinkProperties::getDeliveryGuarantee)
+                .max(Comparator.comparingInt(order::indexOf))
+                .orElse(DeliveryGuarantee.AT_LEAST_ONCE);
     }
 
-    private String transactionalIdPrefix(String sinkName, KafkaSinkProperties sink) {
-        if (sink.getTransactionalIdPrefix() != null && !sink.getTransactionalIdPrefix().isBlank()) {
+    private @Nullable String transactionalIdPrefix(String sinkName, KafkaSinkProperties sink) {
+        if (sink.getTransactionalIdPrefix() != null
+                && !sink.getTransactionalIdPrefix().isBlank()) {
             return sink.getTransactionalIdPrefix();
         }
         return sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE ? safe(jobName + "-" + sinkName) : null;
@@ -221,8 +270,14 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         return producer;
     }
 
-    private <T> KafkaSink<T> build(String name, String p, List<String> servers, DeliveryGuarantee guarantee,
-            String transactionalIdPrefix, Properties producer, KafkaRecordSerializationSchema<T> serializer) {
+    private <T> KafkaSink<T> build(
+            String name,
+            String p,
+            List<String> servers,
+            DeliveryGuarantee guarantee,
+            String transactionalIdPrefix,
+            Properties producer,
+            KafkaRecordSerializationSchema<T> serializer) {
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
             checkExactlyOnce(p, producer);
         }
@@ -239,36 +294,48 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     }
 
     /** A secured writer's credentials and WRITE on its topic, checked at startup (see {@link KafkaAccessCheck}). */
-    private void verifyAccess(String what, String p, List<String> servers, Map<String, String> own,
-            String topicProperty, String topic) {
+    private void verifyAccess(
+            String what, String p, List<String> servers, Map<String, String> own, String topicProperty, String topic) {
         if (!kafka.isVerifyAccess()) {
             return;
         }
         Properties client = clientProperties.forClient(bootstrapServers.resolve(p + "bootstrap-servers", servers), own);
         if (KafkaAccessCheck.secured(client)) {
-            KafkaAccessCheck.checkWriter(what, client, topicProperty, topic, own.containsKey("sasl.jaas.config")
-                    ? p + "properties.sasl.jaas.config" : clientProperties.origin("sasl.jaas.config"));
+            KafkaAccessCheck.checkWriter(
+                    what,
+                    client,
+                    topicProperty,
+                    topic,
+                    own.containsKey("sasl.jaas.config")
+                            ? p + "properties.sasl.jaas.config"
+                            : clientProperties.origin("sasl.jaas.config"));
         }
     }
 
     private void checkExactlyOnce(String p, Properties producer) {
         if (!flink.getCheckpointing().isEnabled()) {
-            throw new InvalidStreamSplitConfigurationException(p + "delivery-guarantee", "exactly-once",
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "delivery-guarantee",
+                    "exactly-once",
                     "exactly-once commits one Kafka transaction per checkpoint, but checkpointing is off"
                             + " (streamsplit.flink.checkpointing.enabled=false)",
                     "Turn checkpointing on, or use delivery-guarantee at-least-once.");
         }
         Object configured = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        Duration timeout = configured == null ? DEFAULT_TRANSACTION_TIMEOUT
+        Duration timeout = configured == null
+                ? DEFAULT_TRANSACTION_TIMEOUT
                 : Duration.ofMillis(Long.parseLong(configured.toString().trim()));
         producer.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout.toMillis()));
         Duration interval = flink.getCheckpointing().getInterval();
         // a transaction stays open for a checkpoint interval, plus a restart before it is committed
         Duration needed = interval.plus(flink.getRestart().getDelay()).plus(Duration.ofMinutes(1));
         if (timeout.compareTo(needed) < 0) {
-            Duration suggested = needed.multipliedBy(2).compareTo(BROKER_TRANSACTION_CAP) > 0 ? BROKER_TRANSACTION_CAP
+            Duration suggested = needed.multipliedBy(2).compareTo(BROKER_TRANSACTION_CAP) > 0
+                    ? BROKER_TRANSACTION_CAP
                     : needed.multipliedBy(2);
-            throw new InvalidStreamSplitConfigurationException(p + "properties.transaction.timeout.ms", timeout.toMillis(),
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "properties.transaction.timeout.ms",
+                    timeout.toMillis(),
                     "a transaction stays open for a whole checkpoint interval (" + interval + ") plus restart time;"
                             + " the broker aborts it after " + timeout.toMillis() + " ms and its records are lost",
                     "Use transaction.timeout.ms=" + suggested.toMillis() + " (at least " + needed.toMillis()

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One named Kafka sink, {@code streamsplit.kafka.sinks.<name>.*}, written with Flink's official
@@ -14,10 +14,10 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 public class KafkaSinkProperties {
 
     /** Topic to write to. Set either this or topic-selector. */
-    private String topic;
+    private @Nullable String topic;
 
     /** Bean name of a TopicSelector choosing each record's topic. Set either this or {@code topic}. */
-    private String topicSelector;
+    private @Nullable String topicSelector;
 
     /** Kafka bootstrap servers for this sink; defaults to streamsplit.kafka.bootstrap-servers, then Spring Boot's Kafka settings. */
     private List<String> bootstrapServers = new ArrayList<>();
@@ -26,30 +26,30 @@ public class KafkaSinkProperties {
     private DeliveryGuarantee deliveryGuarantee = DeliveryGuarantee.AT_LEAST_ONCE;
 
     /** Prefix of the Kafka transactional ids (exactly-once); unique per sink on a Kafka cluster. Unset: <job name>-<sink name>. */
-    private String transactionalIdPrefix;
+    private @Nullable String transactionalIdPrefix;
 
     /** Bean name of a Flink SerializationSchema for the value, or of a KafkaRecordSerializationSchema; unset: the only such bean. */
-    private String serializer;
+    private @Nullable String serializer;
 
     /** Bean name of a Flink SerializationSchema for the record key. Unset: records have no key. */
-    private String keySerializer;
+    private @Nullable String keySerializer;
 
     /** Extra Kafka producer properties for this sink; they override streamsplit.kafka.properties. */
     private Map<String, String> properties = new LinkedHashMap<>();
 
-    public String getTopic() {
+    public @Nullable String getTopic() {
         return topic;
     }
 
-    public void setTopic(String topic) {
+    public void setTopic(@Nullable String topic) {
         this.topic = topic;
     }
 
-    public String getTopicSelector() {
+    public @Nullable String getTopicSelector() {
         return topicSelector;
     }
 
-    public void setTopicSelector(String topicSelector) {
+    public void setTopicSelector(@Nullable String topicSelector) {
         this.topicSelector = topicSelector;
     }
 
@@ -69,27 +69,27 @@ public class KafkaSinkProperties {
         this.deliveryGuarantee = deliveryGuarantee;
     }
 
-    public String getTransactionalIdPrefix() {
+    public @Nullable String getTransactionalIdPrefix() {
         return transactionalIdPrefix;
     }
 
-    public void setTransactionalIdPrefix(String transactionalIdPrefix) {
+    public void setTransactionalIdPrefix(@Nullable String transactionalIdPrefix) {
         this.transactionalIdPrefix = transactionalIdPrefix;
     }
 
-    public String getSerializer() {
+    public @Nullable String getSerializer() {
         return serializer;
     }
 
-    public void setSerializer(String serializer) {
+    public void setSerializer(@Nullable String serializer) {
         this.serializer = serializer;
     }
 
-    public String getKeySerializer() {
+    public @Nullable String getKeySerializer() {
         return keySerializer;
     }
 
-    public void setKeySerializer(String keySerializer) {
+    public void setKeySerializer(@Nullable String keySerializer) {
         this.keySerializer = keySerializer;
     }
 

@@ -1,11 +1,5 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Properties;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
-
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
@@ -19,6 +13,11 @@ import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -39,8 +38,12 @@ public final class KafkaSourceFactory {
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSourceCustomizer> customizers;
 
-    public KafkaSourceFactory(StreamSplitKafkaProperties kafka, KafkaClientProperties clientProperties,
-            KafkaBootstrapServers bootstrapServers, UserBeans beans, List<StreamSplitKafkaSourceCustomizer> customizers) {
+    public KafkaSourceFactory(
+            StreamSplitKafkaProperties kafka,
+            KafkaClientProperties clientProperties,
+            KafkaBootstrapServers bootstrapServers,
+            UserBeans beans,
+            List<StreamSplitKafkaSourceCustomizer> customizers) {
         this.kafka = kafka;
         this.clientProperties = clientProperties;
         this.bootstrapServers = bootstrapServers;
@@ -57,9 +60,12 @@ public final class KafkaSourceFactory {
     public KafkaSourceProperties properties(String name) {
         KafkaSourceProperties source = kafka.getSources().get(name);
         if (source == null) {
-            throw new InvalidStreamSplitConfigurationException("streamsplit.kafka.sources", name,
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.kafka.sources",
+                    name,
                     "no source named '" + name + "' is configured",
-                    "Use one of " + kafka.getSources().keySet() + ", or add streamsplit.kafka.sources." + name + ".topics.");
+                    "Use one of " + kafka.getSources().keySet() + ", or add streamsplit.kafka.sources." + name
+                            + ".topics.");
         }
         return source;
     }
@@ -89,11 +95,14 @@ public final class KafkaSourceFactory {
             builder.setStartingOffsets(startingOffsets(source, p));
             builder.setOffsetResetStrategy(source.getOffsetResetStrategy());
             switch (source.getStoppingOffsets()) {
-                case NONE -> {
-                }
+                case NONE -> {}
                 case LATEST -> builder.setBounded(StoppingOffsets.latest());
-                case TIMESTAMP -> builder.setBounded(StoppingOffsets.timestamp(required(p + "stopping-timestamp",
-                        source.getStoppingTimestamp(), "stopping-offsets is 'timestamp'").toEpochMilli()));
+                case TIMESTAMP ->
+                    builder.setBounded(StoppingOffsets.timestamp(required(
+                                    p + "stopping-timestamp",
+                                    source.getStoppingTimestamp(),
+                                    "stopping-offsets is 'timestamp'")
+                            .toEpochMilli()));
             }
             if (source.getDiscoveryInterval() != null) {
                 builder.setPartitionDiscoveryInterval(source.getDiscoveryInterval());
@@ -125,8 +134,9 @@ public final class KafkaSourceFactory {
         WatermarkStrategy<T> strategy = switch (watermarks.getStrategy()) {
             case NONE -> WatermarkStrategy.noWatermarks();
             case MONOTONOUS -> WatermarkStrategy.forMonotonousTimestamps();
-            case BOUNDED_OUT_OF_ORDERNESS -> WatermarkStrategy.forBoundedOutOfOrderness(
-                    PropertyChecks.positive(p + "max-out-of-orderness", watermarks.getMaxOutOfOrderness()));
+            case BOUNDED_OUT_OF_ORDERNESS ->
+                WatermarkStrategy.forBoundedOutOfOrderness(
+                        PropertyChecks.positive(p + "max-out-of-orderness", watermarks.getMaxOutOfOrderness()));
         };
         if (watermarks.getIdleTimeout() != null) {
             Duration idle = PropertyChecks.positive(p + "idle-timeout", watermarks.getIdleTimeout());
@@ -143,24 +153,34 @@ public final class KafkaSourceFactory {
             try {
                 builder.setTopicPattern(Pattern.compile(source.getPattern()));
             } catch (PatternSyntaxException e) {
-                throw new InvalidStreamSplitConfigurationException(p + "pattern", source.getPattern(),
-                        "not a valid regular expression: " + e.getDescription(), "Fix the expression, e.g. orders-.*", e);
+                throw new InvalidStreamSplitConfigurationException(
+                        p + "pattern",
+                        source.getPattern(),
+                        "not a valid regular expression: " + e.getDescription(),
+                        "Fix the expression, e.g. orders-.*",
+                        e);
             }
         }
     }
 
     /** The dead-letter topic is the starter's: the connector hands dead letters to a stream, YAML names their topic. */
     private static void checkDeadLetterTopic(KafkaSourceProperties source, String p) {
-        boolean hasTopic = source.getDeadLetterTopic() != null && !source.getDeadLetterTopic().isBlank();
+        boolean hasTopic = source.getDeadLetterTopic() != null
+                && !source.getDeadLetterTopic().isBlank();
         if (source.getBadRecordPolicy() == BadRecordPolicy.DEAD_LETTER && !hasTopic) {
-            throw new InvalidStreamSplitConfigurationException(p + "dead-letter-topic", null,
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "dead-letter-topic",
+                    null,
                     "bad-record-policy is 'dead-letter' but no dead-letter topic is set",
                     "Set " + p + "dead-letter-topic (e.g. orders.DLT), or use bad-record-policy 'skip' or 'fail'.");
         }
         if (source.getDeadLetterTopic() != null && source.getBadRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
-            throw new InvalidStreamSplitConfigurationException(p + "dead-letter-topic", source.getDeadLetterTopic(),
-                    "a dead-letter topic is set but bad-record-policy is '" + source.getBadRecordPolicy().name()
-                            .toLowerCase().replace('_', '-') + "', so it would never be used",
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "dead-letter-topic",
+                    source.getDeadLetterTopic(),
+                    "a dead-letter topic is set but bad-record-policy is '"
+                            + source.getBadRecordPolicy().name().toLowerCase().replace('_', '-')
+                            + "', so it would never be used",
                     "Set " + p + "bad-record-policy to dead-letter, or remove the dead-letter topic.");
         }
     }
@@ -170,16 +190,20 @@ public final class KafkaSourceFactory {
             case EARLIEST -> StartingOffsets.earliest();
             case LATEST -> StartingOffsets.latest();
             case COMMITTED -> StartingOffsets.committed(source.getOffsetResetStrategy());
-            case TIMESTAMP -> StartingOffsets.timestamp(required(p + "starting-timestamp",
-                    source.getStartingTimestamp(), "starting-offsets is 'timestamp'").toEpochMilli());
+            case TIMESTAMP ->
+                StartingOffsets.timestamp(required(
+                                p + "starting-timestamp",
+                                source.getStartingTimestamp(),
+                                "starting-offsets is 'timestamp'")
+                        .toEpochMilli());
         };
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void deserializer(StreamSplitKafkaSourceBuilder builder, KafkaSourceProperties source, String p) {
         if (source.getRecordEmitter() != null) {
-            UserBeans.Found found = beans.find(p + "record-emitter", source.getRecordEmitter(), "record emitter",
-                    KafkaRecordEmitter.class);
+            UserBeans.Found found = beans.find(
+                    p + "record-emitter", source.getRecordEmitter(), "record emitter", KafkaRecordEmitter.class);
             beans.requireShippable(p + "record-emitter", found);
             TypeInformation type = beans.elementType(p + "type", source.getType(), found, KafkaRecordEmitter.class);
             builder.setRecordEmitter((KafkaRecordEmitter) found.bean(), type);
@@ -187,15 +211,22 @@ public final class KafkaSourceFactory {
                 return;
             }
         }
-        UserBeans.Found found = beans.find(p + "deserializer", source.getDeserializer(), "deserializer",
-                KafkaRecordDeserializer.class, DeserializationSchema.class, KafkaRecordEmitter.class);
+        UserBeans.Found found = beans.find(
+                p + "deserializer",
+                source.getDeserializer(),
+                "deserializer",
+                KafkaRecordDeserializer.class,
+                DeserializationSchema.class,
+                KafkaRecordEmitter.class);
         beans.requireShippable(p + "deserializer", found);
         if (found.bean() instanceof DeserializationSchema<?> schema) {
             builder.setValueOnlyDeserializer(schema);
         } else if (found.bean() instanceof KafkaRecordEmitter<?> emitter) {
-            builder.setRecordEmitter(emitter, beans.elementType(p + "type", source.getType(), found, KafkaRecordEmitter.class));
+            builder.setRecordEmitter(
+                    emitter, beans.elementType(p + "type", source.getType(), found, KafkaRecordEmitter.class));
         } else {
-            TypeInformation type = beans.elementType(p + "type", source.getType(), found, KafkaRecordDeserializer.class);
+            TypeInformation type =
+                    beans.elementType(p + "type", source.getType(), found, KafkaRecordDeserializer.class);
             builder.setDeserializer((KafkaRecordDeserializer) found.bean(), type);
         }
     }
@@ -204,16 +235,25 @@ public final class KafkaSourceFactory {
     private void verifyAccess(String name, String p, String servers, KafkaSourceProperties source) {
         Properties client = clientProperties.forClient(servers, source.getProperties());
         if (kafka.isVerifyAccess() && KafkaAccessCheck.secured(client)) {
-            KafkaAccessCheck.checkSource(name, p, client, source.getTopics().isEmpty() ? null : source.getTopics(),
-                    source.getGroupId(), source.getProperties().containsKey("sasl.jaas.config")
-                            ? p + "properties.sasl.jaas.config" : clientProperties.origin("sasl.jaas.config"));
+            KafkaAccessCheck.checkSource(
+                    name,
+                    p,
+                    client,
+                    source.getTopics().isEmpty() ? null : source.getTopics(),
+                    source.getGroupId(),
+                    source.getProperties().containsKey("sasl.jaas.config")
+                            ? p + "properties.sasl.jaas.config"
+                            : clientProperties.origin("sasl.jaas.config"));
         }
     }
 
     private static <V> V required(String property, V value, String because) {
         if (value == null) {
-            throw new InvalidStreamSplitConfigurationException(property, null, because + " but " + property
-                    + " is not set", "Set " + property + " to an ISO-8601 instant (2026-01-31T00:00:00Z) or epoch milliseconds.");
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    null,
+                    because + " but " + property + " is not set",
+                    "Set " + property + " to an ISO-8601 instant (2026-01-31T00:00:00Z) or epoch milliseconds.");
         }
         return value;
     }

@@ -1,14 +1,14 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.streamsplit.connector.kafka.source.BadRecordPolicy;
-import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One named Kafka source, {@code streamsplit.kafka.sources.<name>.*}. Unset values mean "use the
@@ -52,19 +52,19 @@ public class KafkaSourceProperties {
     private List<String> topics = new ArrayList<>();
 
     /** Regular expression of topics to read, matched on every partition discovery. Set either this or {@code topics}. */
-    private String pattern;
+    private @Nullable String pattern;
 
     /** Kafka bootstrap servers for this source; defaults to streamsplit.kafka.bootstrap-servers, then Spring Boot's Kafka settings. */
     private List<String> bootstrapServers = new ArrayList<>();
 
     /** Consumer group id; offsets are committed to it on every completed checkpoint (for monitoring). */
-    private String groupId;
+    private @Nullable String groupId;
 
     /** Where a new job starts reading. */
     private StartingOffsetsMode startingOffsets = StartingOffsetsMode.EARLIEST;
 
     /** Record time to start from when starting-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
-    private Instant startingTimestamp;
+    private @Nullable Instant startingTimestamp;
 
     /** What to do when an offset to read from is no longer in the log, and where 'committed' starts without a commit. */
     private OffsetResetStrategy offsetResetStrategy = OffsetResetStrategy.EARLIEST;
@@ -73,31 +73,31 @@ public class KafkaSourceProperties {
     private StoppingOffsetsMode stoppingOffsets = StoppingOffsetsMode.NONE;
 
     /** Record time to stop at when stopping-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
-    private Instant stoppingTimestamp;
+    private @Nullable Instant stoppingTimestamp;
 
     /** How often to look for new partitions and topics, and for deleted ones. Unset: only once at start. */
-    private Duration discoveryInterval;
+    private @Nullable Duration discoveryInterval;
 
     /** Bean name of a KafkaRecordDeserializer or Flink DeserializationSchema; unset: the only such bean. */
-    private String deserializer;
+    private @Nullable String deserializer;
 
     /** Bean name of a KafkaRecordEmitter (0..n elements per record); instead of a deserializer. */
-    private String recordEmitter;
+    private @Nullable String recordEmitter;
 
     /** Element type, when it cannot be read from the deserializer bean's generic type (for example a lambda). */
-    private Class<?> type;
+    private @Nullable Class<?> type;
 
     /** What to do with a record the deserializer cannot handle: fail, skip or dead-letter. */
     private BadRecordPolicy badRecordPolicy = BadRecordPolicy.FAIL;
 
     /** Topic that receives bad records (raw bytes plus streamsplit.dlt.* error headers); required for dead-letter. */
-    private String deadLetterTopic;
+    private @Nullable String deadLetterTopic;
 
     /** Whether to commit offsets to the consumer group on checkpoints. Unset: commit when a group id is set. */
-    private Boolean commitOffsets;
+    private @Nullable Boolean commitOffsets;
 
     /** Prefix of the Kafka client ids of this source's consumers. Unset: 'streamsplit-' plus the source name. */
-    private String clientIdPrefix;
+    private @Nullable String clientIdPrefix;
 
     /** Event-time watermarks of this source. */
     private final Watermarks watermarks = new Watermarks();
@@ -115,7 +115,7 @@ public class KafkaSourceProperties {
         private Duration maxOutOfOrderness = Duration.ofSeconds(5);
 
         /** A partition without records for this long stops holding back the watermark. Unset: never idle. */
-        private Duration idleTimeout;
+        private @Nullable Duration idleTimeout;
 
         public WatermarkMode getStrategy() {
             return strategy;
@@ -133,11 +133,11 @@ public class KafkaSourceProperties {
             this.maxOutOfOrderness = maxOutOfOrderness;
         }
 
-        public Duration getIdleTimeout() {
+        public @Nullable Duration getIdleTimeout() {
             return idleTimeout;
         }
 
-        public void setIdleTimeout(Duration idleTimeout) {
+        public void setIdleTimeout(@Nullable Duration idleTimeout) {
             this.idleTimeout = idleTimeout;
         }
     }
@@ -150,11 +150,11 @@ public class KafkaSourceProperties {
         this.topics = topics;
     }
 
-    public String getPattern() {
+    public @Nullable String getPattern() {
         return pattern;
     }
 
-    public void setPattern(String pattern) {
+    public void setPattern(@Nullable String pattern) {
         this.pattern = pattern;
     }
 
@@ -166,11 +166,11 @@ public class KafkaSourceProperties {
         this.bootstrapServers = bootstrapServers;
     }
 
-    public String getGroupId() {
+    public @Nullable String getGroupId() {
         return groupId;
     }
 
-    public void setGroupId(String groupId) {
+    public void setGroupId(@Nullable String groupId) {
         this.groupId = groupId;
     }
 
@@ -182,11 +182,11 @@ public class KafkaSourceProperties {
         this.startingOffsets = startingOffsets;
     }
 
-    public Instant getStartingTimestamp() {
+    public @Nullable Instant getStartingTimestamp() {
         return startingTimestamp;
     }
 
-    public void setStartingTimestamp(Instant startingTimestamp) {
+    public void setStartingTimestamp(@Nullable Instant startingTimestamp) {
         this.startingTimestamp = startingTimestamp;
     }
 
@@ -206,43 +206,43 @@ public class KafkaSourceProperties {
         this.stoppingOffsets = stoppingOffsets;
     }
 
-    public Instant getStoppingTimestamp() {
+    public @Nullable Instant getStoppingTimestamp() {
         return stoppingTimestamp;
     }
 
-    public void setStoppingTimestamp(Instant stoppingTimestamp) {
+    public void setStoppingTimestamp(@Nullable Instant stoppingTimestamp) {
         this.stoppingTimestamp = stoppingTimestamp;
     }
 
-    public Duration getDiscoveryInterval() {
+    public @Nullable Duration getDiscoveryInterval() {
         return discoveryInterval;
     }
 
-    public void setDiscoveryInterval(Duration discoveryInterval) {
+    public void setDiscoveryInterval(@Nullable Duration discoveryInterval) {
         this.discoveryInterval = discoveryInterval;
     }
 
-    public String getDeserializer() {
+    public @Nullable String getDeserializer() {
         return deserializer;
     }
 
-    public void setDeserializer(String deserializer) {
+    public void setDeserializer(@Nullable String deserializer) {
         this.deserializer = deserializer;
     }
 
-    public String getRecordEmitter() {
+    public @Nullable String getRecordEmitter() {
         return recordEmitter;
     }
 
-    public void setRecordEmitter(String recordEmitter) {
+    public void setRecordEmitter(@Nullable String recordEmitter) {
         this.recordEmitter = recordEmitter;
     }
 
-    public Class<?> getType() {
+    public @Nullable Class<?> getType() {
         return type;
     }
 
-    public void setType(Class<?> type) {
+    public void setType(@Nullable Class<?> type) {
         this.type = type;
     }
 
@@ -254,27 +254,27 @@ public class KafkaSourceProperties {
         this.badRecordPolicy = badRecordPolicy;
     }
 
-    public String getDeadLetterTopic() {
+    public @Nullable String getDeadLetterTopic() {
         return deadLetterTopic;
     }
 
-    public void setDeadLetterTopic(String deadLetterTopic) {
+    public void setDeadLetterTopic(@Nullable String deadLetterTopic) {
         this.deadLetterTopic = deadLetterTopic;
     }
 
-    public Boolean getCommitOffsets() {
+    public @Nullable Boolean getCommitOffsets() {
         return commitOffsets;
     }
 
-    public void setCommitOffsets(Boolean commitOffsets) {
+    public void setCommitOffsets(@Nullable Boolean commitOffsets) {
         this.commitOffsets = commitOffsets;
     }
 
-    public String getClientIdPrefix() {
+    public @Nullable String getClientIdPrefix() {
         return clientIdPrefix;
     }
 
-    public void setClientIdPrefix(String clientIdPrefix) {
+    public void setClientIdPrefix(@Nullable String clientIdPrefix) {
         this.clientIdPrefix = clientIdPrefix;
     }
 

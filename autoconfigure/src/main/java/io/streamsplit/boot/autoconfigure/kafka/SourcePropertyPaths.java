@@ -1,11 +1,10 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import java.util.Map;
-
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
+import java.util.Map;
 
 /**
  * The one table from the connector builder's settings to the YAML properties of a source, and the
@@ -60,14 +59,16 @@ final class SourcePropertyPaths {
         if (failure.setting() == Setting.PROPERTY && failure.propertyKey() != null) {
             String key = failure.propertyKey();
             Object own = ownProperties.get(key);
-            return own != null && own.equals(failure.value()) ? prefix + "properties." + key : clientProperties.origin(key);
+            return own != null && own.equals(failure.value())
+                    ? prefix + "properties." + key
+                    : clientProperties.origin(key);
         }
         return path(failure.setting());
     }
 
     /** The builder's failure as the starter's report: property, value, problem and action in YAML terms. */
     InvalidStreamSplitConfigurationException report(InvalidKafkaSourceException failure) {
-        return new InvalidStreamSplitConfigurationException(path(failure), failure.value(),
-                failure.problem(this::path), failure.action(this::path), failure);
+        return new InvalidStreamSplitConfigurationException(
+                path(failure), failure.value(), failure.problem(this::path), failure.action(this::path), failure);
     }
 }

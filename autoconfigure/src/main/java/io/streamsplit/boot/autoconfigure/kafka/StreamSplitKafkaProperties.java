@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** {@code streamsplit.kafka.*}: the connection every source and sink shares, and the named sources and sinks. */
 public class StreamSplitKafkaProperties {
@@ -18,7 +19,7 @@ public class StreamSplitKafkaProperties {
      * Name of a Spring Boot SSL bundle (spring.ssl.bundle.*) for all Kafka clients; its trust and key
      * material travel with the Flink job as PEM client properties. Unset: spring.kafka.ssl.bundle.
      */
-    private String sslBundle;
+    private @Nullable String sslBundle;
 
     /**
      * Whether to check at startup, when the clients use SASL or TLS, that Kafka accepts their
@@ -52,11 +53,11 @@ public class StreamSplitKafkaProperties {
         this.properties = properties;
     }
 
-    public String getSslBundle() {
+    public @Nullable String getSslBundle() {
         return sslBundle;
     }
 
-    public void setSslBundle(String sslBundle) {
+    public void setSslBundle(@Nullable String sslBundle) {
         this.sslBundle = sslBundle;
     }
 
@@ -95,7 +96,7 @@ public class StreamSplitKafkaProperties {
         private boolean enabled = true;
 
         /** Fixed broker port. Unset: a free port. */
-        private Integer port;
+        private @Nullable Integer port;
 
         /** Partitions of the topics the dev broker creates for the configured sources and sinks. */
         private int partitions = 3;
@@ -108,11 +109,11 @@ public class StreamSplitKafkaProperties {
             this.enabled = enabled;
         }
 
-        public Integer getPort() {
+        public @Nullable Integer getPort() {
             return port;
         }
 
-        public void setPort(Integer port) {
+        public void setPort(@Nullable Integer port) {
             this.port = port;
         }
 

@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -31,8 +30,7 @@ public final class UserBeans {
     }
 
     /** A bean found by name or by type. */
-    record Found(String name, Object bean) {
-    }
+    record Found(String name, Object bean) {}
 
     /**
      * Fails startup unless {@code found} can travel in the job: Java-serializable, and in remote mode
@@ -40,7 +38,8 @@ public final class UserBeans {
      */
     void requireShippable(String property, Found found) {
         SerializabilityCheck.requireSerializable(property, found.name(), found.bean());
-        ClusterClasses cluster = beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
+        ClusterClasses cluster =
+                beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
         if (cluster != null) {
             SerializabilityCheck.requireOnCluster(property, found.name(), found.bean(), cluster);
         }
@@ -55,15 +54,23 @@ public final class UserBeans {
         String typeNames = Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(" or "));
         if (name != null) {
             if (!beanFactory.containsBean(name)) {
-                throw new InvalidStreamSplitConfigurationException(property, name, "there is no bean named '" + name + "'",
-                        candidates.isEmpty() ? "Define a @Bean of type " + typeNames + " named '" + name + "'."
-                                : "Use one of the " + what + " beans " + candidates + ", or define one named '" + name + "'.");
+                throw new InvalidStreamSplitConfigurationException(
+                        property,
+                        name,
+                        "there is no bean named '" + name + "'",
+                        candidates.isEmpty()
+                                ? "Define a @Bean of type " + typeNames + " named '" + name + "'."
+                                : "Use one of the " + what + " beans " + candidates + ", or define one named '" + name
+                                        + "'.");
             }
             Object bean = beanFactory.getBean(name);
             if (Arrays.stream(types).noneMatch(t -> t.isInstance(bean))) {
-                throw new InvalidStreamSplitConfigurationException(property, name, "bean '" + name + "' is a "
-                        + bean.getClass().getName() + ", not a " + typeNames,
-                        candidates.isEmpty() ? "Point it at a bean of type " + typeNames + "."
+                throw new InvalidStreamSplitConfigurationException(
+                        property,
+                        name,
+                        "bean '" + name + "' is a " + bean.getClass().getName() + ", not a " + typeNames,
+                        candidates.isEmpty()
+                                ? "Point it at a bean of type " + typeNames + "."
                                 : "Use one of " + candidates + ".");
             }
             return new Found(name, bean);
@@ -72,11 +79,17 @@ public final class UserBeans {
             return new Found(candidates.get(0), beanFactory.getBean(candidates.get(0)));
         }
         if (candidates.isEmpty()) {
-            throw new InvalidStreamSplitConfigurationException(property, null, "no " + what + " bean is defined",
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    null,
+                    "no " + what + " bean is defined",
                     "Define a @Bean of type " + typeNames + ", or set " + property + " to the name of one.");
         }
-        throw new InvalidStreamSplitConfigurationException(property, null, "there are " + candidates.size() + " "
-                + what + " beans " + candidates + " and none is named", "Set " + property + " to one of " + candidates + ".");
+        throw new InvalidStreamSplitConfigurationException(
+                property,
+                null,
+                "there are " + candidates.size() + " " + what + " beans " + candidates + " and none is named",
+                "Set " + property + " to one of " + candidates + ".");
     }
 
     private List<String> candidates(Class<?>... types) {
@@ -101,13 +114,20 @@ public final class UserBeans {
         }
         Class<?> generic = declaredType(found).as(extensionPoint).getGeneric(0).resolve();
         if (generic == null) {
-            generic = ResolvableType.forClass(found.bean().getClass()).as(extensionPoint).getGeneric(0).resolve();
+            generic = ResolvableType.forClass(found.bean().getClass())
+                    .as(extensionPoint)
+                    .getGeneric(0)
+                    .resolve();
         }
         if (generic == null || generic == Object.class) {
-            throw new InvalidStreamSplitConfigurationException(typeProperty, null, "the element type of bean '"
-                    + found.name() + "' cannot be read from its declaration (a lambda or a raw type loses it)",
+            throw new InvalidStreamSplitConfigurationException(
+                    typeProperty,
+                    null,
+                    "the element type of bean '" + found.name()
+                            + "' cannot be read from its declaration (a lambda or a raw type loses it)",
                     "Declare the @Bean method's return type with its type argument, e.g. "
-                            + extensionPoint.getSimpleName() + "<Order>, or set " + typeProperty + " to the element class.");
+                            + extensionPoint.getSimpleName() + "<Order>, or set " + typeProperty
+                            + " to the element class.");
         }
         return TypeInformation.of(generic);
     }

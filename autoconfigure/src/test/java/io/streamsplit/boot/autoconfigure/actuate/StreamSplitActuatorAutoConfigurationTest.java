@@ -1,6 +1,5 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
-import io.streamsplit.pipeline.StreamSplitPipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,15 +15,18 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class StreamSplitActuatorAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class,
-                    StreamSplitActuatorAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    StreamSplitAutoConfiguration.class, StreamSplitActuatorAutoConfiguration.class))
             .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1");
 
     @Test
     void healthIndicatorSplitStatesAndMetersByDefaultButTheEndpointOnlyWhenExposed() {
         runner.run(context -> {
-            assertThat(context).hasSingleBean(StreamSplitHealthIndicator.class).hasSingleBean(KafkaSplitStates.class)
-                    .hasSingleBean(StreamSplitMeters.class).doesNotHaveBean(KafkaSplitsEndpoint.class);
+            assertThat(context)
+                    .hasSingleBean(StreamSplitHealthIndicator.class)
+                    .hasSingleBean(KafkaSplitStates.class)
+                    .hasSingleBean(StreamSplitMeters.class)
+                    .doesNotHaveBean(KafkaSplitsEndpoint.class);
             assertThat(context.getBean("streamsplitHealthIndicator")).isInstanceOf(StreamSplitHealthIndicator.class);
         });
         runner.withPropertyValues("management.endpoints.web.exposure.include=kafkasplits")
@@ -39,8 +41,10 @@ class StreamSplitActuatorAutoConfigurationTest {
 
     @Test
     void withoutMicrometerThereAreNoMetersAndTheRestStillWorks() {
-        runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run(context ->
-                assertThat(context).hasNotFailed().doesNotHaveBean(StreamSplitMeters.class)
+        runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .doesNotHaveBean(StreamSplitMeters.class)
                         .hasSingleBean(StreamSplitHealthIndicator.class));
     }
 
@@ -59,10 +63,14 @@ class StreamSplitActuatorAutoConfigurationTest {
 
     @Test
     void remoteModeReadsFromTheConfiguredCluster() {
-        runner.withPropertyValues("streamsplit.flink.mode=remote", "streamsplit.flink.remote.host=jm",
-                "streamsplit.flink.remote.port=18081").run(context -> {
+        runner.withPropertyValues(
+                        "streamsplit.flink.mode=remote",
+                        "streamsplit.flink.remote.host=jm",
+                        "streamsplit.flink.remote.port=18081")
+                .run(context -> {
                     assertThat(context).hasSingleBean(KafkaSplitStates.class);
-                    assertThat(context.getBean(KafkaSplitStates.class).read().mode()).isEqualTo("remote");
+                    assertThat(context.getBean(KafkaSplitStates.class).read().mode())
+                            .isEqualTo("remote");
                 });
     }
 }

@@ -3,14 +3,13 @@ package io.streamsplit.boot.autoconfigure.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.regex.Pattern;
-
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,13 +32,17 @@ class UserSourceBeanIT {
     void theSplitEndpointDescribesTheSourceBeanNotTheYamlItReplaced() throws Exception {
         KAFKA.broker().createTopic("bean-a", 2);
         KAFKA.broker().createTopic("userbean-out", 1);
-        try (ConfigurableApplicationContext app = Words.start(new Class<?>[] {OwnSource.class},
-                KAFKA.bootstrapServers(), "userbean", "streamsplit.flink.parallelism=1")) {
+        try (ConfigurableApplicationContext app = Words.start(
+                new Class<?>[] {OwnSource.class},
+                KAFKA.bootstrapServers(),
+                "userbean",
+                "streamsplit.flink.parallelism=1")) {
             KafkaTopics.write(KAFKA.bootstrapServers(), "bean-a", List.of("from", "the", "bean"));
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                    assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "userbean-out"))
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "userbean-out"))
                             .containsExactlyInAnyOrder("FROM", "THE", "BEAN"));
-            SourceState words = app.getBean(KafkaSplitStates.class).read().sources().get("words");
+            SourceState words =
+                    app.getBean(KafkaSplitStates.class).read().sources().get("words");
             // YAML says topics [userbean-in] and no discovery; the bean reads bean-.* every 2 s
             assertThat(words.topics()).isEmpty();
             assertThat(words.pattern()).isEqualTo("bean-.*");
@@ -54,9 +57,13 @@ class UserSourceBeanIT {
 
         @Bean
         StreamSplitKafkaSource<String> words(@Value("${streamsplit.kafka.bootstrap-servers}") String servers) {
-            return StreamSplitKafkaSource.<String>builder().setName("words").setBootstrapServers(servers)
-                    .setTopicPattern(Pattern.compile("bean-.*")).setPartitionDiscoveryInterval(Duration.ofSeconds(2))
-                    .setValueOnlyDeserializer(new SimpleStringSchema()).build();
+            return StreamSplitKafkaSource.<String>builder()
+                    .setName("words")
+                    .setBootstrapServers(servers)
+                    .setTopicPattern(Pattern.compile("bean-.*"))
+                    .setPartitionDiscoveryInterval(Duration.ofSeconds(2))
+                    .setValueOnlyDeserializer(new SimpleStringSchema())
+                    .build();
         }
     }
 }

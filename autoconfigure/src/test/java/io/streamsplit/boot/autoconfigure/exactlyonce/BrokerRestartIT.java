@@ -2,14 +2,12 @@ package io.streamsplit.boot.autoconfigure.exactlyonce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
@@ -49,8 +47,8 @@ class BrokerRestartIT {
             firstHalf.get(3, TimeUnit.MINUTES);
             secondHalf.get(3, TimeUnit.MINUTES);
             run.awaitDistinct(run.output, records, Duration.ofMinutes(3));
-            assertThat(run.committed(run.output)).isEqualTo(
-                    IntStream.range(0, records).boxed().collect(Collectors.toMap(i -> "id-" + i, i -> 1)));
+            assertThat(run.committed(run.output))
+                    .isEqualTo(IntStream.range(0, records).boxed().collect(Collectors.toMap(i -> "id-" + i, i -> 1)));
         }
     }
 }

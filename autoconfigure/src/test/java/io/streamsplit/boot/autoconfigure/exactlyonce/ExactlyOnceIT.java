@@ -3,13 +3,12 @@ package io.streamsplit.boot.autoconfigure.exactlyonce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,12 +41,16 @@ class ExactlyOnceIT {
     }
 
     private static void awaitAllFailuresFired(IdsRun run) {
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                assertThat(FailureInjector.fired(run.name)).as("injected failures that fired").isEqualTo(4));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(FailureInjector.fired(run.name))
+                        .as("injected failures that fired")
+                        .isEqualTo(4));
     }
 
     private static Map<String, Integer> expectedIds(int count, int badEvery) {
-        return IntStream.range(0, count).filter(i -> badEvery == 0 || i % badEvery != badEvery - 1).boxed()
+        return IntStream.range(0, count)
+                .filter(i -> badEvery == 0 || i % badEvery != badEvery - 1)
+                .boxed()
                 .collect(Collectors.toMap(i -> "id-" + i, i -> 1));
     }
 
@@ -58,13 +61,17 @@ class ExactlyOnceIT {
         long start = System.nanoTime();
         try (ConfigurableApplicationContext app = run.start("exactly-once", FAILURES, "test.fail-on-checkpoint=4")) {
             run.awaitDistinct(run.output, RECORDS - RECORDS / BAD_EVERY, Duration.ofMinutes(3));
-            LOG.info("exactly-once: {} records through 4 injected failures in {} ms", RECORDS,
+            LOG.info(
+                    "exactly-once: {} records through 4 injected failures in {} ms",
+                    RECORDS,
                     Duration.ofNanos(System.nanoTime() - start).toMillis());
             // the failure after checkpoint 4 can come after the last record got through (a fast run):
             // wait for it, then the output must stay exact across the recovery that follows
             awaitAllFailuresFired(run);
-            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                    assertThat(run.committed(run.output)).isEqualTo(expectedIds(RECORDS, BAD_EVERY)));
+            await().during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(60))
+                    .untilAsserted(
+                            () -> assertThat(run.committed(run.output)).isEqualTo(expectedIds(RECORDS, BAD_EVERY)));
             Map<String, Integer> deadLetters = run.committed(run.deadLetters);
             assertThat(deadLetters).hasSize(RECORDS / BAD_EVERY).allSatisfy((value, count) -> {
                 assertThat(value).startsWith("bad-");
@@ -82,11 +89,16 @@ class ExactlyOnceIT {
             run.awaitDistinct(run.output, RECORDS - RECORDS / BAD_EVERY, Duration.ofMinutes(3));
             long elapsed = Duration.ofNanos(System.nanoTime() - start).toMillis();
             Map<String, Integer> output = run.committed(run.output);
-            long duplicates = output.values().stream().mapToLong(count -> count - 1).sum();
-            LOG.info("at-least-once: {} records through 4 injected failures in {} ms, {} duplicates", RECORDS, elapsed,
+            long duplicates =
+                    output.values().stream().mapToLong(count -> count - 1).sum();
+            LOG.info(
+                    "at-least-once: {} records through 4 injected failures in {} ms, {} duplicates",
+                    RECORDS,
+                    elapsed,
                     duplicates);
             awaitAllFailuresFired(run);
-            assertThat(output.keySet()).isEqualTo(expectedIds(RECORDS, BAD_EVERY).keySet());
+            assertThat(output.keySet())
+                    .isEqualTo(expectedIds(RECORDS, BAD_EVERY).keySet());
             assertThat(run.committed(run.deadLetters).keySet()).hasSize(RECORDS / BAD_EVERY);
         }
     }

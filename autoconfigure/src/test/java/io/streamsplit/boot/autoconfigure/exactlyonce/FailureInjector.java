@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 
@@ -50,8 +49,10 @@ public class FailureInjector extends RichMapFunction<String, String> implements 
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        if (failOnCheckpoint > 0 && checkpointId >= failOnCheckpoint && getRuntimeContext().getTaskInfo()
-                .getIndexOfThisSubtask() == 0 && FIRED.add(run + "/checkpoint-" + failOnCheckpoint)) {
+        if (failOnCheckpoint > 0
+                && checkpointId >= failOnCheckpoint
+                && getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0
+                && FIRED.add(run + "/checkpoint-" + failOnCheckpoint)) {
             throw new IllegalStateException("injected failure after checkpoint " + checkpointId + " completed");
         }
     }

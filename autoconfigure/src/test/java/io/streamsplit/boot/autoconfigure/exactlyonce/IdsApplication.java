@@ -1,9 +1,8 @@
 package io.streamsplit.boot.autoconfigure.exactlyonce;
 
+import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.nio.charset.StandardCharsets;
-
-import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
@@ -36,10 +35,14 @@ public class IdsApplication {
     }
 
     @Bean
-    StreamSplitPipeline injectFailures(@Value("${test.run}") String run,
+    StreamSplitPipeline injectFailures(
+            @Value("${test.run}") String run,
             @Value("${test.fail-after-records:}") long[] failAfterRecords,
             @Value("${test.fail-on-checkpoint:0}") long failOnCheckpoint) {
-        return pipeline -> pipeline.sink("out", pipeline.<String>source("ids")
-                .map(new FailureInjector(run, failAfterRecords, failOnCheckpoint)).name("inject failures"));
+        return pipeline -> pipeline.sink(
+                "out",
+                pipeline.<String>source("ids")
+                        .map(new FailureInjector(run, failAfterRecords, failOnCheckpoint))
+                        .name("inject failures"));
     }
 }

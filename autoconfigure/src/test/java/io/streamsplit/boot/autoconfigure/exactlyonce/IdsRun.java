@@ -2,13 +2,12 @@ package io.streamsplit.boot.autoconfigure.exactlyonce;
 
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -42,26 +41,34 @@ final class IdsRun {
      */
     java.util.concurrent.CompletableFuture<Void> writeWhileRunning(int from, int to, int perTick) {
         java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-        java.util.concurrent.ScheduledExecutorService writer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        java.util.concurrent.ScheduledExecutorService writer =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger(from);
-        writer.scheduleWithFixedDelay(() -> {
-            int first = next.getAndAdd(perTick);
-            try {
-                write(first, Math.min(to, first + perTick), 0);
-            } catch (Exception e) {
-                done.completeExceptionally(e);
-            }
-            if (first + perTick >= to || done.isDone()) {
-                done.complete(null);
-                writer.shutdown();
-            }
-        }, 0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
+        writer.scheduleWithFixedDelay(
+                () -> {
+                    int first = next.getAndAdd(perTick);
+                    try {
+                        write(first, Math.min(to, first + perTick), 0);
+                    } catch (Exception e) {
+                        done.completeExceptionally(e);
+                    }
+                    if (first + perTick >= to || done.isDone()) {
+                        done.complete(null);
+                        writer.shutdown();
+                    }
+                },
+                0,
+                100,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
         return done;
     }
 
     ConfigurableApplicationContext start(String deliveryGuarantee, String... properties) {
-        return new SpringApplicationBuilder(IdsApplication.class).web(WebApplicationType.NONE)
-                .properties("spring.application.name=" + name, "test.run=" + name,
+        return new SpringApplicationBuilder(IdsApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.application.name=" + name,
+                        "test.run=" + name,
                         "streamsplit.kafka.embedded.enabled=false",
                         "streamsplit.kafka.bootstrap-servers=" + bootstrapServers,
                         "streamsplit.kafka.sources.ids.topics=" + input,
@@ -76,7 +83,8 @@ final class IdsRun {
                         "streamsplit.flink.checkpointing.interval=500ms",
                         "streamsplit.flink.restart.attempts=30",
                         "streamsplit.flink.restart.delay=500ms")
-                .properties(properties).run();
+                .properties(properties)
+                .run();
     }
 
     /** How often each value appears in {@code topic}, read with isolation.level=read_committed. */
@@ -88,6 +96,8 @@ final class IdsRun {
 
     /** Waits until {@code topic} holds at least {@code distinct} different committed values. */
     void awaitDistinct(String topic, int distinct, Duration atMost) {
-        await().atMost(atMost).pollInterval(Duration.ofSeconds(2)).until(() -> committed(topic).size() >= distinct);
+        await().atMost(atMost)
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> committed(topic).size() >= distinct);
     }
 }

@@ -1,11 +1,12 @@
 package io.streamsplit.boot.autoconfigure.job;
 
-import io.streamsplit.boot.autoconfigure.KafkaTopics;
-import io.streamsplit.boot.autoconfigure.Words;
-import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.Words;
+import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.client.JobStatusMessage;
@@ -42,8 +41,9 @@ class JobLifecycleIT {
     }
 
     private static void awaitOutput(String topic, int count) {
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), topic)).hasSize(count));
+        await().atMost(Duration.ofSeconds(90))
+                .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), topic))
+                        .hasSize(count));
     }
 
     @Test
@@ -53,20 +53,27 @@ class JobLifecycleIT {
         KAFKA.broker().createTopic("resume-out", 1);
         String savepointDir = savepoints.toUri().toString();
         KafkaTopics.write(KAFKA.bootstrapServers(), "resume-in", words(0, 60));
-        try (ConfigurableApplicationContext first = start("resume", "streamsplit.flink.shutdown.savepoint=true",
+        try (ConfigurableApplicationContext first = start(
+                "resume",
+                "streamsplit.flink.shutdown.savepoint=true",
                 "streamsplit.flink.shutdown.savepoint-directory=" + savepointDir)) {
             awaitOutput("resume-out", 60);
         }
         Path savepoint = onlySavepoint(savepoints);
 
         KafkaTopics.write(KAFKA.bootstrapServers(), "resume-in", words(60, 100));
-        try (ConfigurableApplicationContext second = start("resume", "streamsplit.flink.restore-path=" + savepoint.toUri())) {
+        try (ConfigurableApplicationContext second =
+                start("resume", "streamsplit.flink.restore-path=" + savepoint.toUri())) {
             awaitOutput("resume-out", 100);
             // a start that ignored the savepoint would re-read w0..w59 from the earliest offset
-            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(30)).until(() ->
-                    KafkaTopics.values(KAFKA.bootstrapServers(), "resume-out").size() == 100);
+            await().during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> KafkaTopics.values(KAFKA.bootstrapServers(), "resume-out")
+                                    .size()
+                            == 100);
             assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "resume-out"))
-                    .containsExactlyInAnyOrderElementsOf(words(0, 100).stream().map(String::toUpperCase).toList());
+                    .containsExactlyInAnyOrderElementsOf(
+                            words(0, 100).stream().map(String::toUpperCase).toList());
         }
     }
 
@@ -85,8 +92,10 @@ class JobLifecycleIT {
             for (ConfigurableApplicationContext context : List.of(left, right)) {
                 JobClient client = context.getBean(JobClient.class);
                 assertThat(client.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
-                List<JobStatusMessage> jobs = List.copyOf(
-                        context.getBean(EmbeddedFlinkCluster.class).miniCluster().listJobs().get());
+                List<JobStatusMessage> jobs = List.copyOf(context.getBean(EmbeddedFlinkCluster.class)
+                        .miniCluster()
+                        .listJobs()
+                        .get());
                 assertThat(jobs).extracting(JobStatusMessage::getJobId).containsExactly(client.getJobID());
             }
             assertThat(left.getBean(EmbeddedFlinkCluster.class).restAddress())
@@ -96,7 +105,8 @@ class JobLifecycleIT {
 
     private static Path onlySavepoint(Path directory) throws IOException {
         try (Stream<Path> entries = Files.list(directory)) {
-            List<Path> found = entries.filter(p -> p.getFileName().toString().startsWith("savepoint-")).toList();
+            List<Path> found = entries.filter(p -> p.getFileName().toString().startsWith("savepoint-"))
+                    .toList();
             assertThat(found).as("one savepoint written on shutdown").hasSize(1);
             return found.get(0);
         }

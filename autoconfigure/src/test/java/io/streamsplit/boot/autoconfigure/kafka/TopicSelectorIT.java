@@ -1,14 +1,13 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import io.streamsplit.boot.autoconfigure.KafkaTopics;
-import io.streamsplit.boot.autoconfigure.WordsApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.WordsApplication;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.time.Duration;
 import java.util.List;
-
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.connector.kafka.sink.TopicSelector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,18 +39,23 @@ class TopicSelectorIT {
         KAFKA.broker().createTopic("other-words", 1);
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(WordsApplication.class, Router.class)
                 .web(WebApplicationType.NONE)
-                .properties("spring.application.name=route", "streamsplit.kafka.embedded.enabled=false",
+                .properties(
+                        "spring.application.name=route",
+                        "streamsplit.kafka.embedded.enabled=false",
                         "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
                         "streamsplit.kafka.sources.words.topics=route-in",
                         "streamsplit.kafka.sources.words.deserializer=wordDeserializer",
                         "streamsplit.kafka.sinks.upper.topic-selector=byFirstLetter",
                         "streamsplit.kafka.sinks.upper.serializer=utf8",
-                        "streamsplit.flink.parallelism=1", "streamsplit.flink.checkpointing.interval=500ms")
+                        "streamsplit.flink.parallelism=1",
+                        "streamsplit.flink.checkpointing.interval=500ms")
                 .run()) {
             KafkaTopics.write(KAFKA.bootstrapServers(), "route-in", List.of("apple", "banana", "avocado", "cherry"));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "a-words")).containsExactlyInAnyOrder("APPLE", "AVOCADO");
-                assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "other-words")).containsExactlyInAnyOrder("BANANA", "CHERRY");
+                assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "a-words"))
+                        .containsExactlyInAnyOrder("APPLE", "AVOCADO");
+                assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "other-words"))
+                        .containsExactlyInAnyOrder("BANANA", "CHERRY");
             });
         }
     }

@@ -1,8 +1,8 @@
 package io.streamsplit.connector.kafka.sink;
 
-import org.apache.flink.annotation.PublicEvolving;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -32,8 +32,7 @@ public final class DeadLetterSerializationSchema implements KafkaRecordSerializa
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(DeadLetterRecord record, KafkaSinkContext context,
-            Long timestamp) {
+    public ProducerRecord<byte[], byte[]> serialize(DeadLetterRecord record, KafkaSinkContext context, Long timestamp) {
         return record.toProducerRecord(topic);
     }
 }

@@ -1,7 +1,7 @@
 package io.streamsplit.connector.kafka.source;
 
-import org.apache.flink.annotation.PublicEvolving;
 import java.util.Locale;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What a source does with a record its deserializer or emitter cannot handle. Every bad record
@@ -21,7 +21,8 @@ public enum BadRecordPolicy {
 
     /** Parses {@code fail}, {@code skip} or {@code dead-letter} (also {@code dead_letter}), ignoring case. */
     public static BadRecordPolicy parse(String value) {
-        String normalized = value == null ? "" : value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
+        String normalized =
+                value == null ? "" : value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
         switch (normalized) {
             case "fail":
                 return FAIL;
@@ -30,8 +31,8 @@ public enum BadRecordPolicy {
             case "dead-letter":
                 return DEAD_LETTER;
             default:
-                throw new IllegalArgumentException("Bad-record policy is '" + value
-                        + "'; expected one of fail, skip, dead-letter");
+                throw new IllegalArgumentException(
+                        "Bad-record policy is '" + value + "'; expected one of fail, skip, dead-letter");
         }
     }
 }

@@ -1,15 +1,15 @@
 package io.streamsplit.connector.kafka.source;
 
-import org.apache.flink.annotation.PublicEvolving;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A record a source could not handle, kept raw: original key, value and headers, where it came
@@ -37,21 +37,20 @@ public class DeadLetterRecord {
     /** Header: the name of the source that read the record. */
     public static final String HEADER_SOURCE = "streamsplit.dlt.source";
 
-    public String sourceName;
-    public String topic;
+    public @Nullable String sourceName;
+    public @Nullable String topic;
     public int partition;
     public long offset;
     public long timestamp;
-    public byte[] key;
-    public byte[] value;
+    public byte @Nullable [] key;
+    public byte @Nullable [] value;
     public String[] headerKeys = new String[0];
     public byte[][] headerValues = new byte[0][];
-    public String exceptionClass;
-    public String exceptionMessage;
+    public @Nullable String exceptionClass;
+    public @Nullable String exceptionMessage;
 
     /** For Flink's POJO serializer. */
-    public DeadLetterRecord() {
-    }
+    public DeadLetterRecord() {}
 
     /** The dead letter for {@code record}, which failed with {@code error} in source {@code sourceName}. */
     public static DeadLetterRecord of(String sourceName, ConsumerRecord<byte[], byte[]> record, Throwable error) {
@@ -93,14 +92,17 @@ public class DeadLetterRecord {
         return new ProducerRecord<>(deadLetterTopic, null, timestamp >= 0 ? timestamp : null, key, value, headers);
     }
 
-    private static Header header(String key, String value) {
+    private static @Nullable Header header(String key, @Nullable String value) {
         return new RecordHeader(key, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof DeadLetterRecord other && partition == other.partition && offset == other.offset
-                && Objects.equals(topic, other.topic) && Objects.equals(sourceName, other.sourceName);
+        return o instanceof DeadLetterRecord other
+                && partition == other.partition
+                && offset == other.offset
+                && Objects.equals(topic, other.topic)
+                && Objects.equals(sourceName, other.sourceName);
     }
 
     @Override

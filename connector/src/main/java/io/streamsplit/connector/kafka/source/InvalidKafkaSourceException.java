@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.flink.annotation.PublicEvolving;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link StreamSplitKafkaSourceBuilder} setting that cannot work. Says which {@link Setting} it is
@@ -54,16 +54,22 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
     }
 
     private final Setting setting;
-    private final String propertyKey;
-    private final transient Object value;
+    private final @Nullable String propertyKey;
+    private final transient @Nullable Object value;
     private final String problem;
     private final String action;
 
-    InvalidKafkaSourceException(Setting setting, Object value, String javaMessage, String problem, String action) {
+    InvalidKafkaSourceException(
+            Setting setting, @Nullable Object value, String javaMessage, String problem, String action) {
         this(setting, null, value, javaMessage, problem, action);
     }
 
-    InvalidKafkaSourceException(Setting setting, String propertyKey, Object value, String javaMessage, String problem,
+    InvalidKafkaSourceException(
+            Setting setting,
+            @Nullable String propertyKey,
+            @Nullable Object value,
+            String javaMessage,
+            String problem,
             String action) {
         super(javaMessage);
         this.setting = Objects.requireNonNull(setting, "setting");
@@ -79,12 +85,12 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
     }
 
     /** The Kafka client property key for {@link Setting#PROPERTY}, else {@code null}. */
-    public String propertyKey() {
+    public @Nullable String propertyKey() {
         return propertyKey;
     }
 
     /** The bad value as the builder got it, or {@code null} when the setting is missing. */
-    public Object value() {
+    public @Nullable Object value() {
         return value;
     }
 
@@ -102,7 +108,8 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
         Matcher reference = REFERENCE.matcher(template);
         StringBuilder text = new StringBuilder();
         while (reference.find()) {
-            reference.appendReplacement(text, Matcher.quoteReplacement(names.apply(Setting.valueOf(reference.group(1)))));
+            reference.appendReplacement(
+                    text, Matcher.quoteReplacement(names.apply(Setting.valueOf(reference.group(1)))));
         }
         return reference.appendTail(text).toString();
     }

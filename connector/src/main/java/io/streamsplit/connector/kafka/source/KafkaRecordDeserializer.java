@@ -1,10 +1,10 @@
 package io.streamsplit.connector.kafka.source;
 
-import org.apache.flink.annotation.PublicEvolving;
 import java.io.Serializable;
-
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns one Kafka record into one element. Sees the whole record (key, value, headers, topic,
@@ -27,9 +27,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 public interface KafkaRecordDeserializer<T> extends Serializable {
 
     /** The element for this record, or {@code null} to drop it on purpose. */
+    @Nullable
     T deserialize(ConsumerRecord<byte[], byte[]> record) throws Exception;
 
     /** Called once per reader before the first record; for expensive setup such as schema clients. */
-    default void open(DeserializationSchema.InitializationContext context) throws Exception {
-    }
+    default void open(DeserializationSchema.InitializationContext context) throws Exception {}
 }

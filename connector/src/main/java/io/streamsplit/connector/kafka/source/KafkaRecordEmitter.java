@@ -1,9 +1,8 @@
 package io.streamsplit.connector.kafka.source;
 
-import org.apache.flink.annotation.PublicEvolving;
 import java.io.Serializable;
 import java.util.Objects;
-
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -36,8 +35,7 @@ public interface KafkaRecordEmitter<T> extends Serializable {
     void emit(ConsumerRecord<byte[], byte[]> record, KafkaRecordCollector<T> out) throws Exception;
 
     /** Called once per reader before the first record. */
-    default void open(DeserializationSchema.InitializationContext context) throws Exception {
-    }
+    default void open(DeserializationSchema.InitializationContext context) throws Exception {}
 
     /** An emitter that emits what {@code deserializer} returns, with the record's timestamp. */
     static <T> KafkaRecordEmitter<T> of(KafkaRecordDeserializer<T> deserializer) {

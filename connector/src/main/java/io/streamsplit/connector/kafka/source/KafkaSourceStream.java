@@ -39,26 +39,34 @@ public final class KafkaSourceStream<T> {
     private final SingleOutputStreamOperator<T> records;
     private final DataStream<DeadLetterRecord> deadLetters;
 
-    private KafkaSourceStream(String name, SingleOutputStreamOperator<T> records, DataStream<DeadLetterRecord> deadLetters) {
+    private KafkaSourceStream(
+            String name, SingleOutputStreamOperator<T> records, DataStream<DeadLetterRecord> deadLetters) {
         this.name = name;
         this.records = records;
         this.deadLetters = deadLetters;
     }
 
     /** Adds {@code source} to {@code env} under {@code name} (also the operator uid prefix). */
-    public static <T> KafkaSourceStream<T> of(StreamExecutionEnvironment env, StreamSplitKafkaSource<T> source,
-            WatermarkStrategy<T> watermarkStrategy, String name) {
+    public static <T> KafkaSourceStream<T> of(
+            StreamExecutionEnvironment env,
+            StreamSplitKafkaSource<T> source,
+            WatermarkStrategy<T> watermarkStrategy,
+            String name) {
         if (source.badRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
-            SingleOutputStreamOperator<T> stream = env.fromSource(source, watermarkStrategy, name).uid(name + "-source");
+            SingleOutputStreamOperator<T> stream =
+                    env.fromSource(source, watermarkStrategy, name).uid(name + "-source");
             return new KafkaSourceStream<>(name, stream, null);
         }
         TypeInformation<T> type = source.getProducedType();
-        OutputTag<DeadLetterRecord> tag = new OutputTag<>(name + "-dead-letters", TypeInformation.of(DeadLetterRecord.class));
-        SingleOutputStreamOperator<T> records = env
-                .fromSource(source.withDeadLetterOutput(), new RecordsOnly<>(watermarkStrategy), name)
+        OutputTag<DeadLetterRecord> tag =
+                new OutputTag<>(name + "-dead-letters", TypeInformation.of(DeadLetterRecord.class));
+        SingleOutputStreamOperator<T> records = env.fromSource(
+                        source.withDeadLetterOutput(), new RecordsOnly<>(watermarkStrategy), name)
                 .uid(name + "-source")
-                .process(new DeadLetterSplitter<>(tag)).returns(type)
-                .name("split").uid(name + "-dead-letter-split");
+                .process(new DeadLetterSplitter<>(tag))
+                .returns(type)
+                .name("split")
+                .uid(name + "-dead-letter-split");
         return new KafkaSourceStream<>(name, records, records.getSideOutput(tag));
     }
 
@@ -131,8 +139,8 @@ public final class KafkaSourceStream<T> {
         public TimestampAssigner<Either<DeadLetterRecord, T>> createTimestampAssigner(
                 TimestampAssignerSupplier.Context context) {
             TimestampAssigner<T> assigner = delegate.createTimestampAssigner(context);
-            return (event, recordTimestamp) -> event.isRight()
-                    ? assigner.extractTimestamp(event.right(), recordTimestamp) : recordTimestamp;
+            return (event, recordTimestamp) ->
+                    event.isRight() ? assigner.extractTimestamp(event.right(), recordTimestamp) : recordTimestamp;
         }
 
         @Override

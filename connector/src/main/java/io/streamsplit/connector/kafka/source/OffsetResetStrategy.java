@@ -1,7 +1,7 @@
 package io.streamsplit.connector.kafka.source;
 
-import org.apache.flink.annotation.PublicEvolving;
 import java.util.Locale;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What to do when a stored offset cannot be used: a consumer group has no committed offset (for

@@ -5,9 +5,9 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a new job starts reading each partition. Resolved to concrete offsets by the enumerator
@@ -30,16 +30,26 @@ public final class StartingOffsets implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** The kinds of starting position. */
-    public enum Kind { EARLIEST, LATEST, COMMITTED, TIMESTAMP, SPECIFIC }
+    public enum Kind {
+        EARLIEST,
+        LATEST,
+        COMMITTED,
+        TIMESTAMP,
+        SPECIFIC
+    }
 
     private final Kind kind;
-    private final OffsetResetStrategy missingCommitStrategy;
+    private final @Nullable OffsetResetStrategy missingCommitStrategy;
     private final long timestampMillis;
-    private final Map<TopicPartition, Long> specificOffsets;
-    private final StartingOffsets fallback;
+    private final @Nullable Map<TopicPartition, Long> specificOffsets;
+    private final @Nullable StartingOffsets fallback;
 
-    private StartingOffsets(Kind kind, OffsetResetStrategy missingCommitStrategy, long timestampMillis,
-            Map<TopicPartition, Long> specificOffsets, StartingOffsets fallback) {
+    private StartingOffsets(
+            Kind kind,
+            @Nullable OffsetResetStrategy missingCommitStrategy,
+            long timestampMillis,
+            @Nullable Map<TopicPartition, Long> specificOffsets,
+            @Nullable StartingOffsets fallback) {
         this.kind = kind;
         this.missingCommitStrategy = missingCommitStrategy;
         this.timestampMillis = timestampMillis;
@@ -71,8 +81,8 @@ public final class StartingOffsets implements Serializable {
      */
     public static StartingOffsets timestamp(long epochMillis) {
         if (epochMillis < 0) {
-            throw new IllegalArgumentException("Starting timestamp is " + epochMillis
-                    + "; expected epoch milliseconds >= 0");
+            throw new IllegalArgumentException(
+                    "Starting timestamp is " + epochMillis + "; expected epoch milliseconds >= 0");
         }
         return new StartingOffsets(Kind.TIMESTAMP, null, epochMillis, null, null);
     }
@@ -86,8 +96,8 @@ public final class StartingOffsets implements Serializable {
         }
         offsets.forEach((tp, offset) -> {
             if (offset == null || offset < 0) {
-                throw new IllegalArgumentException("Specific starting offset for " + tp + " is " + offset
-                        + "; expected an offset >= 0");
+                throw new IllegalArgumentException(
+                        "Specific starting offset for " + tp + " is " + offset + "; expected an offset >= 0");
             }
         });
         return new StartingOffsets(Kind.SPECIFIC, null, -1, new HashMap<>(offsets), fallback);
@@ -103,7 +113,7 @@ public final class StartingOffsets implements Serializable {
     }
 
     /** For {@link Kind#COMMITTED}: what happens where the group has no commit; else {@code null}. */
-    public OffsetResetStrategy missingCommitStrategy() {
+    public @Nullable OffsetResetStrategy missingCommitStrategy() {
         return missingCommitStrategy;
     }
 
@@ -118,7 +128,7 @@ public final class StartingOffsets implements Serializable {
     }
 
     /** For {@link Kind#SPECIFIC}: how partitions not in the map start; else {@code null}. */
-    public StartingOffsets fallback() {
+    public @Nullable StartingOffsets fallback() {
         return fallback;
     }
 

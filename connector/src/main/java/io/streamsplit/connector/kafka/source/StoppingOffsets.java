@@ -5,9 +5,9 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a bounded source stops reading each partition (exclusive). Resolved once, when the
@@ -25,13 +25,17 @@ public final class StoppingOffsets implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** The kinds of stopping position. */
-    public enum Kind { LATEST, TIMESTAMP, SPECIFIC }
+    public enum Kind {
+        LATEST,
+        TIMESTAMP,
+        SPECIFIC
+    }
 
     private final Kind kind;
     private final long timestampMillis;
-    private final Map<TopicPartition, Long> specificOffsets;
+    private final @Nullable Map<TopicPartition, Long> specificOffsets;
 
-    private StoppingOffsets(Kind kind, long timestampMillis, Map<TopicPartition, Long> specificOffsets) {
+    private StoppingOffsets(Kind kind, long timestampMillis, @Nullable Map<TopicPartition, Long> specificOffsets) {
         this.kind = kind;
         this.timestampMillis = timestampMillis;
         this.specificOffsets = specificOffsets;
@@ -45,8 +49,8 @@ public final class StoppingOffsets implements Serializable {
     /** Before the first record whose timestamp is at or after {@code epochMillis}; else the end. */
     public static StoppingOffsets timestamp(long epochMillis) {
         if (epochMillis < 0) {
-            throw new IllegalArgumentException("Stopping timestamp is " + epochMillis
-                    + "; expected epoch milliseconds >= 0");
+            throw new IllegalArgumentException(
+                    "Stopping timestamp is " + epochMillis + "; expected epoch milliseconds >= 0");
         }
         return new StoppingOffsets(Kind.TIMESTAMP, epochMillis, null);
     }
@@ -56,8 +60,8 @@ public final class StoppingOffsets implements Serializable {
         Objects.requireNonNull(offsets, "offsets");
         offsets.forEach((tp, offset) -> {
             if (offset == null || offset < 0) {
-                throw new IllegalArgumentException("Specific stopping offset for " + tp + " is " + offset
-                        + "; expected an offset >= 0");
+                throw new IllegalArgumentException(
+                        "Specific stopping offset for " + tp + " is " + offset + "; expected an offset >= 0");
             }
         });
         return new StoppingOffsets(Kind.SPECIFIC, -1, new HashMap<>(offsets));

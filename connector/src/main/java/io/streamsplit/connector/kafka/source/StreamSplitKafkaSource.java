@@ -1,12 +1,5 @@
 package io.streamsplit.connector.kafka.source;
 
-import org.apache.flink.annotation.PublicEvolving;
-import java.io.Serializable;
-import java.time.Duration;
-import java.util.List;
-import java.util.Properties;
-import java.util.regex.Pattern;
-
 import io.streamsplit.connector.kafka.source.enumerator.AdminKafkaMetadata;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorState;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorStateSerializer;
@@ -17,6 +10,12 @@ import io.streamsplit.connector.kafka.source.reader.ElementMapping;
 import io.streamsplit.connector.kafka.source.reader.KafkaSourceReader;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitSerializer;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -30,6 +29,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.function.SerializableSupplier;
 import org.apache.kafka.common.IsolationLevel;
+import org.jspecify.annotations.Nullable;
 
 /**
  * StreamSplit's split-based (FLIP-27) Kafka source: one split per partition, an enumerator in the
@@ -64,11 +64,19 @@ public final class StreamSplitKafkaSource<OUT>
     private final TypeInformation<OUT> producedType;
 
     /** Everything the builder collected; shared between the plain and the dead-letter variant. */
-    record Config<T>(String name, KafkaSubscription subscription, StartingOffsets startingOffsets,
-            StoppingOffsets stoppingOffsets, long discoveryIntervalMillis, String groupId, boolean commitOffsets,
-            BadRecordPolicy badRecordPolicy, KafkaRecordEmitter<T> emitter, Properties consumerProperties,
-            SerializableSupplier<KafkaMetadata> metadataFactory) implements Serializable {
-    }
+    record Config<T>(
+            String name,
+            KafkaSubscription subscription,
+            StartingOffsets startingOffsets,
+            StoppingOffsets stoppingOffsets,
+            long discoveryIntervalMillis,
+            String groupId,
+            boolean commitOffsets,
+            BadRecordPolicy badRecordPolicy,
+            KafkaRecordEmitter<T> emitter,
+            Properties consumerProperties,
+            SerializableSupplier<KafkaMetadata> metadataFactory)
+            implements Serializable {}
 
     StreamSplitKafkaSource(Config<?> config, ElementMapping<?, OUT> mapping, TypeInformation<OUT> producedType) {
         this.config = config;
@@ -119,7 +127,7 @@ public final class StreamSplitKafkaSource<OUT>
     }
 
     /** Where a bounded source stops, or {@code null} for an unbounded source. */
-    public StoppingOffsets stoppingOffsets() {
+    public @Nullable StoppingOffsets stoppingOffsets() {
         return config.stoppingOffsets();
     }
 
@@ -134,7 +142,7 @@ public final class StreamSplitKafkaSource<OUT>
     }
 
     /** The topic pattern the source matches on every discovery, or {@code null} when it names topics. */
-    public String topicPattern() {
+    public @Nullable String topicPattern() {
         Pattern pattern = config.subscription().pattern();
         return pattern == null ? null : pattern.pattern();
     }
@@ -158,8 +166,12 @@ public final class StreamSplitKafkaSource<OUT>
     @Override
     public SplitEnumerator<KafkaPartitionSplit, KafkaEnumeratorState> restoreEnumerator(
             SplitEnumeratorContext<KafkaPartitionSplit> context, KafkaEnumeratorState checkpoint) {
-        KafkaSourceEnumerator.Settings settings = new KafkaSourceEnumerator.Settings(config.name(),
-                config.subscription(), config.startingOffsets(), config.stoppingOffsets(), config.groupId(),
+        KafkaSourceEnumerator.Settings settings = new KafkaSourceEnumerator.Settings(
+                config.name(),
+                config.subscription(),
+                config.startingOffsets(),
+                config.stoppingOffsets(),
+                config.groupId(),
                 config.discoveryIntervalMillis());
         return new KafkaSourceEnumerator(settings, context, config.metadataFactory(), checkpoint);
     }
@@ -167,10 +179,10 @@ public final class StreamSplitKafkaSource<OUT>
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public SourceReader<OUT, KafkaPartitionSplit> createReader(SourceReaderContext readerContext) {
-        KafkaSourceReader.Settings settings = new KafkaSourceReader.Settings(config.name(),
-                config.consumerProperties(), config.commitOffsets(), config.badRecordPolicy());
-        return KafkaSourceReader.create(settings, (KafkaRecordEmitter) config.emitter(), (ElementMapping) mapping,
-                readerContext);
+        KafkaSourceReader.Settings settings = new KafkaSourceReader.Settings(
+                config.name(), config.consumerProperties(), config.commitOffsets(), config.badRecordPolicy());
+        return KafkaSourceReader.create(
+                settings, (KafkaRecordEmitter) config.emitter(), (ElementMapping) mapping, readerContext);
     }
 
     @Override
@@ -189,14 +201,13 @@ public final class StreamSplitKafkaSource<OUT>
     }
 
     /** The metadata client the enumerator uses against a real cluster. */
-    static SerializableSupplier<KafkaMetadata> adminMetadata(Properties adminProperties, IsolationLevel isolationLevel,
-            long timeoutMillis) {
+    static SerializableSupplier<KafkaMetadata> adminMetadata(
+            Properties adminProperties, IsolationLevel isolationLevel, long timeoutMillis) {
         return () -> new AdminKafkaMetadata(adminProperties, isolationLevel, Duration.ofMillis(timeoutMillis));
     }
 
     @Override
     public String toString() {
-        return "StreamSplitKafkaSource{" + config.name() + ", " + config.subscription() + ", "
-                + getBoundedness() + '}';
+        return "StreamSplitKafkaSource{" + config.name() + ", " + config.subscription() + ", " + getBoundedness() + '}';
     }
 }

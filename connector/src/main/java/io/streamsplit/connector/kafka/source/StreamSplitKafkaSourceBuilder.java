@@ -1,5 +1,9 @@
 package io.streamsplit.connector.kafka.source;
 
+import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaSubscription;
+import io.streamsplit.connector.kafka.source.reader.ElementMapping;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -9,21 +13,13 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
-
-import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
-import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
-import io.streamsplit.connector.kafka.source.enumerator.KafkaSubscription;
-import io.streamsplit.connector.kafka.source.reader.ElementMapping;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.function.SerializableSupplier;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Builds a {@link StreamSplitKafkaSource}. Conflicting settings fail at the setter that
@@ -55,7 +51,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 public final class StreamSplitKafkaSourceBuilder<T> {
 
     private static final Duration DEFAULT_METADATA_TIMEOUT = Duration.ofSeconds(30);
-    private static final int DEFAULT_MAX_POLL_RECORDS = 2_000;
 
     private String name;
     private KafkaSubscription subscription;
@@ -75,8 +70,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     private SerializableSupplier<KafkaMetadata> metadataFactory;
     private final Properties properties = new Properties();
 
-    StreamSplitKafkaSourceBuilder() {
-    }
+    StreamSplitKafkaSourceBuilder() {}
 
     /** A name for logs, metrics and client ids (e.g. the YAML source name); defaults to the subscription. */
     public StreamSplitKafkaSourceBuilder<T> setName(String name) {
@@ -86,7 +80,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** The Kafka cluster, as {@code host:port[,host:port]}. */
     public StreamSplitKafkaSourceBuilder<T> setBootstrapServers(String bootstrapServers) {
-        return setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        return setProperty(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 requireText(bootstrapServers, Setting.BOOTSTRAP_SERVERS, "bootstrap servers"));
     }
 
@@ -98,38 +93,61 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     /** Reads all partitions of these topics. */
     public StreamSplitKafkaSourceBuilder<T> setTopics(List<String> topics) {
         if (topics == null || topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank())) {
-            throw new InvalidKafkaSourceException(Setting.TOPICS, topics, "Topic names must not be blank, got " + topics,
-                    "a topic name is blank", "Remove the blank entry from {TOPICS}.");
+            throw new InvalidKafkaSourceException(
+                    Setting.TOPICS,
+                    topics,
+                    "Topic names must not be blank, got " + topics,
+                    "a topic name is blank",
+                    "Remove the blank entry from {TOPICS}.");
         }
-        return subscribe(KafkaSubscription.topics(topics), Setting.TOPICS, topics, "setTopics(" + topics + ")",
+        return subscribe(
+                KafkaSubscription.topics(topics),
+                Setting.TOPICS,
+                topics,
+                "setTopics(" + topics + ")",
                 "topics " + topics);
     }
 
     /** Reads all partitions of every topic whose whole name matches; new matching topics are found by discovery. */
     public StreamSplitKafkaSourceBuilder<T> setTopicPattern(Pattern pattern) {
         Objects.requireNonNull(pattern, "pattern");
-        return subscribe(KafkaSubscription.pattern(pattern), Setting.TOPIC_PATTERN, pattern,
-                "setTopicPattern(" + pattern + ")", "a pattern");
+        return subscribe(
+                KafkaSubscription.pattern(pattern),
+                Setting.TOPIC_PATTERN,
+                pattern,
+                "setTopicPattern(" + pattern + ")",
+                "a pattern");
     }
 
     /** Reads exactly these partitions. */
     public StreamSplitKafkaSourceBuilder<T> setPartitions(Set<TopicPartition> partitions) {
         if (partitions == null || partitions.isEmpty()) {
-            throw new InvalidKafkaSourceException(Setting.PARTITIONS, partitions,
-                    "A partition subscription needs at least one partition", "no partition is given",
+            throw new InvalidKafkaSourceException(
+                    Setting.PARTITIONS,
+                    partitions,
+                    "A partition subscription needs at least one partition",
+                    "no partition is given",
                     "Name at least one partition in {PARTITIONS}.");
         }
-        return subscribe(KafkaSubscription.partitions(partitions), Setting.PARTITIONS, partitions,
-                "setPartitions(" + partitions + ")", "partitions " + partitions);
+        return subscribe(
+                KafkaSubscription.partitions(partitions),
+                Setting.PARTITIONS,
+                partitions,
+                "setPartitions(" + partitions + ")",
+                "partitions " + partitions);
     }
 
-    private StreamSplitKafkaSourceBuilder<T> subscribe(KafkaSubscription newSubscription, Setting setting, Object value,
-            String call, String description) {
+    private StreamSplitKafkaSourceBuilder<T> subscribe(
+            KafkaSubscription newSubscription, Setting setting, Object value, String call, String description) {
         if (subscription != null) {
-            throw new InvalidKafkaSourceException(setting, value, "A source subscribes by exactly one of topics,"
-                    + " topic pattern or partitions; " + subscriptionCall + " was already called, so " + call
-                    + " conflicts. Keep one of them.", "both " + subscriptionDescription + " and " + description
-                    + " are set; a source reads exactly one of topics, topic pattern or partitions",
+            throw new InvalidKafkaSourceException(
+                    setting,
+                    value,
+                    "A source subscribes by exactly one of topics,"
+                            + " topic pattern or partitions; " + subscriptionCall + " was already called, so " + call
+                            + " conflicts. Keep one of them.",
+                    "both " + subscriptionDescription + " and " + description
+                            + " are set; a source reads exactly one of topics, topic pattern or partitions",
                     "Keep one: remove {" + subscriptionSetting + "} or {" + setting + "}.");
         }
         subscription = newSubscription;
@@ -169,8 +187,11 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     public StreamSplitKafkaSourceBuilder<T> setPartitionDiscoveryInterval(Duration interval) {
         Objects.requireNonNull(interval, "interval");
         if (interval.isNegative()) {
-            throw new InvalidKafkaSourceException(Setting.DISCOVERY_INTERVAL, interval, "Partition discovery interval is "
-                    + interval + "; expected a positive duration, or zero to discover once at start",
+            throw new InvalidKafkaSourceException(
+                    Setting.DISCOVERY_INTERVAL,
+                    interval,
+                    "Partition discovery interval is " + interval
+                            + "; expected a positive duration, or zero to discover once at start",
                     "the duration must be positive (or zero: discover once at start)",
                     "Set a positive duration such as 30s, or remove {DISCOVERY_INTERVAL} to discover once at start.");
         }
@@ -201,8 +222,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     }
 
     /** Deserializes whole records (key, value, headers) with one element per record. */
-    public StreamSplitKafkaSourceBuilder<T> setDeserializer(KafkaRecordDeserializer<T> deserializer,
-            TypeInformation<T> type) {
+    public StreamSplitKafkaSourceBuilder<T> setDeserializer(
+            KafkaRecordDeserializer<T> deserializer, TypeInformation<T> type) {
         return setRecordEmitter(KafkaRecordEmitter.of(deserializer), type);
     }
 
@@ -214,9 +235,12 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     /** Turns each record into 0..n elements with timestamps of the emitter's choosing. */
     public StreamSplitKafkaSourceBuilder<T> setRecordEmitter(KafkaRecordEmitter<T> emitter, TypeInformation<T> type) {
         if (this.emitter != null) {
-            throw new InvalidKafkaSourceException(Setting.DESERIALIZER, emitter, "A deserializer or record emitter is"
-                    + " already set for this source; set exactly one", "a deserializer or record emitter ("
-                    + describe(this.emitter) + ") is already set, and a second one (" + describe(emitter) + ") is given",
+            throw new InvalidKafkaSourceException(
+                    Setting.DESERIALIZER,
+                    emitter,
+                    "A deserializer or record emitter is" + " already set for this source; set exactly one",
+                    "a deserializer or record emitter (" + this.emitter + ") is already set, and a second one ("
+                            + emitter + ") is given",
                     "Keep one: a record emitter already turns records into elements.");
         }
         this.emitter = Objects.requireNonNull(emitter, "emitter");
@@ -233,8 +257,11 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     /** How long the enumerator waits for metadata requests (default 30 s). */
     public StreamSplitKafkaSourceBuilder<T> setMetadataTimeout(Duration timeout) {
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            throw new InvalidKafkaSourceException(Setting.METADATA_TIMEOUT, timeout, "Metadata timeout is " + timeout
-                    + "; expected a positive duration", "the duration must be positive",
+            throw new InvalidKafkaSourceException(
+                    Setting.METADATA_TIMEOUT,
+                    timeout,
+                    "Metadata timeout is " + timeout + "; expected a positive duration",
+                    "the duration must be positive",
                     "Set a positive duration such as 30s.");
         }
         this.metadataTimeout = timeout;
@@ -243,7 +270,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Any Kafka consumer setting (security, fetch sizes, …); passed to readers and the enumerator's admin client. */
     public StreamSplitKafkaSourceBuilder<T> setProperty(String key, String value) {
-        checkProperty(key, value);
+        KafkaClientConfigs.check(key, value);
         properties.setProperty(key, value);
         return this;
     }
@@ -264,139 +291,106 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         return this;
     }
 
-    private static void checkProperty(String key, String value) {
-        if (key == null || value == null) {
-            throw new InvalidKafkaSourceException(Setting.PROPERTY, key, value, "Kafka property " + key + " has value "
-                    + value + "; keys and values must not be null", "a Kafka client property has no value",
-                    "Give it a value or remove it.");
-        }
-        switch (key) {
-            case ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG -> {
-                if (Boolean.parseBoolean(value)) {
-                    throw new InvalidKafkaSourceException(Setting.PROPERTY, key, value, "enable.auto.commit=true is not"
-                            + " supported: offsets are committed when a Flink checkpoint completes. Remove the property.",
-                            "enable.auto.commit=true is not supported: offsets are committed when a Flink checkpoint"
-                                    + " completes", "Remove the property.");
-                }
-            }
-            case ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG -> {
-                if (!value.equals(ByteArrayDeserializer.class.getName())) {
-                    throw new InvalidKafkaSourceException(Setting.PROPERTY, key, value, key + " is " + value + "; the"
-                            + " source reads raw bytes and deserializes with its KafkaRecordDeserializer / emitter."
-                            + " Remove the property and set a deserializer on the source instead.", "the source reads"
-                            + " raw bytes and deserializes with its own deserializer or record emitter",
-                            "Remove the property and set {DESERIALIZER} instead.");
-                }
-            }
-            default -> {
-            }
-        }
-    }
-
     /** Checks the settings and builds the source. */
     public StreamSplitKafkaSource<T> build() {
         if (subscription == null) {
-            throw new InvalidKafkaSourceException(Setting.TOPICS, null, "No topics to read: call setTopics,"
-                    + " setTopicPattern or setPartitions", "the source reads no topic",
+            throw new InvalidKafkaSourceException(
+                    Setting.TOPICS,
+                    null,
+                    "No topics to read: call setTopics," + " setTopicPattern or setPartitions",
+                    "the source reads no topic",
                     "Set {TOPICS} (e.g. orders) or {TOPIC_PATTERN} (e.g. orders-.*).");
         }
         if (emitter == null) {
-            throw new InvalidKafkaSourceException(Setting.DESERIALIZER, null, "No deserializer: call"
-                    + " setValueOnlyDeserializer, setDeserializer or setRecordEmitter",
-                    "the source has no deserializer or record emitter", "Set {DESERIALIZER}.");
+            throw new InvalidKafkaSourceException(
+                    Setting.DESERIALIZER,
+                    null,
+                    "No deserializer: call" + " setValueOnlyDeserializer, setDeserializer or setRecordEmitter",
+                    "the source has no deserializer or record emitter",
+                    "Set {DESERIALIZER}.");
         }
         String bootstrap = properties.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
         if (bootstrap == null || bootstrap.isBlank()) {
-            throw new InvalidKafkaSourceException(Setting.BOOTSTRAP_SERVERS, null, "No Kafka cluster: call"
-                    + " setBootstrapServers(\"host:port\")", "no Kafka cluster is set",
+            throw new InvalidKafkaSourceException(
+                    Setting.BOOTSTRAP_SERVERS,
+                    null,
+                    "No Kafka cluster: call" + " setBootstrapServers(\"host:port\")",
+                    "no Kafka cluster is set",
                     "Set {BOOTSTRAP_SERVERS} (host:port[,host:port]).");
         }
         String groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
         if (startingOffsets.needsGroupId() && groupId == null) {
-            throw new InvalidKafkaSourceException(Setting.GROUP_ID, null, "Starting offsets '" + startingOffsets
-                    + "' read the consumer group's commits, but no group id is set: call setGroupId(...)",
+            throw new InvalidKafkaSourceException(
+                    Setting.GROUP_ID,
+                    null,
+                    "Starting offsets '" + startingOffsets
+                            + "' read the consumer group's commits, but no group id is set: call setGroupId(...)",
                     "{STARTING_OFFSETS} is '" + startingOffsets.kind().name().toLowerCase(Locale.ROOT) + "', which"
-                            + " reads the consumer group's commits, but no group id is set", "Set {GROUP_ID}.");
+                            + " reads the consumer group's commits, but no group id is set",
+                    "Set {GROUP_ID}.");
         }
         if (Boolean.TRUE.equals(commitOffsets) && groupId == null) {
-            throw new InvalidKafkaSourceException(Setting.GROUP_ID, null, "Committing offsets on checkpoint needs a"
-                    + " consumer group: call setGroupId(...) or setCommitOffsetsOnCheckpoint(false)",
+            throw new InvalidKafkaSourceException(
+                    Setting.GROUP_ID,
+                    null,
+                    "Committing offsets on checkpoint needs a"
+                            + " consumer group: call setGroupId(...) or setCommitOffsetsOnCheckpoint(false)",
                     "{COMMIT_OFFSETS} is true but there is no consumer group to commit to",
                     "Set {GROUP_ID}, or set {COMMIT_OFFSETS} to false.");
         }
         if (stoppingOffsets != null && !discoveryInterval.isZero()) {
-            throw new InvalidKafkaSourceException(Setting.DISCOVERY_INTERVAL, discoveryInterval, "A bounded source"
-                    + " reads the partitions found at start and stops; partition discovery every " + discoveryInterval
-                    + " does not apply. Remove the discovery interval or the stopping offsets.", "a bounded source"
-                    + " (stopping offsets " + stoppingOffsets + ") reads the partitions found at start; discovery"
-                    + " does not apply", "Remove {DISCOVERY_INTERVAL}, or make the source unbounded ({STOPPING_OFFSETS}).");
+            throw new InvalidKafkaSourceException(
+                    Setting.DISCOVERY_INTERVAL,
+                    discoveryInterval,
+                    "A bounded source"
+                            + " reads the partitions found at start and stops; partition discovery every "
+                            + discoveryInterval
+                            + " does not apply. Remove the discovery interval or the stopping offsets.",
+                    "a bounded source"
+                            + " (stopping offsets " + stoppingOffsets
+                            + ") reads the partitions found at start; discovery"
+                            + " does not apply",
+                    "Remove {DISCOVERY_INTERVAL}, or make the source unbounded ({STOPPING_OFFSETS}).");
         }
-        OffsetResetStrategy reset = resolveResetStrategy();
+        OffsetResetStrategy reset = KafkaClientConfigs.resetStrategy(properties, offsetResetStrategy);
         String sourceName = name != null ? name : subscription.toString();
-        String clientId = clientIdPrefix != null ? clientIdPrefix : "streamsplit-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_");
+        String clientId = clientIdPrefix != null
+                ? clientIdPrefix
+                : "streamsplit-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_");
 
-        Properties consumer = new Properties();
-        consumer.putAll(properties);
-        consumer.setProperty(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        consumer.setProperty(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        consumer.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        consumer.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, reset.consumerValue());
-        consumer.setProperty(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        consumer.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        // a reader still polling a just-deleted topic must not bring it back through broker auto-creation
-        consumer.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        // more records per poll than Kafka's 500: fewer polls and hand-overs per record; with the fetch
-        // size each reader picks for its partitions (unless max.partition.fetch.bytes is set) measured
-        // 1.3-1.5x throughput on 10 B-1 KB records (see the benchmarks module). Not more: polled records
-        // wait in Flink's hand-over queue, and 10,000 of 1 KB per batch outlived young collections and
-        // tripled GC time on large records, with no gain on tiny ones
-        consumer.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(DEFAULT_MAX_POLL_RECORDS));
-
-        Properties admin = new Properties();
-        Set<String> adminKeys = AdminClientConfig.configNames();
-        properties.forEach((k, v) -> {
-            if (adminKeys.contains(String.valueOf(k))) {
-                admin.put(k, v);
-            }
-        });
-        admin.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-enumerator");
-        IsolationLevel isolation = IsolationLevel.valueOf(
-                consumer.getProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG).toUpperCase(Locale.ROOT));
-        SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null ? metadataFactory
-                : StreamSplitKafkaSource.adminMetadata(admin, isolation, metadataTimeout.toMillis());
+        Properties consumer = KafkaClientConfigs.consumer(properties, clientId, reset);
+        SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null
+                ? metadataFactory
+                : StreamSplitKafkaSource.adminMetadata(
+                        KafkaClientConfigs.admin(properties, clientId),
+                        KafkaClientConfigs.isolation(consumer),
+                        metadataTimeout.toMillis());
 
         boolean commit = commitOffsets != null ? commitOffsets : groupId != null;
-        StreamSplitKafkaSource.Config<T> config = new StreamSplitKafkaSource.Config<>(sourceName, subscription,
-                startingOffsets, stoppingOffsets, discoveryInterval.toMillis(), groupId, commit, badRecordPolicy,
-                emitter, consumer, metadata);
+        StreamSplitKafkaSource.Config<T> config = new StreamSplitKafkaSource.Config<>(
+                sourceName,
+                subscription,
+                startingOffsets,
+                stoppingOffsets,
+                discoveryInterval.toMillis(),
+                groupId,
+                commit,
+                badRecordPolicy,
+                emitter,
+                consumer,
+                metadata);
         return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), elementType);
-    }
-
-    private OffsetResetStrategy resolveResetStrategy() {
-        String fromProperties = properties.getProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);
-        if (fromProperties == null) {
-            return offsetResetStrategy != null ? offsetResetStrategy : OffsetResetStrategy.EARLIEST;
-        }
-        OffsetResetStrategy parsed = OffsetResetStrategy.parse(fromProperties);
-        if (offsetResetStrategy != null && offsetResetStrategy != parsed) {
-            throw new InvalidKafkaSourceException(Setting.OFFSET_RESET_STRATEGY, offsetResetStrategy,
-                    "auto.offset.reset=" + fromProperties + " conflicts with setOffsetResetStrategy("
-                            + offsetResetStrategy + "); keep one of them", "the Kafka property auto.offset.reset="
-                            + fromProperties + " conflicts with the offset reset strategy " + offsetResetStrategy,
-                    "Keep one of them: remove auto.offset.reset, or set {OFFSET_RESET_STRATEGY} to the same value.");
-        }
-        return parsed;
     }
 
     private static String requireText(String value, Setting setting, String what) {
         if (value == null || value.isBlank()) {
-            throw new InvalidKafkaSourceException(setting, value, "The " + what + " must not be blank",
-                    "the " + what + " is blank", "Set {" + setting + "} to a value, or remove it.");
+            throw new InvalidKafkaSourceException(
+                    setting,
+                    value,
+                    "The " + what + " must not be blank",
+                    "the " + what + " is blank",
+                    "Set {" + setting + "} to a value, or remove it.");
         }
         return value;
-    }
-
-    private static String describe(KafkaRecordEmitter<?> emitter) {
-        return emitter instanceof ValueOnlyRecordEmitter<?> valueOnly ? valueOnly.toString() : emitter.getClass().getName();
     }
 }

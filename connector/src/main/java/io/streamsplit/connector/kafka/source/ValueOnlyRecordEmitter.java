@@ -48,7 +48,6 @@ final class ValueOnlyRecordEmitter<T> implements KafkaRecordEmitter<T> {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -1,18 +1,17 @@
 package io.streamsplit.connector.kafka.source;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** 20 records, 3 of them not numbers, read under each bad-record policy. */
 class BadRecordPolicyIT extends KafkaFlinkIT {
@@ -26,8 +25,8 @@ class BadRecordPolicyIT extends KafkaFlinkIT {
         try (var producer = KafkaTestRecords.producer(KAFKA.bootstrapServers())) {
             for (int i = 0; i < 20; i++) {
                 String value = BAD_INDEXES.contains(i) ? "not-a-number-" + i : String.valueOf(i);
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TOPIC, 0, ("key" + i).getBytes(StandardCharsets.UTF_8),
-                        value.getBytes(StandardCharsets.UTF_8));
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                        TOPIC, 0, ("key" + i).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
                 record.headers().add("trace", ("t" + i).getBytes(StandardCharsets.UTF_8));
                 producer.send(record);
             }
@@ -35,12 +34,15 @@ class BadRecordPolicyIT extends KafkaFlinkIT {
     }
 
     private static StreamSplitKafkaSource<Integer> source(BadRecordPolicy policy) {
-        return StreamSplitKafkaSource.<Integer>builder().setName("numbers-" + policy)
-                .setBootstrapServers(KAFKA.bootstrapServers()).setTopics(TOPIC)
+        return StreamSplitKafkaSource.<Integer>builder()
+                .setName("numbers-" + policy)
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setTopics(TOPIC)
                 .setBounded(StoppingOffsets.latest())
-                .setDeserializer(record -> Integer.parseInt(new String(record.value(), StandardCharsets.UTF_8)),
-                        Integer.class)
-                .setBadRecordPolicy(policy).build();
+                .setDeserializer(
+                        record -> Integer.parseInt(new String(record.value(), StandardCharsets.UTF_8)), Integer.class)
+                .setBadRecordPolicy(policy)
+                .build();
     }
 
     private static <T> List<T> drain(CloseableIterator<T> iterator) throws Exception {
@@ -65,8 +67,9 @@ class BadRecordPolicyIT extends KafkaFlinkIT {
     void failPolicyFailsTheJobNamingTopicPartitionAndOffset() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        assertThatThrownBy(() -> drain(env.fromSource(source(BadRecordPolicy.FAIL), WatermarkStrategy.noWatermarks(),
-                "fail").executeAndCollect("fail")))
+        assertThatThrownBy(() ->
+                        drain(env.fromSource(source(BadRecordPolicy.FAIL), WatermarkStrategy.noWatermarks(), "fail")
+                                .executeAndCollect("fail")))
                 .hasStackTraceContaining("topic numbers, partition 0, offset 4")
                 .hasStackTraceContaining("set the bad-record policy to skip or dead-letter");
     }
@@ -76,15 +79,16 @@ class BadRecordPolicyIT extends KafkaFlinkIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         assertThat(drain(env.fromSource(source(BadRecordPolicy.SKIP), WatermarkStrategy.noWatermarks(), "skip")
-                .executeAndCollect("skip"))).containsExactlyElementsOf(good());
+                        .executeAndCollect("skip")))
+                .containsExactlyElementsOf(good());
     }
 
     @Test
     void deadLetterPolicyRoutesEachBadRecordOnceWithRawBytesAndErrorHeaders() throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        KafkaSourceStream<Integer> stream = KafkaSourceStream.of(env, source(BadRecordPolicy.DEAD_LETTER),
-                WatermarkStrategy.noWatermarks(), "dead-letter");
+        KafkaSourceStream<Integer> stream = KafkaSourceStream.of(
+                env, source(BadRecordPolicy.DEAD_LETTER), WatermarkStrategy.noWatermarks(), "dead-letter");
         CloseableIterator<Integer> records = stream.records().collectAsync();
         CloseableIterator<DeadLetterRecord> deadLetters = stream.deadLetters().collectAsync();
         env.execute("dead-letter");
@@ -98,21 +102,38 @@ class BadRecordPolicyIT extends KafkaFlinkIT {
         assertThat(first.exceptionClass).isEqualTo(NumberFormatException.class.getName());
         var producerRecord = first.toProducerRecord("numbers.dlq");
         assertThat(producerRecord.topic()).isEqualTo("numbers.dlq");
-        assertThat(new String(producerRecord.headers().lastHeader("trace").value(), StandardCharsets.UTF_8)).isEqualTo("t4");
-        assertThat(new String(producerRecord.headers().lastHeader(DeadLetterRecord.HEADER_OFFSET).value(),
-                StandardCharsets.UTF_8)).isEqualTo("4");
-        assertThat(new String(producerRecord.headers().lastHeader(DeadLetterRecord.HEADER_TOPIC).value(),
-                StandardCharsets.UTF_8)).isEqualTo(TOPIC);
-        assertThat(new String(producerRecord.headers().lastHeader(DeadLetterRecord.HEADER_EXCEPTION_MESSAGE).value(),
-                StandardCharsets.UTF_8)).contains("not-a-number-4");
+        assertThat(new String(producerRecord.headers().lastHeader("trace").value(), StandardCharsets.UTF_8))
+                .isEqualTo("t4");
+        assertThat(new String(
+                        producerRecord
+                                .headers()
+                                .lastHeader(DeadLetterRecord.HEADER_OFFSET)
+                                .value(),
+                        StandardCharsets.UTF_8))
+                .isEqualTo("4");
+        assertThat(new String(
+                        producerRecord
+                                .headers()
+                                .lastHeader(DeadLetterRecord.HEADER_TOPIC)
+                                .value(),
+                        StandardCharsets.UTF_8))
+                .isEqualTo(TOPIC);
+        assertThat(new String(
+                        producerRecord
+                                .headers()
+                                .lastHeader(DeadLetterRecord.HEADER_EXCEPTION_MESSAGE)
+                                .value(),
+                        StandardCharsets.UTF_8))
+                .contains("not-a-number-4");
     }
 
     @Test
     void deadLetterPolicyWithoutADeadLetterStreamFailsWithAHint() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        assertThatThrownBy(() -> drain(env.fromSource(source(BadRecordPolicy.DEAD_LETTER),
-                WatermarkStrategy.noWatermarks(), "no-dlq").executeAndCollect("no-dlq")))
+        assertThatThrownBy(() -> drain(
+                        env.fromSource(source(BadRecordPolicy.DEAD_LETTER), WatermarkStrategy.noWatermarks(), "no-dlq")
+                                .executeAndCollect("no-dlq")))
                 .hasStackTraceContaining("KafkaSourceStream.of");
     }
 }

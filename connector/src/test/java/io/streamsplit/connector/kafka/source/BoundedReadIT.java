@@ -1,13 +1,12 @@
 package io.streamsplit.connector.kafka.source;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.List;
 import java.util.Map;
-
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class BoundedReadIT extends KafkaFlinkIT {
 
@@ -24,7 +23,8 @@ class BoundedReadIT extends KafkaFlinkIT {
         List<String> written = values("r", 3000);
         KafkaTestRecords.write(KAFKA.bootstrapServers(), "bounded", 3, written);
 
-        List<String> read = collect(source("bounded").setBounded(StoppingOffsets.latest()).build(), 2);
+        List<String> read =
+                collect(source("bounded").setBounded(StoppingOffsets.latest()).build(), 2);
 
         assertThat(read).containsExactlyInAnyOrderElementsOf(written);
     }
@@ -34,7 +34,12 @@ class BoundedReadIT extends KafkaFlinkIT {
         KAFKA.broker().createTopic("idle-readers", 1);
         KafkaTestRecords.write(KAFKA.bootstrapServers(), "idle-readers", 1, values("x", 10));
 
-        assertThat(collect(source("idle-readers").setBounded(StoppingOffsets.latest()).build(), 4)).hasSize(10);
+        assertThat(collect(
+                        source("idle-readers")
+                                .setBounded(StoppingOffsets.latest())
+                                .build(),
+                        4))
+                .hasSize(10);
     }
 
     @Test
@@ -42,8 +47,15 @@ class BoundedReadIT extends KafkaFlinkIT {
         KAFKA.broker().createTopic("stop-specific", 2);
         KafkaTestRecords.write(KAFKA.bootstrapServers(), "stop-specific", 2, values("s", 20));
 
-        List<String> read = collect(source("stop-specific").setBounded(StoppingOffsets.specific(Map.of(
-                new TopicPartition("stop-specific", 0), 3L, new TopicPartition("stop-specific", 1), 0L))).build(), 2);
+        List<String> read = collect(
+                source("stop-specific")
+                        .setBounded(StoppingOffsets.specific(Map.of(
+                                new TopicPartition("stop-specific", 0),
+                                3L,
+                                new TopicPartition("stop-specific", 1),
+                                0L)))
+                        .build(),
+                2);
 
         // partition 0 holds s0, s2, s4, ...; offsets 0..2 are s0, s2, s4. Partition 1 is cut at 0.
         assertThat(read).containsExactlyInAnyOrder("s0", "s2", "s4");

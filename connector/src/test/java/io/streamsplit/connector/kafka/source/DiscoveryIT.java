@@ -1,10 +1,13 @@
 package io.streamsplit.connector.kafka.source;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
@@ -12,12 +15,8 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.operators.collect.ClientAndIterator;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** Partitions and topics that appear or disappear while a job runs. */
 class DiscoveryIT extends KafkaFlinkIT {
@@ -45,20 +44,23 @@ class DiscoveryIT extends KafkaFlinkIT {
         KAFKA.broker().createTopic("grows", 1);
         KafkaTestRecords.write(KAFKA.bootstrapServers(), "grows", 1, values("before", 10));
         ClientAndIterator<String> job = start(StreamSplitKafkaSource.<String>builder()
-                .setBootstrapServers(KAFKA.bootstrapServers()).setTopics("grows")
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setTopics("grows")
                 .setGroupId("grows-group")
                 .setStartingOffsets(StartingOffsets.latest()) // new jobs skip history, new partitions must not
                 .setPartitionDiscoveryInterval(Duration.ofMillis(200))
-                .setValueOnlyDeserializer(new SimpleStringSchema()).build());
+                .setValueOnlyDeserializer(new SimpleStringSchema())
+                .build());
         try {
             // the first commit shows the initial discovery is done: partition 1 will be a new partition
-            await().atMost(60, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(100))
+            await().atMost(60, TimeUnit.SECONDS)
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> committed("grows-group", new TopicPartition("grows", 0)) == 10L);
             KAFKA.broker().addPartitions("grows", 2);
             try (var producer = KafkaTestRecords.producer(KAFKA.bootstrapServers())) {
                 for (String value : values("added", 10)) {
-                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("grows", 1, null,
-                            value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            "grows", 1, null, value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
                 }
             }
             assertThat(take(job, 10)).containsExactlyElementsOf(values("added", 10));
@@ -74,12 +76,16 @@ class DiscoveryIT extends KafkaFlinkIT {
         KafkaTestRecords.write(KAFKA.bootstrapServers(), "del-keep", 1, values("k", 5));
         KafkaTestRecords.write(KAFKA.bootstrapServers(), "del-gone", 1, values("g", 5));
         ClientAndIterator<String> job = start(StreamSplitKafkaSource.<String>builder()
-                .setBootstrapServers(KAFKA.bootstrapServers()).setTopicPattern(Pattern.compile("del-.*"))
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setTopicPattern(Pattern.compile("del-.*"))
                 .setPartitionDiscoveryInterval(Duration.ofMillis(200))
-                .setValueOnlyDeserializer(new SimpleStringSchema()).build());
+                .setValueOnlyDeserializer(new SimpleStringSchema())
+                .build());
         try {
-            assertThat(take(job, 10)).containsExactlyInAnyOrderElementsOf(
-                    java.util.stream.Stream.concat(values("k", 5).stream(), values("g", 5).stream()).toList());
+            assertThat(take(job, 10))
+                    .containsExactlyInAnyOrderElementsOf(
+                            java.util.stream.Stream.concat(values("k", 5).stream(), values("g", 5).stream())
+                                    .toList());
             KAFKA.broker().deleteTopic("del-gone");
             KafkaTestRecords.write(KAFKA.bootstrapServers(), "del-keep", 1, values("after", 5));
 

@@ -1,19 +1,21 @@
 package io.streamsplit.connector.kafka.source;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -24,9 +26,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A task fails mid-stream after a checkpoint completed; the job restarts from that checkpoint and
@@ -52,7 +51,9 @@ class FailureRecoveryIT extends KafkaFlinkIT {
             stops.put(new TopicPartition(TOPIC, p), (long) TOTAL / PARTITIONS);
         }
         StreamSplitKafkaSource<String> source = StreamSplitKafkaSource.<String>builder()
-                .setBootstrapServers(KAFKA.bootstrapServers()).setTopics(TOPIC).setGroupId("recovery-group")
+                .setBootstrapServers(KAFKA.bootstrapServers())
+                .setTopics(TOPIC)
+                .setGroupId("recovery-group")
                 .setBounded(StoppingOffsets.specific(stops))
                 .setDeserializer(record -> new String(record.value(), StandardCharsets.UTF_8), String.class)
                 .build();
@@ -62,8 +63,8 @@ class FailureRecoveryIT extends KafkaFlinkIT {
         env.enableCheckpointing(100);
         RestartStrategyUtils.configureFixedDelayRestartStrategy(env, 3, Duration.ofMillis(100));
         Map<String, Long> finalCounts = new HashMap<>();
-        try (CloseableIterator<Tuple2<String, Long>> results = env
-                .fromSource(source, WatermarkStrategy.noWatermarks(), "recovery")
+        try (CloseableIterator<Tuple2<String, Long>> results = env.fromSource(
+                        source, WatermarkStrategy.noWatermarks(), "recovery")
                 .map(new FailOnceAfterCheckpoint(FIRST_HALF / 4))
                 .keyBy(value -> "k" + Integer.parseInt(value.substring(1)) % KEYS)
                 .process(new CountPerKey())
@@ -75,14 +76,15 @@ class FailureRecoveryIT extends KafkaFlinkIT {
 
         assertThat(FAILED).isTrue();
         assertThat(finalCounts).hasSize(KEYS);
-        finalCounts.forEach((key, count) -> assertThat(count).as("records counted for %s", key)
-                .isEqualTo((long) TOTAL / KEYS));
+        finalCounts.forEach((key, count) ->
+                assertThat(count).as("records counted for %s", key).isEqualTo((long) TOTAL / KEYS));
     }
 
     private static void write(int from, int to) {
         try (KafkaProducer<byte[], byte[]> producer = KafkaTestRecords.producer(KAFKA.bootstrapServers())) {
             for (int i = from; i < to; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, i % PARTITIONS, null, ("v" + i).getBytes(StandardCharsets.UTF_8)));
+                producer.send(
+                        new ProducerRecord<>(TOPIC, i % PARTITIONS, null, ("v" + i).getBytes(StandardCharsets.UTF_8)));
             }
         }
     }
@@ -113,10 +115,11 @@ class FailureRecoveryIT extends KafkaFlinkIT {
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
-            if (seen >= recordsBeforeFailure && getRuntimeContext().getTaskInfo().getAttemptNumber() == 0
+            if (seen >= recordsBeforeFailure
+                    && getRuntimeContext().getTaskInfo().getAttemptNumber() == 0
                     && FAILED.compareAndSet(false, true)) {
-                throw new IllegalStateException("injected failure after checkpoint " + checkpointId + " and "
-                        + seen + " records");
+                throw new IllegalStateException(
+                        "injected failure after checkpoint " + checkpointId + " and " + seen + " records");
             }
         }
     }

@@ -1,10 +1,9 @@
 package io.streamsplit.connector.kafka.source;
 
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
-
-import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -29,7 +28,9 @@ abstract class KafkaFlinkIT {
     @RegisterExtension
     @Order(2)
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
 
     /** {@code prefix0 .. prefix(count-1)}. */
     static List<String> values(String prefix, int count) {
@@ -41,8 +42,8 @@ abstract class KafkaFlinkIT {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(parallelism);
         List<String> out = new ArrayList<>();
-        try (CloseableIterator<String> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "test")
-                .executeAndCollect("bounded read")) {
+        try (CloseableIterator<String> it =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "test").executeAndCollect("bounded read")) {
             it.forEachRemaining(out::add);
         }
         return out;
@@ -51,7 +52,10 @@ abstract class KafkaFlinkIT {
     /** The offset {@code group} committed for {@code tp}, or -1. */
     static long committed(String group, TopicPartition tp) throws Exception {
         try (Admin admin = Admin.create(KAFKA.broker().clientProperties())) {
-            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(tp);
+            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get()
+                    .get(tp);
             return offset == null ? -1 : offset.offset();
         }
     }

@@ -1,22 +1,23 @@
 package io.streamsplit.connector.kafka.source;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.time.Duration;
 import java.util.Set;
 import java.util.regex.Pattern;
-
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.util.InstantiationUtil;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class StreamSplitKafkaSourceBuilderTest {
 
     private static StreamSplitKafkaSourceBuilder<String> valid() {
-        return StreamSplitKafkaSource.<String>builder().setBootstrapServers("localhost:9092").setTopics("orders")
+        return StreamSplitKafkaSource.<String>builder()
+                .setBootstrapServers("localhost:9092")
+                .setTopics("orders")
                 .setValueOnlyDeserializer(new SimpleStringSchema());
     }
 
@@ -25,44 +26,64 @@ class StreamSplitKafkaSourceBuilderTest {
         assertThatThrownBy(() -> valid().setTopicPattern(Pattern.compile("o.*")))
                 .hasMessageContaining("exactly one of topics, topic pattern or partitions")
                 .hasMessageContaining("setTopics([orders]) was already called");
-        assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder().setTopicPattern(Pattern.compile("x"))
-                .setPartitions(Set.of(new TopicPartition("x", 0)))).hasMessageContaining("setTopicPattern(x)");
+        assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder()
+                        .setTopicPattern(Pattern.compile("x"))
+                        .setPartitions(Set.of(new TopicPartition("x", 0))))
+                .hasMessageContaining("setTopicPattern(x)");
     }
 
     @Test
     void missingPiecesNameWhatToCall() {
-        assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder().setBootstrapServers("b:1")
-                .setValueOnlyDeserializer(new SimpleStringSchema()).build()).hasMessageContaining("No topics");
-        assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder().setBootstrapServers("b:1").setTopics("t")
-                .build()).hasMessageContaining("No deserializer");
-        assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder().setTopics("t")
-                .setValueOnlyDeserializer(new SimpleStringSchema()).build()).hasMessageContaining("setBootstrapServers");
+        assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder()
+                        .setBootstrapServers("b:1")
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .build())
+                .hasMessageContaining("No topics");
+        assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder()
+                        .setBootstrapServers("b:1")
+                        .setTopics("t")
+                        .build())
+                .hasMessageContaining("No deserializer");
+        assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder()
+                        .setTopics("t")
+                        .setValueOnlyDeserializer(new SimpleStringSchema())
+                        .build())
+                .hasMessageContaining("setBootstrapServers");
         assertThatThrownBy(() -> valid().setStartingOffsets(StartingOffsets.committed(OffsetResetStrategy.EARLIEST))
-                .build()).hasMessageContaining("no group id is set");
+                        .build())
+                .hasMessageContaining("no group id is set");
     }
 
     @Test
     void conflictingOrUnsupportedSettingsAreRejected() {
         assertThatThrownBy(() -> valid().setBounded(StoppingOffsets.latest())
-                .setPartitionDiscoveryInterval(Duration.ofSeconds(5)).build())
-                .hasMessageContaining("bounded source").hasMessageContaining("PT5S");
+                        .setPartitionDiscoveryInterval(Duration.ofSeconds(5))
+                        .build())
+                .hasMessageContaining("bounded source")
+                .hasMessageContaining("PT5S");
         assertThatThrownBy(() -> valid().setProperty("enable.auto.commit", "true"))
                 .hasMessageContaining("committed when a Flink checkpoint completes");
-        assertThatThrownBy(() -> valid().setProperty("value.deserializer",
-                "org.apache.kafka.common.serialization.StringDeserializer")).hasMessageContaining("raw bytes");
+        assertThatThrownBy(() -> valid().setProperty(
+                                "value.deserializer", "org.apache.kafka.common.serialization.StringDeserializer"))
+                .hasMessageContaining("raw bytes");
         assertThatThrownBy(() -> valid().setProperty("auto.offset.reset", "latest")
-                .setOffsetResetStrategy(OffsetResetStrategy.EARLIEST).build()).hasMessageContaining("conflicts");
+                        .setOffsetResetStrategy(OffsetResetStrategy.EARLIEST)
+                        .build())
+                .hasMessageContaining("conflicts");
         assertThatThrownBy(() -> valid().setPartitionDiscoveryInterval(Duration.ofSeconds(-1)))
                 .hasMessageContaining("PT-1S");
         assertThatThrownBy(() -> OffsetResetStrategy.parse("latests"))
-                .hasMessageContaining("'latests'").hasMessageContaining("earliest, latest, fail");
+                .hasMessageContaining("'latests'")
+                .hasMessageContaining("earliest, latest, fail");
         assertThatThrownBy(() -> BadRecordPolicy.parse("drop")).hasMessageContaining("fail, skip, dead-letter");
     }
 
     @Test
     void consumerSettingsEnforceWhatTheReaderNeeds() {
-        StreamSplitKafkaSource<String> source = valid().setGroupId("g").setProperty("fetch.min.bytes", "1024")
-                .setProperty("auto.offset.reset", "none").build();
+        StreamSplitKafkaSource<String> source = valid().setGroupId("g")
+                .setProperty("fetch.min.bytes", "1024")
+                .setProperty("auto.offset.reset", "none")
+                .build();
         assertThat(source.consumerProperties())
                 .containsEntry("enable.auto.commit", "false")
                 .containsEntry("key.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer")
@@ -75,18 +96,24 @@ class StreamSplitKafkaSourceBuilderTest {
                 .containsEntry("max.poll.records", "2000")
                 .containsEntry("group.id", "g");
         // the larger fetch defaults yield to what the user sets
-        assertThat(valid().setProperty("max.poll.records", "100").setProperty("max.partition.fetch.bytes", "1048576")
-                .build().consumerProperties())
-                .containsEntry("max.poll.records", "100").containsEntry("max.partition.fetch.bytes", "1048576");
+        assertThat(valid().setProperty("max.poll.records", "100")
+                        .setProperty("max.partition.fetch.bytes", "1048576")
+                        .build()
+                        .consumerProperties())
+                .containsEntry("max.poll.records", "100")
+                .containsEntry("max.partition.fetch.bytes", "1048576");
         assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
-        assertThat(valid().setBounded(StoppingOffsets.latest()).build().getBoundedness()).isEqualTo(Boundedness.BOUNDED);
+        assertThat(valid().setBounded(StoppingOffsets.latest()).build().getBoundedness())
+                .isEqualTo(Boundedness.BOUNDED);
     }
 
     @Test
     void sourceWithLambdaDeserializerSurvivesJavaSerializationAsFlinkShipsIt() throws Exception {
         StreamSplitKafkaSource<Integer> source = StreamSplitKafkaSource.<Integer>builder()
-                .setBootstrapServers("localhost:9092").setTopics("numbers")
-                .setDeserializer(record -> record.value().length, Integer.class).build();
+                .setBootstrapServers("localhost:9092")
+                .setTopics("numbers")
+                .setDeserializer(record -> record.value().length, Integer.class)
+                .build();
         StreamSplitKafkaSource<Integer> copy = InstantiationUtil.clone(source);
         assertThat(copy.getProducedType()).isEqualTo(source.getProducedType());
         assertThat(copy.name()).isEqualTo("topics [numbers]");

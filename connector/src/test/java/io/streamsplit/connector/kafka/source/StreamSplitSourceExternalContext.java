@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source;
 
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -8,8 +9,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.regex.Pattern;
-
-import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -28,7 +27,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class StreamSplitSourceExternalContext implements DataStreamSourceExternalContext<String> {
 
-    enum SplitMode { PARTITION, TOPIC }
+    enum SplitMode {
+        PARTITION,
+        TOPIC
+    }
 
     private final EmbeddedKafkaBroker broker;
     private final SplitMode mode;
@@ -57,7 +59,8 @@ final class StreamSplitSourceExternalContext implements DataStreamSourceExternal
     }
 
     @Override
-    public synchronized ExternalSystemSplitDataWriter<String> createSourceSplitDataWriter(TestingSourceSettings settings) {
+    public synchronized ExternalSystemSplitDataWriter<String> createSourceSplitDataWriter(
+            TestingSourceSettings settings) {
         int index = writers.size();
         SplitWriter writer;
         if (mode == SplitMode.TOPIC) {

@@ -1,6 +1,7 @@
 package io.streamsplit.connector.kafka.source;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.RestClusterClient;
@@ -18,8 +19,6 @@ import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.client.JobStatusMessage;
 import org.junit.jupiter.api.AfterEach;
 
-import java.util.concurrent.TimeUnit;
-
 /**
  * Flink's own connector test suite ({@link SourceTestSuiteBase}: single split, multiple splits,
  * savepoint, scale up, scale down, metrics, idle reader, TaskManager failure) against our
@@ -35,12 +34,12 @@ class StreamSplitSourceSuiteIT extends SourceTestSuiteBase<String> {
     EmbeddedKafkaResource kafka = new EmbeddedKafkaResource();
 
     @TestContext
-    ExternalContextFactory<StreamSplitSourceExternalContext> splitPerPartition =
-            testName -> new StreamSplitSourceExternalContext(kafka.broker, StreamSplitSourceExternalContext.SplitMode.PARTITION);
+    ExternalContextFactory<StreamSplitSourceExternalContext> splitPerPartition = testName ->
+            new StreamSplitSourceExternalContext(kafka.broker, StreamSplitSourceExternalContext.SplitMode.PARTITION);
 
     @TestContext
-    ExternalContextFactory<StreamSplitSourceExternalContext> splitPerTopic =
-            testName -> new StreamSplitSourceExternalContext(kafka.broker, StreamSplitSourceExternalContext.SplitMode.TOPIC);
+    ExternalContextFactory<StreamSplitSourceExternalContext> splitPerTopic = testName ->
+            new StreamSplitSourceExternalContext(kafka.broker, StreamSplitSourceExternalContext.SplitMode.TOPIC);
 
     @TestSemantics
     CheckpointingMode[] semantics = {CheckpointingMode.EXACTLY_ONCE, CheckpointingMode.AT_LEAST_ONCE};

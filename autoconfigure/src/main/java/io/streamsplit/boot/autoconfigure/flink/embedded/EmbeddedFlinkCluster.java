@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import io.streamsplit.boot.autoconfigure.flink.embedded.InProcessMetrics;
 import org.apache.flink.client.ClientUtils;
 import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
 import org.apache.flink.configuration.Configuration;
@@ -75,8 +73,10 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                 cluster.start();
             }
             miniCluster = cluster;
-            LOG.info("Started embedded Flink MiniCluster: {} task slots, managed memory {}, network memory {},"
-                    + " REST {}", configuration.get(TaskManagerOptions.NUM_TASK_SLOTS),
+            LOG.info(
+                    "Started embedded Flink MiniCluster: {} task slots, managed memory {}, network memory {},"
+                            + " REST {}",
+                    configuration.get(TaskManagerOptions.NUM_TASK_SLOTS),
                     configuration.get(TaskManagerOptions.MANAGED_MEMORY_SIZE).toHumanReadableString(),
                     configuration.get(TaskManagerOptions.NETWORK_MEMORY_MAX).toHumanReadableString(),
                     cluster.getRestAddress().get(10, TimeUnit.SECONDS));
@@ -126,10 +126,12 @@ public class EmbeddedFlinkCluster implements DisposableBean {
         };
     }
 
-    private CompletableFuture<JobClient> submit(org.apache.flink.api.dag.Pipeline pipeline, Configuration config,
-            ClassLoader userCodeClassLoader) throws Exception {
+    private CompletableFuture<JobClient> submit(
+            org.apache.flink.api.dag.Pipeline pipeline, Configuration config, ClassLoader userCodeClassLoader)
+            throws Exception {
         StreamGraph graph = PipelineExecutorUtils.getStreamGraph(pipeline, config);
-        if (graph.getClasspath().isEmpty() && ClassLoader.getSystemClassLoader() != EmbeddedFlinkCluster.class.getClassLoader()) {
+        if (graph.getClasspath().isEmpty()
+                && ClassLoader.getSystemClassLoader() != EmbeddedFlinkCluster.class.getClassLoader()) {
             graph.setClasspath(List.of(emptyClasspathEntry()));
         }
         graph.serializeUserDefinedInstances();
@@ -139,11 +141,15 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                 // surfaces failures of job initialization (e.g. an unreadable restore path) here
                 ClientUtils.waitUntilJobInitializationFinished(
                         () -> cluster.getJobStatus(result.getJobID()).get(),
-                        () -> cluster.requestJobResult(result.getJobID()).get(), userCodeClassLoader);
+                        () -> cluster.requestJobResult(result.getJobID()).get(),
+                        userCodeClassLoader);
             } catch (Exception e) {
                 throw new IllegalStateException("Flink job '" + graph.getJobName() + "' failed to initialize", e);
             }
-            return new MiniClusterJobClient(result.getJobID(), cluster, userCodeClassLoader,
+            return new MiniClusterJobClient(
+                    result.getJobID(),
+                    cluster,
+                    userCodeClassLoader,
                     MiniClusterJobClient.JobFinalizationBehavior.NOTHING);
         });
     }

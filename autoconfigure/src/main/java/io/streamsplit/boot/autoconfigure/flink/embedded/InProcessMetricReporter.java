@@ -15,12 +15,10 @@ final class InProcessMetricReporter implements MetricReporter {
     }
 
     @Override
-    public void open(MetricConfig config) {
-    }
+    public void open(MetricConfig config) {}
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public void notifyOfAddedMetric(Metric metric, String metricName, MetricGroup group) {

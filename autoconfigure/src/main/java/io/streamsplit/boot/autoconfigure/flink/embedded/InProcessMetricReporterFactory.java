@@ -1,7 +1,6 @@
 package io.streamsplit.boot.autoconfigure.flink.embedded;
 
 import java.util.Properties;
-
 import org.apache.flink.metrics.reporter.MetricReporter;
 import org.apache.flink.metrics.reporter.MetricReporterFactory;
 
@@ -14,6 +13,7 @@ public final class InProcessMetricReporterFactory implements MetricReporterFacto
     @Override
     public MetricReporter createMetricReporter(Properties properties) {
         // null for a configuration copied from a closed context: the reporter then reports nothing
-        return new InProcessMetricReporter(InProcessMetrics.lookup(properties.getProperty(InProcessMetrics.REGISTRY_KEY)));
+        return new InProcessMetricReporter(
+                InProcessMetrics.lookup(properties.getProperty(InProcessMetrics.REGISTRY_KEY)));
     }
 }

@@ -1,16 +1,16 @@
 package io.streamsplit.boot.autoconfigure.flink.embedded;
 
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-
-import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The metrics of the Kafka source operators of one embedded MiniCluster, read in-process: Flink
@@ -24,6 +24,7 @@ public final class InProcessMetrics {
 
     /** Flink configuration key prefix of the reporter. */
     public static final String REPORTER_PREFIX = "metrics.reporter.streamsplit.";
+
     static final String REGISTRY_KEY = "registry";
 
     private static final Map<String, InProcessMetrics> REGISTRIES = new ConcurrentHashMap<>();
@@ -31,12 +32,10 @@ public final class InProcessMetrics {
     private final String id = UUID.randomUUID().toString();
     private final Map<Metric, RegisteredMetric> metrics = new ConcurrentHashMap<>();
 
-    private record RegisteredMetric(String jobId, String operator, int subtask, String topic, int partition,
-            String name, Metric metric) {
-    }
+    private record RegisteredMetric(
+            String jobId, String operator, int subtask, String topic, int partition, String name, Metric metric) {}
 
-    private InProcessMetrics() {
-    }
+    private InProcessMetrics() {}
 
     /** A new registry; put {@link #flinkConfiguration()} into the MiniCluster's configuration. */
     public static InProcessMetrics create() {
@@ -45,14 +44,17 @@ public final class InProcessMetrics {
         return registry;
     }
 
-    static InProcessMetrics lookup(String id) {
+    static @Nullable InProcessMetrics lookup(@Nullable String id) {
         return id == null ? null : REGISTRIES.get(id);
     }
 
     /** The Flink configuration entries that install the reporter for this registry. */
     public Map<String, String> flinkConfiguration() {
-        return Map.of(REPORTER_PREFIX + "factory.class", InProcessMetricReporterFactory.class.getName(),
-                REPORTER_PREFIX + REGISTRY_KEY, id);
+        return Map.of(
+                REPORTER_PREFIX + "factory.class",
+                InProcessMetricReporterFactory.class.getName(),
+                REPORTER_PREFIX + REGISTRY_KEY,
+                id);
     }
 
     /** Forgets the registry (the cluster is closed). */
@@ -75,9 +77,16 @@ public final class InProcessMetrics {
         String subtask = variables.get("<subtask_index>");
         String partition = variables.get("<partition>");
         String topic = variables.get("<topic>");
-        metrics.put(metric, new RegisteredMetric(variables.get("<job_id>"), RawMetric.filter(operator),
-                subtask == null ? -1 : Integer.parseInt(subtask), topic == null ? null : RawMetric.filter(topic),
-                partition == null ? -1 : Integer.parseInt(partition), name, metric));
+        metrics.put(
+                metric,
+                new RegisteredMetric(
+                        variables.get("<job_id>"),
+                        RawMetric.filter(operator),
+                        subtask == null ? -1 : Integer.parseInt(subtask),
+                        topic == null ? null : RawMetric.filter(topic),
+                        partition == null ? -1 : Integer.parseInt(partition),
+                        name,
+                        metric));
     }
 
     void remove(Metric metric) {
@@ -89,7 +98,8 @@ public final class InProcessMetrics {
         List<RawMetric> values = new ArrayList<>();
         for (RegisteredMetric m : metrics.values()) {
             if (jobId.equals(m.jobId())) {
-                Object value = m.metric() instanceof Gauge<?> gauge ? gauge.getValue()
+                Object value = m.metric() instanceof Gauge<?> gauge
+                        ? gauge.getValue()
                         : m.metric() instanceof Counter counter ? (Object) counter.getCount() : null;
                 if (value != null) {
                     values.add(new RawMetric(m.operator(), m.subtask(), m.topic(), m.partition(), m.name(), value));

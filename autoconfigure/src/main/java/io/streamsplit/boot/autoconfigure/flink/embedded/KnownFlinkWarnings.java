@@ -1,12 +1,11 @@
 package io.streamsplit.boot.autoconfigure.flink.embedded;
 
-import java.util.List;
-
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
+import java.util.List;
 import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
 
@@ -32,14 +31,15 @@ import org.slf4j.Marker;
  */
 final class KnownFlinkWarnings extends TurboFilter {
 
-    private record Known(String logger, String messageStart) {
-    }
+    private record Known(String logger, String messageStart) {}
 
     private static final List<Known> KNOWN = List.of(
-            new Known("org.apache.flink.metrics.MetricGroup",
+            new Known(
+                    "org.apache.flink.metrics.MetricGroup",
                     "Name collision: Group already contains a Metric with the name 'pendingCommittables'"),
             new Known("org.apache.flink.runtime.webmonitor.WebMonitorUtils", "Log file environment variable '"),
-            new Known("org.apache.flink.runtime.webmonitor.WebMonitorUtils",
+            new Known(
+                    "org.apache.flink.runtime.webmonitor.WebMonitorUtils",
                     "JobManager log files are unavailable in the web dashboard"),
             new Known("org.apache.flink.runtime.metrics.util.MetricUtils", "The operator name "));
 

@@ -2,8 +2,6 @@ package io.streamsplit.boot.autoconfigure.flink.embedded;
 
 import java.net.URL;
 import java.security.CodeSource;
-
-import io.streamsplit.boot.autoconfigure.flink.embedded.InProcessMetricReporterFactory;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
@@ -24,30 +22,31 @@ final class ReporterLookupLogging {
 
     static final String FLINK_LOGGER = "org.apache.flink.runtime.metrics.ReporterSetupBuilder";
 
-    private ReporterLookupLogging() {
-    }
+    private ReporterLookupLogging() {}
 
     /** Quiets {@link #FLINK_LOGGER} until {@code close()} if our reporter factory is not loaded from a file. */
     static AutoCloseable quietWhileClusterStarts() {
-        CodeSource source = InProcessMetricReporterFactory.class.getProtectionDomain().getCodeSource();
-        return quietUnlessFile(source == null ? null : source.getLocation(),
+        CodeSource source =
+                InProcessMetricReporterFactory.class.getProtectionDomain().getCodeSource();
+        return quietUnlessFile(
+                source == null ? null : source.getLocation(),
                 LoggingSystem.get(ReporterLookupLogging.class.getClassLoader()));
     }
 
     /** Quiets {@link #FLINK_LOGGER} until {@code close()} if {@code factoryLocation} is not a file. */
     static AutoCloseable quietUnlessFile(URL factoryLocation, LoggingSystem logging) {
         if (factoryLocation == null || "file".equals(factoryLocation.getProtocol())) {
-            return () -> { };
+            return () -> {};
         }
         try {
             LoggerConfiguration current = logging.getLoggerConfiguration(FLINK_LOGGER);
             if (current != null && current.getConfiguredLevel() != null) {
-                return () -> { }; // the user chose a level for it: theirs stands
+                return () -> {}; // the user chose a level for it: theirs stands
             }
             logging.setLogLevel(FLINK_LOGGER, LogLevel.ERROR);
             return () -> logging.setLogLevel(FLINK_LOGGER, null);
         } catch (UnsupportedOperationException e) {
-            return () -> { }; // a logging system without levels (logging.system=none): nothing to quiet
+            return () -> {}; // a logging system without levels (logging.system=none): nothing to quiet
         }
     }
 }

@@ -13,6 +13,7 @@ import java.security.CodeSource;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Remote mode: sees the job's classes as the Flink cluster will. A class loader over only the shipped
@@ -30,8 +31,10 @@ public final class ClusterClasses implements AutoCloseable {
 
     public ClusterClasses(JobJars jars, ClassLoader application) {
         this.application = application;
-        Set<String> flinkJars = jars.all().stream().filter(jar -> jar.verdict() == ShipRules.Verdict.FLINK_PROVIDED)
-                .map(jar -> jar.path().getFileName().toString()).collect(Collectors.toSet());
+        Set<String> flinkJars = jars.all().stream()
+                .filter(jar -> jar.verdict() == ShipRules.Verdict.FLINK_PROVIDED)
+                .map(jar -> jar.path().getFileName().toString())
+                .collect(Collectors.toSet());
         URL[] shipped = jars.shipped().stream().map(ClusterClasses::url).toArray(URL[]::new);
         this.cluster = new URLClassLoader("streamsplit-cluster-view", shipped, new FlinkOnly(application, flinkJars));
     }
@@ -53,7 +56,7 @@ public final class ClusterClasses implements AutoCloseable {
     }
 
     /** The first class {@code value}'s serialized form needs that the cluster will not have; null if none. */
-    public Missing missingFor(Object value) {
+    public @Nullable Missing missingFor(Object value) {
         for (String className : classesIn(value)) {
             Missing missing = missing(className);
             if (missing != null) {
@@ -64,6 +67,7 @@ public final class ClusterClasses implements AutoCloseable {
     }
 
     /** Whether the cluster can load {@code className} and resolve its fields and method signatures. */
+    @Nullable
     Missing missing(String className) {
         try {
             Class<?> type = Class.forName(className, false, cluster);
@@ -87,7 +91,8 @@ public final class ClusterClasses implements AutoCloseable {
             recorder.writeObject(value);
             return recorder.classes;
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not serialize " + value.getClass().getName(), e);
+            throw new UncheckedIOException(
+                    "Could not serialize " + value.getClass().getName(), e);
         }
     }
 
@@ -156,8 +161,8 @@ public final class ClusterClasses implements AutoCloseable {
             if (jar != null && flinkJars.contains(jar)) {
                 return type;
             }
-            throw new ClassNotFoundException("it is in " + (jar != null ? jar : "the application")
-                    + ", which stays on the application side");
+            throw new ClassNotFoundException(
+                    "it is in " + (jar != null ? jar : "the application") + ", which stays on the application side");
         }
 
         /** Where the application loads {@code className} from, for messages. */
@@ -171,7 +176,7 @@ public final class ClusterClasses implements AutoCloseable {
         }
 
         /** {@code .../flink-core-2.3.0.jar} or {@code jar:nested:/app.jar/!BOOT-INF/lib/flink-core-2.3.0.jar!/}. */
-        private static String jarName(Class<?> type) {
+        private static @Nullable String jarName(Class<?> type) {
             CodeSource source = type.getProtectionDomain().getCodeSource();
             if (source == null || source.getLocation() == null) {
                 return null;

@@ -2,12 +2,13 @@ package io.streamsplit.boot.autoconfigure.flink.remote;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The Flink session cluster the job is submitted to in remote mode, {@code streamsplit.flink.remote.*}. */
 public class FlinkRemoteProperties {
 
     /** Host of the Flink JobManager's REST endpoint; required in remote mode. */
-    private String host;
+    private @Nullable String host;
 
     /** Port of the Flink JobManager's REST endpoint. */
     private int port = 8081;
@@ -28,11 +29,11 @@ public class FlinkRemoteProperties {
      */
     private List<String> excludeJars = new ArrayList<>();
 
-    public String getHost() {
+    public @Nullable String getHost() {
         return host;
     }
 
-    public void setHost(String host) {
+    public void setHost(@Nullable String host) {
         this.host = host;
     }
 

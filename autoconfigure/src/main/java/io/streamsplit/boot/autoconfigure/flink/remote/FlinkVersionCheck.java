@@ -8,7 +8,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.flink.runtime.util.EnvironmentInformation;
 
 /**
@@ -21,21 +20,30 @@ public final class FlinkVersionCheck {
     private static final Pattern VERSION_FIELD = Pattern.compile("\"flink-version\"\\s*:\\s*\"([^\"]+)\"");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    private FlinkVersionCheck() {
-    }
+    private FlinkVersionCheck() {}
 
     /** Throws when the cluster at {@code restBase} runs another Flink major.minor than this application. */
     public static void requireCompatible(URI restBase) throws Exception {
         HttpResponse<String> response;
         try {
-            response = HttpClient.newBuilder().connectTimeout(TIMEOUT).build().send(
-                    HttpRequest.newBuilder(restBase.resolve("/config")).timeout(TIMEOUT).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
+            response = HttpClient.newBuilder()
+                    .connectTimeout(TIMEOUT)
+                    .build()
+                    .send(
+                            HttpRequest.newBuilder(restBase.resolve("/config"))
+                                    .timeout(TIMEOUT)
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new IllegalStateException("Cannot reach the Flink cluster's REST API at " + restBase + " ("
-                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName() + ": connection refused"
-                    + " or closed") + "). Is the JobManager running, and are streamsplit.flink.remote.host/port its"
-                    + " REST address (rest.address/rest.port, 8081 by default)?", e);
+            throw new IllegalStateException(
+                    "Cannot reach the Flink cluster's REST API at " + restBase + " ("
+                            + (e.getMessage() != null
+                                    ? e.getMessage()
+                                    : e.getClass().getSimpleName() + ": connection refused" + " or closed")
+                            + "). Is the JobManager running, and are streamsplit.flink.remote.host/port its"
+                            + " REST address (rest.address/rest.port, 8081 by default)?",
+                    e);
         }
         Matcher version = VERSION_FIELD.matcher(response.body());
         if (response.statusCode() != 200 || !version.find()) {

@@ -25,7 +25,6 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,8 +47,7 @@ public final class JobJars implements AutoCloseable {
     static final int MAX_SHIPPED_JARS = 126;
 
     /** One classpath jar (or packed directory), what it is and whether it travels. */
-    record Jar(Path path, String source, ShipRules.Verdict verdict, long bytes) {
-    }
+    record Jar(Path path, String source, ShipRules.Verdict verdict, long bytes) {}
 
     private final Path workDir;
     private final List<Jar> jars;
@@ -84,15 +82,17 @@ public final class JobJars implements AutoCloseable {
             }
         } catch (IOException e) {
             delete(workDir);
-            throw new UncheckedIOException("Could not collect the application's jars for the Flink cluster: "
-                    + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "Could not collect the application's jars for the Flink cluster: " + e.getMessage(), e);
         }
         JobJars jobJars = new JobJars(workDir, collector.jars);
         if (jobJars.shipped().size() > MAX_SHIPPED_JARS) {
             jobJars.close();
-            throw new InvalidStreamSplitConfigurationException("streamsplit.flink.remote.exclude-jars",
-                    rules.excludePatterns(), jobJars.summary() + ", but a Flink cluster accepts at most "
-                            + MAX_SHIPPED_JARS + " jars in one job submission (its REST upload limit)",
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.remote.exclude-jars",
+                    rules.excludePatterns(),
+                    jobJars.summary() + ", but a Flink cluster accepts at most " + MAX_SHIPPED_JARS
+                            + " jars in one job submission (its REST upload limit)",
                     "Exclude jars the job does not use with streamsplit.flink.remote.exclude-jars (file-name globs,"
                             + " e.g. 'aws-java-sdk-*.jar'; debug logging of " + JobJars.class.getName()
                             + " lists them), or build one job jar and set ship-classpath: false and jars: [it].");
@@ -111,21 +111,31 @@ public final class JobJars implements AutoCloseable {
 
     /** The jars that travel with the job. */
     public List<Path> shipped() {
-        return jars.stream().filter(jar -> jar.verdict() == ShipRules.Verdict.SHIP).map(Jar::path).toList();
+        return jars.stream()
+                .filter(jar -> jar.verdict() == ShipRules.Verdict.SHIP)
+                .map(Jar::path)
+                .toList();
     }
 
     /** "12 jars, 9.4 MB shipped; kept back: 44 provided by Flink, 61 Spring/application-only, ..." */
     String summary() {
-        List<Jar> shipped = jars.stream().filter(jar -> jar.verdict() == ShipRules.Verdict.SHIP).toList();
+        List<Jar> shipped = jars.stream()
+                .filter(jar -> jar.verdict() == ShipRules.Verdict.SHIP)
+                .toList();
         long bytes = shipped.stream().mapToLong(Jar::bytes).sum();
         Map<ShipRules.Verdict, Integer> kept = new EnumMap<>(ShipRules.Verdict.class);
-        jars.stream().filter(jar -> jar.verdict() != ShipRules.Verdict.SHIP)
+        jars.stream()
+                .filter(jar -> jar.verdict() != ShipRules.Verdict.SHIP)
                 .forEach(jar -> kept.merge(jar.verdict(), 1, Integer::sum));
-        return String.format("%d jars, %.1f MB shipped; kept back: %d already on every Flink cluster, %d"
-                + " Spring/application-only, %d excluded by streamsplit.flink.remote.exclude-jars, %d without classes",
-                shipped.size(), bytes / 1_048_576.0, kept.getOrDefault(ShipRules.Verdict.FLINK_PROVIDED, 0),
+        return String.format(
+                "%d jars, %.1f MB shipped; kept back: %d already on every Flink cluster, %d"
+                        + " Spring/application-only, %d excluded by streamsplit.flink.remote.exclude-jars, %d without classes",
+                shipped.size(),
+                bytes / 1_048_576.0,
+                kept.getOrDefault(ShipRules.Verdict.FLINK_PROVIDED, 0),
                 kept.getOrDefault(ShipRules.Verdict.APPLICATION_ONLY, 0),
-                kept.getOrDefault(ShipRules.Verdict.EXCLUDED, 0), kept.getOrDefault(ShipRules.Verdict.NO_CLASSES, 0));
+                kept.getOrDefault(ShipRules.Verdict.EXCLUDED, 0),
+                kept.getOrDefault(ShipRules.Verdict.NO_CLASSES, 0));
     }
 
     /** Deletes the packed and extracted jars. */
@@ -147,7 +157,8 @@ public final class JobJars implements AutoCloseable {
             return;
         }
         try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(file -> file.toFile().delete());
         } catch (IOException e) {
             LOG.warn("Could not delete the temporary job jars in {}: {}", dir, e.getMessage());
         }
@@ -200,13 +211,16 @@ public final class JobJars implements AutoCloseable {
                 return;
             }
             Path parent = dir.getParent();
-            String name = (parent != null && parent.getParent() != null ? parent.getParent().getFileName() + "-" : "")
+            String name = (parent != null && parent.getParent() != null
+                            ? parent.getParent().getFileName() + "-"
+                            : "")
                     + dir.getFileName();
             Path jar = workDir.resolve(String.format("%02d-%s.jar", ++packed, name));
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                     Stream<Path> files = Files.walk(dir)) {
                 for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                    out.putNextEntry(new ZipEntry(dir.relativize(file).toString().replace(File.separatorChar, '/')));
+                    out.putNextEntry(
+                            new ZipEntry(dir.relativize(file).toString().replace(File.separatorChar, '/')));
                     Files.copy(file, out);
                     out.closeEntry();
                 }
@@ -217,8 +231,9 @@ public final class JobJars implements AutoCloseable {
         private ShipRules.Verdict directoryVerdict(Path dir) throws IOException {
             Set<String> packages = new TreeSet<>();
             try (Stream<Path> files = Files.walk(dir)) {
-                files.filter(file -> isClass(file.toString())).forEach(file ->
-                        packages.add(packageOf(dir.relativize(file).toString().replace(File.separatorChar, '/'))));
+                files.filter(file -> isClass(file.toString()))
+                        .forEach(file -> packages.add(
+                                packageOf(dir.relativize(file).toString().replace(File.separatorChar, '/'))));
             }
             boolean starterSide = Files.exists(dir.resolve(ShipRules.APPLICATION_MARKER));
             return rules.classify(null, dir.getFileName().toString(), packages, starterSide);
@@ -273,7 +288,8 @@ public final class JobJars implements AutoCloseable {
             String fileName = path.getFileName().toString();
             String artifactId = artifactId(jar, fileName);
             Set<String> packages = new TreeSet<>();
-            jar.stream().filter(entry -> isClass(entry.getName()))
+            jar.stream()
+                    .filter(entry -> isClass(entry.getName()))
                     .forEach(entry -> packages.add(packageOf(entry.getName())));
             boolean starterSide = jar.getEntry(ShipRules.APPLICATION_MARKER) != null;
             return new Jar(path, source, rules.classify(artifactId, fileName, packages, starterSide), Files.size(path));
@@ -308,7 +324,9 @@ public final class JobJars implements AutoCloseable {
         if (found.size() == 1) {
             return found.get(0);
         }
-        return found.stream().filter(id -> fileName.startsWith(id + "-")).findFirst()
+        return found.stream()
+                .filter(id -> fileName.startsWith(id + "-"))
+                .findFirst()
                 .orElse(ShipRules.artifactIdOf(fileName));
     }
 

@@ -1,11 +1,11 @@
 package io.streamsplit.boot.autoconfigure.flink.remote;
 
-import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides which jar of the application's classpath travels to a Flink cluster with the job.
@@ -25,21 +25,41 @@ public final class ShipRules {
 
     /** Why a classpath entry is or is not shipped. */
     enum Verdict {
-        SHIP, FLINK_PROVIDED, APPLICATION_ONLY, EXCLUDED, NO_CLASSES
+        SHIP,
+        FLINK_PROVIDED,
+        APPLICATION_ONLY,
+        EXCLUDED,
+        NO_CLASSES
     }
 
     /** Packages of Flink connectors that a Flink distribution's lib/ already contains; other connectors travel. */
-    private static final List<String> FLINK_DISTRIBUTION_CONNECTORS = List.of("org/apache/flink/connector/datagen/",
-            "org/apache/flink/connector/file/");
+    private static final List<String> FLINK_DISTRIBUTION_CONNECTORS =
+            List.of("org/apache/flink/connector/datagen/", "org/apache/flink/connector/file/");
 
     /**
      * The third-party libraries flink-runtime, flink-streaming-java and flink-clients bring (a Flink
      * distribution's lib/ holds them), by artifact id.
      */
-    private static final Set<String> FLINK_DEPENDENCIES = Set.of("lz4-java", "kryo", "minlog", "reflectasm",
-            "jsr305", "commons-cli", "commons-collections", "commons-io", "commons-compress", "commons-lang3",
-            "commons-math3", "commons-text", "javassist", "jspecify", "objenesis", "RoaringBitmap",
-            "snakeyaml-engine", "snappy-java", "async-profiler");
+    private static final Set<String> FLINK_DEPENDENCIES = Set.of(
+            "lz4-java",
+            "kryo",
+            "minlog",
+            "reflectasm",
+            "jsr305",
+            "commons-cli",
+            "commons-collections",
+            "commons-io",
+            "commons-compress",
+            "commons-lang3",
+            "commons-math3",
+            "commons-text",
+            "javassist",
+            "jspecify",
+            "objenesis",
+            "RoaringBitmap",
+            "snakeyaml-engine",
+            "snappy-java",
+            "async-profiler");
 
     /**
      * Logging every Flink cluster has in lib/ and loads parent-first (SLF4J, Log4j 2): a copy in the
@@ -48,10 +68,26 @@ public final class ShipRules {
     private static final List<String> FLINK_LOGGING_PACKAGES = List.of("org/slf4j/", "org/apache/logging/log4j/");
 
     /** Packages of what only the Spring application itself uses: a jar with only these stays behind. */
-    private static final List<String> APPLICATION_PACKAGES = List.of("org/springframework/", "org/aopalliance/", "io/micrometer/", "io/prometheus/", "org/HdrHistogram/", "org/LatencyUtils/",
-            "org/apache/catalina/", "org/apache/tomcat/", "org/apache/coyote/", "org/apache/naming/", "org/apache/el/",
-            "org/apache/juli/", "jakarta/", "ch/qos/logback/", "org/apache/logging/slf4j/", "org/yaml/snakeyaml/",
-            "scala/", "com/typesafe/scalalogging/", "kafka/");
+    private static final List<String> APPLICATION_PACKAGES = List.of(
+            "org/springframework/",
+            "org/aopalliance/",
+            "io/micrometer/",
+            "io/prometheus/",
+            "org/HdrHistogram/",
+            "org/LatencyUtils/",
+            "org/apache/catalina/",
+            "org/apache/tomcat/",
+            "org/apache/coyote/",
+            "org/apache/naming/",
+            "org/apache/el/",
+            "org/apache/juli/",
+            "jakarta/",
+            "ch/qos/logback/",
+            "org/apache/logging/slf4j/",
+            "org/yaml/snakeyaml/",
+            "scala/",
+            "com/typesafe/scalalogging/",
+            "kafka/");
 
     /**
      * A resource every StreamSplit module that only the Spring application uses carries (the
@@ -66,7 +102,8 @@ public final class ShipRules {
     public ShipRules(List<String> excludePatterns) {
         this.excludePatterns = List.copyOf(excludePatterns);
         this.excludes = excludePatterns.stream()
-                .map(pattern -> FileSystems.getDefault().getPathMatcher("glob:" + pattern)).toList();
+                .map(pattern -> FileSystems.getDefault().getPathMatcher("glob:" + pattern))
+                .toList();
     }
 
     /**
@@ -83,9 +120,10 @@ public final class ShipRules {
             return Verdict.NO_CLASSES;
         }
         if (allUnder(classPackages, List.of("org/apache/flink/"))) {
-            boolean connector = classPackages.stream().anyMatch(p -> (p.startsWith("org/apache/flink/connector/")
-                    || p.startsWith("org/apache/flink/streaming/connectors/"))
-                    && FLINK_DISTRIBUTION_CONNECTORS.stream().noneMatch(p::startsWith));
+            boolean connector = classPackages.stream()
+                    .anyMatch(p -> (p.startsWith("org/apache/flink/connector/")
+                                    || p.startsWith("org/apache/flink/streaming/connectors/"))
+                            && FLINK_DISTRIBUTION_CONNECTORS.stream().noneMatch(p::startsWith));
             return connector ? Verdict.SHIP : Verdict.FLINK_PROVIDED;
         }
         if (artifactId != null && FLINK_DEPENDENCIES.contains(artifactId)
@@ -99,7 +137,7 @@ public final class ShipRules {
     }
 
     /** The artifact id in a Maven-style file name ({@code commons-lang3-3.19.0.jar} → {@code commons-lang3}). */
-    static String artifactIdOf(String fileName) {
+    static @Nullable String artifactIdOf(String fileName) {
         String name = fileName.endsWith(".jar") ? fileName.substring(0, fileName.length() - 4) : fileName;
         for (int i = 0; i < name.length() - 1; i++) {
             if (name.charAt(i) == '-' && Character.isDigit(name.charAt(i + 1))) {

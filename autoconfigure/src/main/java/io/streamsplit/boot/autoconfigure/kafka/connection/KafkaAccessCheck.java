@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -47,8 +46,7 @@ public final class KafkaAccessCheck {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final Pattern JAAS_USER = Pattern.compile("username\\s*=\\s*\"([^\"]*)\"");
 
-    private KafkaAccessCheck() {
-    }
+    private KafkaAccessCheck() {}
 
     /** Whether {@code client} authenticates (SASL) or encrypts (TLS): only then is there something to check. */
     public static boolean secured(Properties client) {
@@ -74,15 +72,16 @@ public final class KafkaAccessCheck {
             }
         }
         return client.containsKey("ssl.keystore.location") || client.containsKey("ssl.keystore.key")
-                ? "the principal of the client certificate" : "User:ANONYMOUS";
+                ? "the principal of the client certificate"
+                : "User:ANONYMOUS";
     }
 
     /**
      * Checks a source: credentials, DESCRIBE+READ on {@code topics} (null for a pattern), READ on
      * {@code groupId}; {@code p} is the source's property prefix ({@code streamsplit.kafka.sources.<name>.}).
      */
-    public static void checkSource(String name, String p, Properties client, List<String> topics, String groupId,
-            String credentialsProperty) {
+    public static void checkSource(
+            String name, String p, Properties client, List<String> topics, String groupId, String credentialsProperty) {
         String what = "source '" + name + "'";
         withAdmin(what, client, credentialsProperty, admin -> {
             if (topics != null && !topics.isEmpty()) {
@@ -98,8 +97,8 @@ public final class KafkaAccessCheck {
      * Checks a writer (a sink, or a source's dead-letter producer): credentials and WRITE on {@code topic}
      * (null for a topic selector), which {@code topicProperty} names.
      */
-    public static void checkWriter(String what, Properties client, String topicProperty, String topic,
-            String credentialsProperty) {
+    public static void checkWriter(
+            String what, Properties client, String topicProperty, String topic, String credentialsProperty) {
         withAdmin(what, client, credentialsProperty, admin -> {
             if (topic != null) {
                 requireOnTopics(admin, client, what, topicProperty, List.of(topic), AclOperation.WRITE);
@@ -129,11 +128,17 @@ public final class KafkaAccessCheck {
             if (cause instanceof AuthenticationException authentication) {
                 throw credentialsRejected(what, client, credentialsProperty, authentication);
             }
-            LOG.warn("Could not check Kafka access of {} at {}: {}. The job will report problems when it runs.",
-                    what, client.getProperty("bootstrap.servers"), cause.toString());
+            LOG.warn(
+                    "Could not check Kafka access of {} at {}: {}. The job will report problems when it runs.",
+                    what,
+                    client.getProperty("bootstrap.servers"),
+                    cause.toString());
         } catch (TimeoutException e) {
-            LOG.warn("Could not check Kafka access of {}: {} did not answer within {}. The job will retry.", what,
-                    client.getProperty("bootstrap.servers"), TIMEOUT);
+            LOG.warn(
+                    "Could not check Kafka access of {}: {} did not answer within {}. The job will retry.",
+                    what,
+                    client.getProperty("bootstrap.servers"),
+                    TIMEOUT);
         } catch (InvalidStreamSplitConfigurationException e) {
             throw e;
         } catch (Exception e) {
@@ -141,17 +146,28 @@ public final class KafkaAccessCheck {
         }
     }
 
-    private static void requireOnTopics(Admin admin, Properties client, String what, String property,
-            List<String> topics, AclOperation operation) throws Exception {
+    private static void requireOnTopics(
+            Admin admin, Properties client, String what, String property, List<String> topics, AclOperation operation)
+            throws Exception {
         Map<String, TopicDescription> described;
         try {
             described = admin.describeTopics(topics, new DescribeTopicsOptions().includeAuthorizedOperations(true))
-                    .allTopicNames().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    .allTopicNames()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopicAuthorizationException denied) {
-                throw denied(what, client, property, topics, AclOperation.DESCRIBE, "topic",
-                        String.join(",", denied.unauthorizedTopics().isEmpty() ? Set.copyOf(topics)
-                                : denied.unauthorizedTopics()));
+                throw denied(
+                        what,
+                        client,
+                        property,
+                        topics,
+                        AclOperation.DESCRIBE,
+                        "topic",
+                        String.join(
+                                ",",
+                                denied.unauthorizedTopics().isEmpty()
+                                        ? Set.copyOf(topics)
+                                        : denied.unauthorizedTopics()));
             }
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return; // the source or sink reports a missing topic itself
@@ -170,9 +186,11 @@ public final class KafkaAccessCheck {
             throws Exception {
         ConsumerGroupDescription group;
         try {
-            group = admin.describeConsumerGroups(List.of(groupId),
-                    new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)).all()
-                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(groupId);
+            group = admin.describeConsumerGroups(
+                            List.of(groupId), new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true))
+                    .all()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(groupId);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupAuthorizationException) {
                 throw denied(what, client, property, groupId, AclOperation.READ, "group", groupId);
@@ -185,32 +203,49 @@ public final class KafkaAccessCheck {
         }
     }
 
-    private static InvalidStreamSplitConfigurationException denied(String what, Properties client, String property,
-            Object value, AclOperation operation, String resourceType, String resource) {
+    private static InvalidStreamSplitConfigurationException denied(
+            String what,
+            Properties client,
+            String property,
+            Object value,
+            AclOperation operation,
+            String resourceType,
+            String resource) {
         String principal = principal(client);
         String op = operation.name().charAt(0) + operation.name().substring(1).toLowerCase();
-        return new InvalidStreamSplitConfigurationException(property, value, "Kafka denies " + principal + " "
-                + operation + " on " + resourceType + " '" + resource + "', which " + what + " needs",
+        return new InvalidStreamSplitConfigurationException(
+                property,
+                value,
+                "Kafka denies " + principal + " " + operation + " on " + resourceType + " '" + resource + "', which "
+                        + what + " needs",
                 "Grant it, e.g. kafka-acls.sh --bootstrap-server " + client.getProperty("bootstrap.servers")
                         + " --command-config admin.properties --add --allow-principal " + principal + " --operation "
-                        + op + " --" + resourceType + " " + resource + (operation == AclOperation.READ
-                        && resourceType.equals("topic") ? " (READ includes DESCRIBE)" : "")
+                        + op + " --" + resourceType + " " + resource
+                        + (operation == AclOperation.READ && resourceType.equals("topic")
+                                ? " (READ includes DESCRIBE)"
+                                : "")
                         + "; or set streamsplit.kafka.verify-access=false to skip this check.");
     }
 
-    private static InvalidStreamSplitConfigurationException credentialsRejected(String what, Properties client,
-            String credentialsProperty, AuthenticationException e) {
+    private static InvalidStreamSplitConfigurationException credentialsRejected(
+            String what, Properties client, String credentialsProperty, AuthenticationException e) {
         boolean tls = e instanceof SslAuthenticationException;
         String mechanism = client.getProperty("sasl.mechanism", "GSSAPI");
-        String problem = tls ? "the TLS handshake of " + what + " with " + client.getProperty("bootstrap.servers")
-                + " failed: " + e.getMessage()
+        String problem = tls
+                ? "the TLS handshake of " + what + " with " + client.getProperty("bootstrap.servers") + " failed: "
+                        + e.getMessage()
                 : "Kafka at " + client.getProperty("bootstrap.servers") + " rejected the SASL " + mechanism
                         + " credentials of " + principal(client) + " (" + what + "): " + e.getMessage();
-        String action = tls ? "Check the trust material (streamsplit.kafka.ssl-bundle or ssl.truststore.*): it must"
-                + " hold the CA that signed the broker's certificate, and the broker's name must match it."
+        String action = tls
+                ? "Check the trust material (streamsplit.kafka.ssl-bundle or ssl.truststore.*): it must"
+                        + " hold the CA that signed the broker's certificate, and the broker's name must match it."
                 : "Check the user and password in sasl.jaas.config (not shown here) and that sasl.mechanism matches a"
                         + " mechanism the broker enables for that user.";
-        return new InvalidStreamSplitConfigurationException(tls ? "streamsplit.kafka.ssl-bundle" : credentialsProperty,
-                tls ? null : client.getProperty("sasl.jaas.config"), problem, action, e);
+        return new InvalidStreamSplitConfigurationException(
+                tls ? "streamsplit.kafka.ssl-bundle" : credentialsProperty,
+                tls ? null : client.getProperty("sasl.jaas.config"),
+                problem,
+                action,
+                e);
     }
 }

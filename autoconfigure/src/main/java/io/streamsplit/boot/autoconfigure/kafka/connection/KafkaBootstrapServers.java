@@ -1,8 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import java.util.List;
-
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,13 +27,20 @@ public final class KafkaBootstrapServers {
         List<String> servers = connection.getBootstrapServers();
         if (servers != null && !servers.isEmpty()) {
             if (LOG.isDebugEnabled()) {
-                LOG.debug("{}: bootstrap servers {} from {}", property, servers,
+                LOG.debug(
+                        "{}: bootstrap servers {} from {}",
+                        property,
+                        servers,
                         connection instanceof PropertiesStreamSplitKafkaConnectionDetails props
-                                ? props.bootstrapServersOrigin() : connection.getClass().getName());
+                                ? props.bootstrapServersOrigin()
+                                : connection.getClass().getName());
             }
             return String.join(",", servers);
         }
-        throw new InvalidStreamSplitConfigurationException(property, null, "no Kafka cluster is configured",
+        throw new InvalidStreamSplitConfigurationException(
+                property,
+                null,
+                "no Kafka cluster is configured",
                 "Set streamsplit.kafka.bootstrap-servers (or spring.kafka.bootstrap-servers, or " + property
                         + "), or add io.streamsplit:streamsplit-embedded-kafka to run an in-JVM dev broker.");
     }

@@ -1,10 +1,9 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
-
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.ssl.SslBundle;
@@ -23,9 +22,12 @@ public final class KafkaClientProperties {
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Map<String, String> origins = new LinkedHashMap<>();
 
-    public KafkaClientProperties(Map<String, String> streamsplitProperties, StreamSplitKafkaConnectionDetails connection,
+    public KafkaClientProperties(
+            Map<String, String> streamsplitProperties,
+            StreamSplitKafkaConnectionDetails connection,
             Environment environment) {
-        Binder.get(environment).bind("spring.kafka.properties", Bindable.mapOf(String.class, String.class))
+        Binder.get(environment)
+                .bind("spring.kafka.properties", Bindable.mapOf(String.class, String.class))
                 .ifBound(spring -> spring.forEach((key, value) -> {
                     if (key.startsWith("security.") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
                         put(key, value, "spring.kafka.properties." + key);
@@ -33,14 +35,21 @@ public final class KafkaClientProperties {
                 }));
         String protocol = connection.getSecurityProtocol();
         if (protocol != null && !protocol.isBlank()) {
-            put("security.protocol", protocol, connection instanceof PropertiesStreamSplitKafkaConnectionDetails props
-                    ? props.securityProtocolOrigin() : "the StreamSplitKafkaConnectionDetails bean");
+            put(
+                    "security.protocol",
+                    protocol,
+                    connection instanceof PropertiesStreamSplitKafkaConnectionDetails props
+                            ? props.securityProtocolOrigin()
+                            : "the StreamSplitKafkaConnectionDetails bean");
         }
         streamsplitProperties.forEach((key, value) -> put(key, value, "streamsplit.kafka.properties." + key));
         SslBundle bundle = connection.getSslBundle();
         if (bundle != null) {
-            applyBundle(connection instanceof PropertiesStreamSplitKafkaConnectionDetails props ? props.sslBundleOrigin()
-                    : "the StreamSplitKafkaConnectionDetails bean", bundle);
+            applyBundle(
+                    connection instanceof PropertiesStreamSplitKafkaConnectionDetails props
+                            ? props.sslBundleOrigin()
+                            : "the StreamSplitKafkaConnectionDetails bean",
+                    bundle);
         }
     }
 
@@ -68,8 +77,12 @@ public final class KafkaClientProperties {
         try {
             pem = SslBundlePem.clientProperties(origin, bundle);
         } catch (IllegalArgumentException e) {
-            throw new InvalidStreamSplitConfigurationException(origin, null, e.getMessage(),
-                    "Give the bundle a trust store (and a key store with a private key for client authentication).", e);
+            throw new InvalidStreamSplitConfigurationException(
+                    origin,
+                    null,
+                    e.getMessage(),
+                    "Give the bundle a trust store (and a key store with a private key for client authentication).",
+                    e);
         }
         pem.forEach((key, value) -> put(key, value, origin));
         if (!values.containsKey("security.protocol")) {

@@ -1,10 +1,9 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
-
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
@@ -34,9 +33,11 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
     private final Supplier<@Nullable SslBundles> sslBundles;
 
     /** What Spring Boot's {@code KafkaConnectionDetails} say, when they are configured. */
-    public record BootConnection(List<String> bootstrapServers, @Nullable String securityProtocol,
-            @Nullable SslBundle sslBundle, String description) {
-    }
+    public record BootConnection(
+            List<String> bootstrapServers,
+            @Nullable String securityProtocol,
+            @Nullable SslBundle sslBundle,
+            String description) {}
 
     /**
      * @param bootstrapServers {@code streamsplit.kafka.bootstrap-servers}
@@ -44,8 +45,12 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
      * @param boot Boot's connection details, {@code null} when absent or not configured
      * @param devBroker the dev-mode broker's servers (starts it), {@code null} without dev mode
      */
-    public PropertiesStreamSplitKafkaConnectionDetails(List<String> bootstrapServers, @Nullable String sslBundleName,
-            Environment environment, @Nullable BootConnection boot, @Nullable Supplier<String> devBroker,
+    public PropertiesStreamSplitKafkaConnectionDetails(
+            List<String> bootstrapServers,
+            @Nullable String sslBundleName,
+            Environment environment,
+            @Nullable BootConnection boot,
+            @Nullable Supplier<String> devBroker,
             Supplier<@Nullable SslBundles> sslBundles) {
         this.bootstrapServers = List.copyOf(bootstrapServers);
         this.sslBundleName = sslBundleName;
@@ -65,7 +70,10 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
         }
         String fromBoot = environment.getProperty("spring.kafka.bootstrap-servers");
         if (fromBoot != null && !fromBoot.isBlank()) {
-            return Arrays.stream(fromBoot.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+            return Arrays.stream(fromBoot.split(","))
+                    .map(String::trim)
+                    .filter(s -> !s.isEmpty())
+                    .toList();
         }
         return devBroker != null ? List.of(devBroker.get().split(",")) : List.of();
     }
@@ -78,7 +86,8 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
         if (boot != null && !boot.bootstrapServers().isEmpty()) {
             return boot.description();
         }
-        return environment.containsProperty("spring.kafka.bootstrap-servers") ? "spring.kafka.bootstrap-servers"
+        return environment.containsProperty("spring.kafka.bootstrap-servers")
+                ? "spring.kafka.bootstrap-servers"
                 : "the dev-mode broker";
     }
 
@@ -115,15 +124,22 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
     private SslBundle bundle(String property, String name) {
         SslBundles bundles = sslBundles.get();
         if (bundles == null) {
-            throw new InvalidStreamSplitConfigurationException(property, name, "no SslBundles bean is available",
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    name,
+                    "no SslBundles bean is available",
                     "Define the bundle under spring.ssl.bundle (Spring Boot's SSL auto-configuration provides the bean).");
         }
         try {
             return bundles.getBundle(name);
         } catch (NoSuchSslBundleException e) {
-            throw new InvalidStreamSplitConfigurationException(property, name, "there is no SSL bundle named '" + name
-                    + "'", "Use one of " + bundles.getBundleNames() + ", or define spring.ssl.bundle.pem." + name
-                    + ".* (or spring.ssl.bundle.jks." + name + ".*).", e);
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    name,
+                    "there is no SSL bundle named '" + name + "'",
+                    "Use one of " + bundles.getBundleNames() + ", or define spring.ssl.bundle.pem." + name
+                            + ".* (or spring.ssl.bundle.jks." + name + ".*).",
+                    e);
         }
     }
 }

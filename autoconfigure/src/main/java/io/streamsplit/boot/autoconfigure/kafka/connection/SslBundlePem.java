@@ -9,7 +9,6 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.springframework.boot.ssl.SslBundle;
 
 /**
@@ -22,8 +21,7 @@ final class SslBundlePem {
 
     private static final Base64.Encoder PEM = Base64.getMimeEncoder(64, "\n".getBytes());
 
-    private SslBundlePem() {
-    }
+    private SslBundlePem() {}
 
     /** The client properties for {@code bundle}; {@code origin} (where the bundle comes from) only names it in errors. */
     static Map<String, String> clientProperties(String origin, SslBundle bundle) {
@@ -43,8 +41,10 @@ final class SslBundlePem {
             }
             KeyStore keys = bundle.getStores().getKeyStore();
             if (keys != null) {
-                String alias = bundle.getKey().getAlias() != null ? bundle.getKey().getAlias() : firstKeyAlias(keys);
-                String password = bundle.getKey().getPassword() != null ? bundle.getKey().getPassword()
+                String alias =
+                        bundle.getKey().getAlias() != null ? bundle.getKey().getAlias() : firstKeyAlias(keys);
+                String password = bundle.getKey().getPassword() != null
+                        ? bundle.getKey().getPassword()
                         : bundle.getStores().getKeyStorePassword();
                 Key key = keys.getKey(alias, password != null ? password.toCharArray() : new char[0]);
                 if (!(key instanceof PrivateKey)) {
@@ -59,11 +59,15 @@ final class SslBundlePem {
                 props.put("ssl.keystore.certificate.chain", chain.toString());
             }
         } catch (GeneralSecurityException | RuntimeException e) {
-            throw new IllegalArgumentException("the SSL bundle of " + origin + " cannot be turned into PEM client"
-                    + " properties for Kafka: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "the SSL bundle of " + origin + " cannot be turned into PEM client" + " properties for Kafka: "
+                            + e.getMessage(),
+                    e);
         }
         if (bundle.getOptions().getEnabledProtocols() != null) {
-            props.put("ssl.enabled.protocols", String.join(",", bundle.getOptions().getEnabledProtocols()));
+            props.put(
+                    "ssl.enabled.protocols",
+                    String.join(",", bundle.getOptions().getEnabledProtocols()));
         }
         if (bundle.getOptions().getCiphers() != null) {
             props.put("ssl.cipher.suites", String.join(",", bundle.getOptions().getCiphers()));

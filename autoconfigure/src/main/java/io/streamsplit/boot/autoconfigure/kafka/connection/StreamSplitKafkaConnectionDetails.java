@@ -1,7 +1,6 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
 import java.util.List;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
 import org.springframework.boot.ssl.SslBundle;

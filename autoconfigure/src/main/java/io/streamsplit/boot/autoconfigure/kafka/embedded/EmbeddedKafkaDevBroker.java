@@ -1,11 +1,10 @@
 package io.streamsplit.boot.autoconfigure.kafka.embedded;
 
-import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.util.LinkedHashSet;
 import java.util.Set;
-
-import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -45,19 +44,22 @@ public class EmbeddedKafkaDevBroker implements DisposableBean {
                 builder.port(kafka.getEmbedded().getPort());
             }
             EmbeddedKafkaBroker started = builder.build().start();
-            int partitions = PropertyChecks.positive("streamsplit.kafka.embedded.partitions",
-                    kafka.getEmbedded().getPartitions());
+            int partitions = PropertyChecks.positive(
+                    "streamsplit.kafka.embedded.partitions", kafka.getEmbedded().getPartitions());
             Set<String> topics = configuredTopics();
             topics.forEach(topic -> started.createTopic(topic, partitions));
             broker = started;
-            LOG.warn("\n********************************************************************************\n"
-                    + "  DEV MODE: no Kafka configured, started an in-JVM Kafka broker at {}\n"
-                    + "  Topics created ({} partitions each): {}\n"
-                    + "  Data is deleted on shutdown. Set streamsplit.kafka.bootstrap-servers (or\n"
-                    + "  spring.kafka.bootstrap-servers) to use a real cluster, or\n"
-                    + "  streamsplit.kafka.embedded.enabled=false to turn dev mode off.\n"
-                    + "********************************************************************************",
-                    started.bootstrapServers(), partitions, topics);
+            LOG.warn(
+                    "\n********************************************************************************\n"
+                            + "  DEV MODE: no Kafka configured, started an in-JVM Kafka broker at {}\n"
+                            + "  Topics created ({} partitions each): {}\n"
+                            + "  Data is deleted on shutdown. Set streamsplit.kafka.bootstrap-servers (or\n"
+                            + "  spring.kafka.bootstrap-servers) to use a real cluster, or\n"
+                            + "  streamsplit.kafka.embedded.enabled=false to turn dev mode off.\n"
+                            + "********************************************************************************",
+                    started.bootstrapServers(),
+                    partitions,
+                    topics);
         }
         return broker;
     }

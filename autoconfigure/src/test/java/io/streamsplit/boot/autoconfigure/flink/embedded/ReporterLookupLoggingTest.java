@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.net.URL;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.logging.LogLevel;
@@ -27,13 +26,16 @@ class ReporterLookupLoggingTest {
 
     @Test
     void executableJarQuietsTheLoggerUntilClosed() throws Exception {
-        URL nested = URI.create("jar:file:/srv/app.jar!/BOOT-INF/lib/streamsplit-autoconfigure.jar").toURL();
+        URL nested = URI.create("jar:file:/srv/app.jar!/BOOT-INF/lib/streamsplit-autoconfigure.jar")
+                .toURL();
         LogLevel before = effective();
         try (AutoCloseable quiet = ReporterLookupLogging.quietUnlessFile(nested, logging)) {
             assertThat(effective()).isEqualTo(LogLevel.ERROR);
         }
         assertThat(effective()).isEqualTo(before);
-        assertThat(logging.getLoggerConfiguration(ReporterLookupLogging.FLINK_LOGGER).getConfiguredLevel()).isNull();
+        assertThat(logging.getLoggerConfiguration(ReporterLookupLogging.FLINK_LOGGER)
+                        .getConfiguredLevel())
+                .isNull();
     }
 
     @Test
@@ -48,7 +50,8 @@ class ReporterLookupLoggingTest {
     @Test
     void levelTheUserSetStands() throws Exception {
         logging.setLogLevel(ReporterLookupLogging.FLINK_LOGGER, LogLevel.DEBUG);
-        URL nested = URI.create("jar:file:/srv/app.jar!/BOOT-INF/lib/streamsplit-autoconfigure.jar").toURL();
+        URL nested = URI.create("jar:file:/srv/app.jar!/BOOT-INF/lib/streamsplit-autoconfigure.jar")
+                .toURL();
         try (AutoCloseable quiet = ReporterLookupLogging.quietUnlessFile(nested, logging)) {
             assertThat(effective()).isEqualTo(LogLevel.DEBUG);
         }
@@ -56,6 +59,7 @@ class ReporterLookupLoggingTest {
     }
 
     private LogLevel effective() {
-        return logging.getLoggerConfiguration(ReporterLookupLogging.FLINK_LOGGER).getEffectiveLevel();
+        return logging.getLoggerConfiguration(ReporterLookupLogging.FLINK_LOGGER)
+                .getEffectiveLevel();
     }
 }

@@ -3,11 +3,10 @@ package io.streamsplit.boot.autoconfigure.flink.remote;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-
-import com.sun.net.httpserver.HttpServer;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.junit.jupiter.api.Test;
 

@@ -1,38 +1,37 @@
 package io.streamsplit.boot.autoconfigure.flink.remote;
 
-import io.streamsplit.boot.autoconfigure.KafkaTopics;
-import io.streamsplit.boot.autoconfigure.Words;
-import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
-import java.time.Duration;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.boot.autoconfigure.actuate.JobSplits;
 import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
 import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitsEndpoint;
 import io.streamsplit.boot.autoconfigure.actuate.SourceState;
 import io.streamsplit.boot.autoconfigure.actuate.SplitState;
 import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaSplitAssignment;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.flink.configuration.MetricOptions;
-import org.apache.kafka.common.TopicPartition;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.Status;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.RemoteStreamEnvironment;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -51,8 +50,10 @@ class RemoteModeIT {
     @BeforeAll
     static void startSessionCluster() {
         // the REST metric store refreshes every 10 s by default; the split endpoint is as fresh as it
-        sessionCluster = StandaloneFlinkCluster.builder().taskSlots(2)
-                .config(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key(), "500 ms").start();
+        sessionCluster = StandaloneFlinkCluster.builder()
+                .taskSlots(2)
+                .config(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key(), "500 ms")
+                .start();
         rest = sessionCluster.restAddress();
     }
 
@@ -62,8 +63,10 @@ class RemoteModeIT {
     }
 
     private static ConfigurableApplicationContext startRemote(String name, String... more) {
-        List<String> properties = new ArrayList<>(List.of("streamsplit.flink.mode=remote",
-                "streamsplit.flink.remote.host=" + rest.getHost(), "streamsplit.flink.remote.port=" + rest.getPort(),
+        List<String> properties = new ArrayList<>(List.of(
+                "streamsplit.flink.mode=remote",
+                "streamsplit.flink.remote.host=" + rest.getHost(),
+                "streamsplit.flink.remote.port=" + rest.getPort(),
                 // the test JVM's own libraries need not travel (and the job shows it does not need them)
                 "streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
                         + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar"));
@@ -76,24 +79,32 @@ class RemoteModeIT {
         KAFKA.broker().createTopic("remote-sp-in", 2);
         KAFKA.broker().createTopic("remote-sp-out", 1);
         // the cluster writes the savepoint; on one machine a local directory is "shared storage"
-        String savepoints = Path.of("target", "tmp", "remote-savepoints").toAbsolutePath().toUri().toString();
+        String savepoints = Path.of("target", "tmp", "remote-savepoints")
+                .toAbsolutePath()
+                .toUri()
+                .toString();
         String savepoint;
-        try (ConfigurableApplicationContext app = startRemote("remote-sp",
+        try (ConfigurableApplicationContext app = startRemote(
+                "remote-sp",
                 "streamsplit.flink.shutdown.savepoint-directory=" + savepoints,
                 // the endpoint exists when exposed; this app has no web server, so over JMX
-                "spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=kafkasplits")) {
+                "spring.jmx.enabled=true",
+                "management.endpoints.jmx.exposure.include=kafkasplits")) {
             KafkaTopics.write(KAFKA.bootstrapServers(), "remote-sp-in", List.of("a", "b"));
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
-                    KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out")).containsExactlyInAnyOrder("A", "B"));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out"))
+                            .containsExactlyInAnyOrder("A", "B"));
             Map<String, String> taken = app.getBean(KafkaSplitsEndpoint.class).savepoint();
             savepoint = taken.get("savepoint");
             assertThat(savepoint).as("%s", taken).startsWith(savepoints.replace("file:///", "file:/"));
             assertThat(Path.of(URI.create(savepoint))).isDirectory();
         }
         KafkaTopics.write(KAFKA.bootstrapServers(), "remote-sp-in", List.of("c"));
-        try (ConfigurableApplicationContext app = startRemote("remote-sp", "streamsplit.flink.restore-path=" + savepoint)) {
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
-                    KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out")).contains("C"));
+        try (ConfigurableApplicationContext app =
+                startRemote("remote-sp", "streamsplit.flink.restore-path=" + savepoint)) {
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out"))
+                            .contains("C"));
             // resumed from the savepoint's offsets: a and b are not read again
             assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out"))
                     .containsExactlyInAnyOrder("A", "B", "C");
@@ -110,21 +121,26 @@ class RemoteModeIT {
             assertThat(app.getBean(org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.class))
                     .isInstanceOf(RemoteStreamEnvironment.class);
             KafkaTopics.write(KAFKA.bootstrapServers(), "remote-in", List.of("a", "b", "c"));
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                    assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-out"))
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-out"))
                             .containsExactlyInAnyOrder("A", "B", "C"));
             client = app.getBean(JobClient.class);
             assertThat(sessionCluster.jobState(client.getJobID().toHexString())).isEqualTo("RUNNING");
 
             // what travelled: the test classes (the pipeline) and the connector, not the starter or Flink
-            assertThat(app.getBean(JobJars.class).all()).filteredOn(jar -> jar.verdict() == ShipRules.Verdict.EXCLUDED)
+            assertThat(app.getBean(JobJars.class).all())
+                    .filteredOn(jar -> jar.verdict() == ShipRules.Verdict.EXCLUDED)
                     .hasSizeGreaterThan(10);
             List<String> shipped = app.getBean(JobJars.class).shipped().stream()
-                    .map(jar -> jar.getFileName().toString()).toList();
-            assertThat(shipped).anyMatch(name -> name.endsWith("autoconfigure-test-classes.jar"))
-                    .anyMatch(name -> name.startsWith("streamsplit-connector-kafka") || name.endsWith("connector-classes.jar"))
+                    .map(jar -> jar.getFileName().toString())
+                    .toList();
+            assertThat(shipped)
+                    .anyMatch(name -> name.endsWith("autoconfigure-test-classes.jar"))
+                    .anyMatch(name ->
+                            name.startsWith("streamsplit-connector-kafka") || name.endsWith("connector-classes.jar"))
                     .anyMatch(name -> name.startsWith("kafka-clients-"))
-                    .noneMatch(name -> name.startsWith("flink-runtime") || name.startsWith("spring-")
+                    .noneMatch(name -> name.startsWith("flink-runtime")
+                            || name.startsWith("spring-")
                             || name.startsWith("streamsplit-spring-boot-autoconfigure")
                             || name.endsWith("autoconfigure-classes.jar"));
 
@@ -134,11 +150,17 @@ class RemoteModeIT {
                 JobSplits state = splits.read();
                 assertThat(state.mode()).isEqualTo("remote");
                 SourceState words = state.sources().get("words");
-                assertThat(words.splits()).extracting(SplitState::topic, SplitState::partition)
+                assertThat(words.splits())
+                        .extracting(SplitState::topic, SplitState::partition)
                         .containsExactly(tuple("remote-in", 0), tuple("remote-in", 1));
-                assertThat(words.splits()).allSatisfy(split -> assertThat(split.readerSubtask()).isEqualTo(
-                        KafkaSplitAssignment.ownerOf(new TopicPartition("remote-in", split.partition()), 2)));
-                assertThat(words.splits().stream().mapToLong(SplitState::currentOffset).sum()).isEqualTo(3);
+                assertThat(words.splits())
+                        .allSatisfy(split -> assertThat(split.readerSubtask())
+                                .isEqualTo(KafkaSplitAssignment.ownerOf(
+                                        new TopicPartition("remote-in", split.partition()), 2)));
+                assertThat(words.splits().stream()
+                                .mapToLong(SplitState::currentOffset)
+                                .sum())
+                        .isEqualTo(3);
                 assertThat(words.lag()).isZero();
                 assertThat(words.assignedSplits()).isEqualTo(2);
                 assertThat(words.recordsIn()).isEqualTo(3);
@@ -151,7 +173,9 @@ class RemoteModeIT {
         }
         JobClient stopped = client;
         // the application waited for the job's result; the REST API's job view is cached for a few seconds
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(sessionCluster.jobState(stopped.getJobID().toHexString())).isEqualTo("CANCELED"));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(
+                                sessionCluster.jobState(stopped.getJobID().toHexString()))
+                        .isEqualTo("CANCELED"));
     }
 }

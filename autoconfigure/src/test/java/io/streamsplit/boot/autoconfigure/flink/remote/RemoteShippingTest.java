@@ -1,13 +1,12 @@
 package io.streamsplit.boot.autoconfigure.flink.remote;
 
-import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
-import io.streamsplit.boot.autoconfigure.FailureReports;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -28,9 +27,13 @@ class RemoteShippingTest {
 
     private final ApplicationContextRunner remote = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
-            .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.embedded.enabled=false",
-                    "streamsplit.kafka.sources.orders.topics=orders", "streamsplit.kafka.sinks.out.topic=out",
-                    "streamsplit.flink.mode=remote", "streamsplit.flink.remote.host=localhost",
+            .withPropertyValues(
+                    "streamsplit.kafka.bootstrap-servers=b:1",
+                    "streamsplit.kafka.embedded.enabled=false",
+                    "streamsplit.kafka.sources.orders.topics=orders",
+                    "streamsplit.kafka.sinks.out.topic=out",
+                    "streamsplit.flink.mode=remote",
+                    "streamsplit.flink.remote.host=localhost",
                     "streamsplit.flink.remote.port=1");
 
     @Test
@@ -38,29 +41,38 @@ class RemoteShippingTest {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         remote.withUserConfiguration(SpringHoldingDeserializerConfiguration.class)
                 .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
-        assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.sources.orders.deserializer",
-                "bean 'headerAware'", "shipped to the Flink cluster", "field 'headerAware.defaults",
-                "org.springframework.util.LinkedMultiValueMap", "spring-core");
+        assertThat(analysis[0].getDescription())
+                .contains(
+                        "streamsplit.kafka.sources.orders.deserializer",
+                        "bean 'headerAware'",
+                        "shipped to the Flink cluster",
+                        "field 'headerAware.defaults",
+                        "org.springframework.util.LinkedMultiValueMap",
+                        "spring-core");
         assertThat(analysis[0].getAction()).contains("transient", "Spring");
     }
 
     @Test
     void aPipelineLambdaInAClassWithSpringSignaturesNamesTheOperatorAndTheClass() {
-        remote.withUserConfiguration(StringsDeserializer.class, SpringTypedPipelineConfiguration.class).run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("Operator 'Map'")
-                    .hasMessageContaining(SpringTypedPipelineConfiguration.class.getName()
-                            + " needs org.springframework.core.env.Environment")
-                    .hasMessageContaining("Move the function into a class");
-        });
+        remote.withUserConfiguration(StringsDeserializer.class, SpringTypedPipelineConfiguration.class)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .hasMessageContaining("Operator 'Map'")
+                            .hasMessageContaining(SpringTypedPipelineConfiguration.class.getName()
+                                    + " needs org.springframework.core.env.Environment")
+                            .hasMessageContaining("Move the function into a class");
+                });
     }
 
     @Test
     void thePipelineLambdaInASpringFreeClassPasses() {
-        remote.withUserConfiguration(StringsDeserializer.class, SpringFreePipeline.class).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context.getBean(JobJars.class).shipped()).isNotEmpty();
-        });
+        remote.withUserConfiguration(StringsDeserializer.class, SpringFreePipeline.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(JobJars.class).shipped()).isNotEmpty();
+                });
     }
 
     /** Serializable, but a Spring class: the cluster cannot deserialize it. */
@@ -98,7 +110,8 @@ class RemoteShippingTest {
 
         @Bean
         StreamSplitPipeline upper(Environment environment) {
-            return pipeline -> pipeline.sink("out", pipeline.<String>source("orders").map(String::toUpperCase));
+            return pipeline ->
+                    pipeline.sink("out", pipeline.<String>source("orders").map(String::toUpperCase));
         }
     }
 
@@ -108,7 +121,8 @@ class RemoteShippingTest {
 
         @Bean
         StreamSplitPipeline upper() {
-            return pipeline -> pipeline.sink("out", pipeline.<String>source("orders").map(String::toUpperCase));
+            return pipeline ->
+                    pipeline.sink("out", pipeline.<String>source("orders").map(String::toUpperCase));
         }
     }
 }

@@ -1,9 +1,9 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
-import io.streamsplit.boot.autoconfigure.FailureReports;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -19,48 +19,81 @@ class KafkaClientPropertiesTest {
 
     @Test
     void springKafkaSecuritySettingsAreInheritedAndStreamSplitsOwnWin() {
-        runner.withPropertyValues("spring.kafka.security.protocol=SASL_PLAINTEXT",
-                "spring.kafka.properties.sasl.mechanism=PLAIN",
-                "spring.kafka.properties.sasl.jaas.config=spring-jaas",
-                "spring.kafka.properties.max.poll.records=7",
-                "streamsplit.kafka.properties.sasl.mechanism=SCRAM-SHA-512").run(context -> {
+        runner.withPropertyValues(
+                        "spring.kafka.security.protocol=SASL_PLAINTEXT",
+                        "spring.kafka.properties.sasl.mechanism=PLAIN",
+                        "spring.kafka.properties.sasl.jaas.config=spring-jaas",
+                        "spring.kafka.properties.max.poll.records=7",
+                        "streamsplit.kafka.properties.sasl.mechanism=SCRAM-SHA-512")
+                .run(context -> {
                     KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
-                    assertThat(client.common()).containsEntry("security.protocol", "SASL_PLAINTEXT")
+                    assertThat(client.common())
+                            .containsEntry("security.protocol", "SASL_PLAINTEXT")
                             .containsEntry("sasl.jaas.config", "spring-jaas")
                             .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
                             // only security settings are taken from Spring Kafka: its consumer tuning is not Flink's
                             .doesNotContainKey("max.poll.records");
                     assertThat(client.origin("sasl.jaas.config")).isEqualTo("spring.kafka.properties.sasl.jaas.config");
-                    assertThat(client.origin("sasl.mechanism")).isEqualTo("streamsplit.kafka.properties.sasl.mechanism");
+                    assertThat(client.origin("sasl.mechanism"))
+                            .isEqualTo("streamsplit.kafka.properties.sasl.mechanism");
                 });
     }
 
     @Test
-    void aBundleWithAKeyStoreTravelsAsPemKeyAndCertificateChain(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
+    void aBundleWithAKeyStoreTravelsAsPemKeyAndCertificateChain(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path store = dir.resolve("client.p12");
-        Process keytool = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "keytool")
-                .toString(), "-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-dname",
-                "CN=orders-app", "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass",
-                "store-secret", "-keypass", "store-secret").redirectErrorStream(true).start();
-        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
-        runner.withPropertyValues("spring.ssl.bundle.jks.client.keystore.location=file:" + store,
-                "spring.ssl.bundle.jks.client.keystore.password=store-secret",
-                "spring.ssl.bundle.jks.client.keystore.type=PKCS12",
-                "spring.ssl.bundle.jks.client.truststore.location=file:" + store,
-                "spring.ssl.bundle.jks.client.truststore.password=store-secret",
-                "spring.ssl.bundle.jks.client.truststore.type=PKCS12",
-                "streamsplit.kafka.ssl-bundle=client").run(context -> {
-                    java.util.Map<String, String> common = context.getBean(KafkaClientProperties.class).common();
-                    assertThat(common).containsEntry("security.protocol", "SSL")
-                            .containsEntry("ssl.keystore.type", "PEM").containsEntry("ssl.truststore.type", "PEM");
+        Process keytool = new ProcessBuilder(
+                        java.nio.file.Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "client",
+                        "-keyalg",
+                        "RSA",
+                        "-keysize",
+                        "2048",
+                        "-dname",
+                        "CN=orders-app",
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        store.toString(),
+                        "-storepass",
+                        "store-secret",
+                        "-keypass",
+                        "store-secret")
+                .redirectErrorStream(true)
+                .start();
+        assertThat(keytool.waitFor())
+                .as(new String(keytool.getInputStream().readAllBytes()))
+                .isZero();
+        runner.withPropertyValues(
+                        "spring.ssl.bundle.jks.client.keystore.location=file:" + store,
+                        "spring.ssl.bundle.jks.client.keystore.password=store-secret",
+                        "spring.ssl.bundle.jks.client.keystore.type=PKCS12",
+                        "spring.ssl.bundle.jks.client.truststore.location=file:" + store,
+                        "spring.ssl.bundle.jks.client.truststore.password=store-secret",
+                        "spring.ssl.bundle.jks.client.truststore.type=PKCS12",
+                        "streamsplit.kafka.ssl-bundle=client")
+                .run(context -> {
+                    java.util.Map<String, String> common =
+                            context.getBean(KafkaClientProperties.class).common();
+                    assertThat(common)
+                            .containsEntry("security.protocol", "SSL")
+                            .containsEntry("ssl.keystore.type", "PEM")
+                            .containsEntry("ssl.truststore.type", "PEM");
                     assertThat(common.get("ssl.keystore.key")).startsWith("-----BEGIN PRIVATE KEY-----\n");
-                    assertThat(common.get("ssl.keystore.certificate.chain")).startsWith("-----BEGIN CERTIFICATE-----\n");
+                    assertThat(common.get("ssl.keystore.certificate.chain"))
+                            .startsWith("-----BEGIN CERTIFICATE-----\n");
                     assertThat(common.get("ssl.truststore.certificates")).startsWith("-----BEGIN CERTIFICATE-----\n");
                     // Kafka must be able to read it back: the PEM key parses as PKCS#8
                     String base64 = common.get("ssl.keystore.key").replaceAll("-----[A-Z ]+-----|\\s", "");
-                    assertThat(java.security.KeyFactory.getInstance("RSA").generatePrivate(
-                            new java.security.spec.PKCS8EncodedKeySpec(java.util.Base64.getDecoder().decode(base64))))
+                    assertThat(java.security.KeyFactory.getInstance("RSA")
+                                    .generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(
+                                            java.util.Base64.getDecoder().decode(base64))))
                             .isNotNull();
                 });
     }
@@ -68,11 +101,12 @@ class KafkaClientPropertiesTest {
     @Test
     void anUnknownSslBundleNamesThePropertyAndTheBundlesThatExist() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
-        runner.withPropertyValues("streamsplit.kafka.ssl-bundle=kafka-tls",
-                "spring.ssl.bundle.pem.other.truststore.certificate=classpath:none.pem")
+        runner.withPropertyValues(
+                        "streamsplit.kafka.ssl-bundle=kafka-tls",
+                        "spring.ssl.bundle.pem.other.truststore.certificate=classpath:none.pem")
                 .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
-        assertThat(analysis[0].getDescription()).contains("streamsplit.kafka.ssl-bundle", "'kafka-tls'",
-                "there is no SSL bundle named 'kafka-tls'");
+        assertThat(analysis[0].getDescription())
+                .contains("streamsplit.kafka.ssl-bundle", "'kafka-tls'", "there is no SSL bundle named 'kafka-tls'");
         assertThat(analysis[0].getAction()).contains("[other]", "spring.ssl.bundle.pem.kafka-tls");
     }
 
@@ -81,8 +115,10 @@ class KafkaClientPropertiesTest {
         java.util.Properties client = new java.util.Properties();
         assertThat(KafkaAccessCheck.secured(client)).isFalse();
         client.put("security.protocol", "SASL_SSL");
-        client.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
-                + " username=\"orders-app\" password=\"x\";");
+        client.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                        + " username=\"orders-app\" password=\"x\";");
         assertThat(KafkaAccessCheck.secured(client)).isTrue();
         assertThat(KafkaAccessCheck.principal(client)).isEqualTo("User:orders-app");
         client.remove("sasl.jaas.config");

@@ -1,14 +1,13 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.KafkaTopics;
-import io.streamsplit.boot.autoconfigure.WordsApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.WordsApplication;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.time.Duration;
 import java.util.List;
-
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -25,13 +24,16 @@ import org.testcontainers.kafka.KafkaContainer;
  * {@code StreamSplitAutoConfigurationTest.aKafkaConnectionDetailsBeanWinsOverSpringKafkaProperties}.
  */
 @Testcontainers(disabledWithoutDocker = true)
-@SpringBootTest(classes = WordsApplication.class, properties = {
-        "streamsplit.kafka.sources.words.topics=tc-in",
-        "streamsplit.kafka.sources.words.deserializer=wordDeserializer",
-        "streamsplit.kafka.sinks.upper.topic=tc-out",
-        "streamsplit.kafka.sinks.upper.serializer=utf8",
-        "streamsplit.flink.parallelism=1",
-        "streamsplit.flink.checkpointing.interval=500ms"})
+@SpringBootTest(
+        classes = WordsApplication.class,
+        properties = {
+            "streamsplit.kafka.sources.words.topics=tc-in",
+            "streamsplit.kafka.sources.words.deserializer=wordDeserializer",
+            "streamsplit.kafka.sinks.upper.topic=tc-out",
+            "streamsplit.kafka.sinks.upper.serializer=utf8",
+            "streamsplit.flink.parallelism=1",
+            "streamsplit.flink.checkpointing.interval=500ms"
+        })
 class KafkaServiceConnectionIT {
 
     @Container
@@ -46,7 +48,8 @@ class KafkaServiceConnectionIT {
     void sourcesAndSinksUseTheContainerAndThePipelineRuns() throws Exception {
         assertThat(words.consumerProperties()).containsEntry("bootstrap.servers", KAFKA.getBootstrapServers());
         KafkaTopics.write(KAFKA.getBootstrapServers(), "tc-in", List.of("x", "y"));
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                assertThat(KafkaTopics.values(KAFKA.getBootstrapServers(), "tc-out")).containsExactlyInAnyOrder("X", "Y"));
+        await().atMost(Duration.ofSeconds(90))
+                .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.getBootstrapServers(), "tc-out"))
+                        .containsExactlyInAnyOrder("X", "Y"));
     }
 }

@@ -1,16 +1,15 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.KafkaTopics;
-import io.streamsplit.boot.autoconfigure.FailureReports;
-import io.streamsplit.boot.autoconfigure.Words;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.List;
-
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.embedded.kafka.BrokerSecurity;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.time.Duration;
+import java.util.List;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -33,7 +32,11 @@ class MutualTlsKafkaIT {
     @BeforeAll
     static void startBroker() {
         broker = EmbeddedKafkaBroker.builder()
-                .security(BrokerSecurity.ssl().requireClientCertificate("orders-app").acls(true)).build().start();
+                .security(BrokerSecurity.ssl()
+                        .requireClientCertificate("orders-app")
+                        .acls(true))
+                .build()
+                .start();
     }
 
     @AfterAll
@@ -59,18 +62,23 @@ class MutualTlsKafkaIT {
     void aPipelineAuthenticatesWithTheBundlesClientCertificate() throws Exception {
         broker.createTopic("mtls-in", 2);
         broker.createTopic("mtls-out", 1);
-        for (var grant : List.of(new ResourcePattern(ResourceType.TOPIC, "mtls-in", PatternType.LITERAL),
+        for (var grant : List.of(
+                new ResourcePattern(ResourceType.TOPIC, "mtls-in", PatternType.LITERAL),
                 new ResourcePattern(ResourceType.GROUP, "mtls", PatternType.LITERAL))) {
             broker.allow("User:CN=orders-app", AclOperation.READ, grant);
         }
-        broker.allow("User:CN=orders-app", AclOperation.WRITE,
+        broker.allow(
+                "User:CN=orders-app",
+                AclOperation.WRITE,
                 new ResourcePattern(ResourceType.TOPIC, "mtls-out", PatternType.LITERAL));
         try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "mtls", bundle())) {
-            assertThat(app.getBean(KafkaClientProperties.class).common()).containsEntry("security.protocol", "SSL")
+            assertThat(app.getBean(KafkaClientProperties.class).common())
+                    .containsEntry("security.protocol", "SSL")
                     .containsKeys("ssl.keystore.key", "ssl.keystore.certificate.chain", "ssl.truststore.certificates");
             KafkaTopics.write(broker.internalBootstrapServers(), "mtls-in", List.of("m", "t"));
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
-                    KafkaTopics.values(broker.internalBootstrapServers(), "mtls-out")).containsExactlyInAnyOrder("M", "T"));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(broker.internalBootstrapServers(), "mtls-out"))
+                            .containsExactlyInAnyOrder("M", "T"));
         }
     }
 
@@ -85,7 +93,8 @@ class MutualTlsKafkaIT {
             failure = e;
         }
         FailureAnalysis report = FailureReports.analyze(failure);
-        assertThat(report.getDescription()).contains("Kafka denies User:CN=orders-app DESCRIBE on topic 'mtls-denied-in'");
+        assertThat(report.getDescription())
+                .contains("Kafka denies User:CN=orders-app DESCRIBE on topic 'mtls-denied-in'");
         assertThat(report.getAction()).contains("--allow-principal User:CN=orders-app");
     }
 }

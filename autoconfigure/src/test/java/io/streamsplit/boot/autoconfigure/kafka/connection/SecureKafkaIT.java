@@ -1,20 +1,19 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.KafkaTopics;
-import io.streamsplit.boot.autoconfigure.FailureReports;
-import io.streamsplit.boot.autoconfigure.Words;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
 import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.embedded.kafka.BrokerSecurity;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -58,17 +57,27 @@ class SecureKafkaIT {
     @Test
     void exactlyOnceOverSaslSslWithScramFromYamlAndNoSecretIsShown(CapturedOutput output) throws Exception {
         topicsAndFullAccess("alice", "eos");
-        try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "eos",
-                withProperties(yamlCredentials("alice", "alice-secret"), exactlyOnce(),
+        try (ConfigurableApplicationContext app = Words.start(
+                broker.bootstrapServers(),
+                "eos",
+                withProperties(
+                        yamlCredentials("alice", "alice-secret"),
+                        exactlyOnce(),
                         "logging.level.org.apache.kafka.common.config=info"))) {
             KafkaTopics.write(broker.internalBootstrapServers(), "eos-in", List.of("a", "b", "c"));
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
-                    KafkaTopics.values(broker.internalBootstrapServers(), "eos-out")).containsExactlyInAnyOrder("A", "B", "C"));
-            String splits = JsonMapper.builder().build().writeValueAsString(app.getBean(KafkaSplitStates.class).read());
-            String health = app.getBean(StreamSplitHealthIndicator.class).health().toString();
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(broker.internalBootstrapServers(), "eos-out"))
+                            .containsExactlyInAnyOrder("A", "B", "C"));
+            String splits = JsonMapper.builder()
+                    .build()
+                    .writeValueAsString(app.getBean(KafkaSplitStates.class).read());
+            String health =
+                    app.getBean(StreamSplitHealthIndicator.class).health().toString();
             assertThat(splits).contains("eos-in");
             for (String shown : List.of(splits, health, output.getAll())) {
-                assertThat(shown).doesNotContain("alice-secret").doesNotContain(broker.security().trustStorePassword());
+                assertThat(shown)
+                        .doesNotContain("alice-secret")
+                        .doesNotContain(broker.security().trustStorePassword());
             }
         }
         // Kafka's own config dump ran (at INFO) and hid the values
@@ -79,21 +88,26 @@ class SecureKafkaIT {
     void exactlyOnceWithASpringBootSslBundle() throws Exception {
         topicsAndFullAccess("alice", "bundle");
         List<String> properties = new ArrayList<>(List.of(
-                "spring.ssl.bundle.jks.kafka.truststore.location=file:" + broker.security().trustStore(),
-                "spring.ssl.bundle.jks.kafka.truststore.password=" + broker.security().trustStorePassword(),
+                "spring.ssl.bundle.jks.kafka.truststore.location=file:"
+                        + broker.security().trustStore(),
+                "spring.ssl.bundle.jks.kafka.truststore.password="
+                        + broker.security().trustStorePassword(),
                 "spring.ssl.bundle.jks.kafka.truststore.type=PKCS12",
                 "spring.kafka.ssl.bundle=kafka",
                 "streamsplit.kafka.properties.sasl.mechanism=SCRAM-SHA-512",
                 "streamsplit.kafka.properties.sasl.jaas.config=" + jaas("alice", "alice-secret")));
         properties.addAll(exactlyOnce());
-        try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "bundle",
-                properties.toArray(String[]::new))) {
+        try (ConfigurableApplicationContext app =
+                Words.start(broker.bootstrapServers(), "bundle", properties.toArray(String[]::new))) {
             // the bundle travels as PEM, and the protocol follows from it and the SASL settings
-            assertThat(app.getBean(KafkaClientProperties.class).common()).containsEntry("security.protocol", "SASL_SSL")
-                    .containsEntry("ssl.truststore.type", "PEM").doesNotContainKey("ssl.truststore.location");
+            assertThat(app.getBean(KafkaClientProperties.class).common())
+                    .containsEntry("security.protocol", "SASL_SSL")
+                    .containsEntry("ssl.truststore.type", "PEM")
+                    .doesNotContainKey("ssl.truststore.location");
             KafkaTopics.write(broker.internalBootstrapServers(), "bundle-in", List.of("x", "y"));
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
-                    KafkaTopics.values(broker.internalBootstrapServers(), "bundle-out")).containsExactlyInAnyOrder("X", "Y"));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(broker.internalBootstrapServers(), "bundle-out"))
+                            .containsExactlyInAnyOrder("X", "Y"));
         }
     }
 
@@ -101,13 +115,14 @@ class SecureKafkaIT {
     void thePlainMechanismWorksToo() throws Exception {
         topicsAndFullAccess("bob", "plain");
         List<String> properties = new ArrayList<>(yamlCredentials("bob", "bob-secret"));
-        properties.replaceAll(p -> p.replace("SCRAM-SHA-512", "PLAIN").replace(SCRAM,
-                "org.apache.kafka.common.security.plain.PlainLoginModule required"));
-        try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "plain",
-                properties.toArray(String[]::new))) {
+        properties.replaceAll(p -> p.replace("SCRAM-SHA-512", "PLAIN")
+                .replace(SCRAM, "org.apache.kafka.common.security.plain.PlainLoginModule required"));
+        try (ConfigurableApplicationContext app =
+                Words.start(broker.bootstrapServers(), "plain", properties.toArray(String[]::new))) {
             KafkaTopics.write(broker.internalBootstrapServers(), "plain-in", List.of("p"));
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(
-                    KafkaTopics.values(broker.internalBootstrapServers(), "plain-out")).containsExactly("P"));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(broker.internalBootstrapServers(), "plain-out"))
+                            .containsExactly("P"));
         }
     }
 
@@ -120,23 +135,29 @@ class SecureKafkaIT {
                 + java.nio.file.Path.of(System.getProperty("java.home"), "lib", "security", "cacerts"));
         properties.add("streamsplit.kafka.properties.ssl.truststore.password=changeit");
         FailureAnalysis report = FailureReports.analyze(failureOf("tls", properties));
-        assertThat(report.getDescription()).contains("the TLS handshake of source 'words' with "
-                + broker.bootstrapServers() + " failed");
+        assertThat(report.getDescription())
+                .contains("the TLS handshake of source 'words' with " + broker.bootstrapServers() + " failed");
         assertThat(report.getAction()).contains("trust material");
     }
 
     @Test
     void aWrongPasswordFailsStartupFastWithoutShowingIt() {
         long start = System.nanoTime();
-        assertThatThrownBy(() -> Words.start(broker.bootstrapServers(), "wrong",
-                yamlCredentials("alice", "not-alices-password").toArray(String[]::new)))
-                .rootCause().satisfies(root -> assertThat(root.getClass().getSimpleName())
-                        .isEqualTo("SaslAuthenticationException"));
+        assertThatThrownBy(() -> Words.start(
+                        broker.bootstrapServers(),
+                        "wrong",
+                        yamlCredentials("alice", "not-alices-password").toArray(String[]::new)))
+                .rootCause()
+                .satisfies(
+                        root -> assertThat(root.getClass().getSimpleName()).isEqualTo("SaslAuthenticationException"));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
         Throwable failure = failureOf("wrong", yamlCredentials("alice", "not-alices-password"));
         String report = FailureReports.analyze(failure).getDescription();
-        assertThat(report).contains("streamsplit.kafka.properties.sasl.jaas.config", "rejected the SASL SCRAM-SHA-512"
-                + " credentials of User:alice").doesNotContain("not-alices-password");
+        assertThat(report)
+                .contains(
+                        "streamsplit.kafka.properties.sasl.jaas.config",
+                        "rejected the SASL SCRAM-SHA-512" + " credentials of User:alice")
+                .doesNotContain("not-alices-password");
     }
 
     @Test
@@ -144,23 +165,35 @@ class SecureKafkaIT {
         // bob may see the input topic but not read it
         createTopics("bob");
         allow("bob", AclOperation.DESCRIBE, ResourceType.TOPIC, "bob-in");
-        assertDenied("bob", "streamsplit.kafka.sources.words.topics", "Kafka denies User:bob READ on topic 'bob-in'",
+        assertDenied(
+                "bob",
+                "streamsplit.kafka.sources.words.topics",
+                "Kafka denies User:bob READ on topic 'bob-in'",
                 "--allow-principal User:bob --operation Read --topic bob-in");
         // carol has no right on the topic at all: not even DESCRIBE, which discovery needs
         createTopics("carol");
-        assertDenied("carol", "streamsplit.kafka.sources.words.topics", "Kafka denies User:carol DESCRIBE on topic 'carol-in'",
+        assertDenied(
+                "carol",
+                "streamsplit.kafka.sources.words.topics",
+                "Kafka denies User:carol DESCRIBE on topic 'carol-in'",
                 "--operation Describe --topic carol-in");
         // dave reads the topic but not the consumer group
         createTopics("dave");
         allow("dave", AclOperation.READ, ResourceType.TOPIC, "dave-in");
-        assertDenied("dave", "streamsplit.kafka.sources.words.group-id", "Kafka denies User:dave READ on group 'dave'",
+        assertDenied(
+                "dave",
+                "streamsplit.kafka.sources.words.group-id",
+                "Kafka denies User:dave READ on group 'dave'",
                 "--operation Read --group dave");
         // erin reads fine but may not write the sink's topic
         createTopics("erin");
         allow("erin", AclOperation.READ, ResourceType.TOPIC, "erin-in");
         allow("erin", AclOperation.READ, ResourceType.GROUP, "erin");
         allow("erin", AclOperation.DESCRIBE, ResourceType.TOPIC, "erin-out");
-        assertDenied("erin", "streamsplit.kafka.sinks.upper.topic", "Kafka denies User:erin WRITE on topic 'erin-out'",
+        assertDenied(
+                "erin",
+                "streamsplit.kafka.sinks.upper.topic",
+                "Kafka denies User:erin WRITE on topic 'erin-out'",
                 "--operation Write --topic erin-out");
     }
 
@@ -170,27 +203,31 @@ class SecureKafkaIT {
         allow("frank", AclOperation.READ, ResourceType.TOPIC, "frank-in");
         allow("frank", AclOperation.READ, ResourceType.GROUP, "frank");
         allow("frank", AclOperation.WRITE, ResourceType.TOPIC, "frank-out");
-        try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "frank",
-                withProperties(yamlCredentials("frank", "frank-secret"), exactlyOnce(),
+        try (ConfigurableApplicationContext app = Words.start(
+                broker.bootstrapServers(),
+                "frank",
+                withProperties(
+                        yamlCredentials("frank", "frank-secret"),
+                        exactlyOnce(),
                         "streamsplit.flink.restart.strategy=none"))) {
             KafkaTopics.write(broker.internalBootstrapServers(), "frank-in", List.of("a"));
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(output.getAll())
-                    .contains("failed for good")
-                    .contains("Kafka denies the exactly-once sink its transactional ids")
-                    .contains("--transactional-id <prefix> --resource-pattern-type prefixed"));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(output.getAll())
+                            .contains("failed for good")
+                            .contains("Kafka denies the exactly-once sink its transactional ids")
+                            .contains("--transactional-id <prefix> --resource-pattern-type prefixed"));
         }
     }
 
     private void assertDenied(String user, String property, String problem, String grant) {
-        FailureAnalysis report = FailureReports.analyze(failureOf(user,
-                yamlCredentials(user, user + "-secret")));
+        FailureAnalysis report = FailureReports.analyze(failureOf(user, yamlCredentials(user, user + "-secret")));
         assertThat(report.getDescription()).contains(property, problem).doesNotContain(user + "-secret");
         assertThat(report.getAction()).contains(grant);
     }
 
     private static Throwable failureOf(String name, List<String> properties) {
-        try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), name,
-                properties.toArray(String[]::new))) {
+        try (ConfigurableApplicationContext app =
+                Words.start(broker.bootstrapServers(), name, properties.toArray(String[]::new))) {
             throw new AssertionError("application '" + name + "' started although Kafka should deny it");
         } catch (RuntimeException e) {
             return e;
@@ -204,7 +241,9 @@ class SecureKafkaIT {
         allow(user, AclOperation.WRITE, ResourceType.TOPIC, name + "-out");
         allow(user, AclOperation.DESCRIBE, ResourceType.TOPIC, name + "-out");
         for (AclOperation operation : List.of(AclOperation.WRITE, AclOperation.DESCRIBE)) {
-            broker.allow("User:" + user, operation,
+            broker.allow(
+                    "User:" + user,
+                    operation,
                     new ResourcePattern(ResourceType.TRANSACTIONAL_ID, name + "-upper", PatternType.PREFIXED));
         }
     }
@@ -223,11 +262,14 @@ class SecureKafkaIT {
     }
 
     private static List<String> yamlCredentials(String user, String password) {
-        return List.of("streamsplit.kafka.properties.security.protocol=SASL_SSL",
+        return List.of(
+                "streamsplit.kafka.properties.security.protocol=SASL_SSL",
                 "streamsplit.kafka.properties.sasl.mechanism=SCRAM-SHA-512",
                 "streamsplit.kafka.properties.sasl.jaas.config=" + jaas(user, password),
-                "streamsplit.kafka.properties.ssl.truststore.location=" + broker.security().trustStore(),
-                "streamsplit.kafka.properties.ssl.truststore.password=" + broker.security().trustStorePassword(),
+                "streamsplit.kafka.properties.ssl.truststore.location="
+                        + broker.security().trustStore(),
+                "streamsplit.kafka.properties.ssl.truststore.password="
+                        + broker.security().trustStorePassword(),
                 "streamsplit.kafka.properties.ssl.truststore.type=PKCS12");
     }
 

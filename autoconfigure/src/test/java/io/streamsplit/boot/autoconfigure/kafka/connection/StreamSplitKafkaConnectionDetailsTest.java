@@ -2,14 +2,13 @@ package io.streamsplit.boot.autoconfigure.kafka.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
+import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.List;
-
-import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
-import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,29 +33,33 @@ class StreamSplitKafkaConnectionDetailsTest {
     void bootsConnectionDetailsGiveServersSecurityProtocolAndSslBundleTogether(@TempDir Path dir) throws Exception {
         SslBundle bundle = SslBundle.of(SslStoreBundle.of(null, null, trustStore(dir)));
         runner.withBean(KafkaConnectionDetails.class, () -> new KafkaConnectionDetails() {
-            @Override
-            public List<String> getBootstrapServers() {
-                return List.of("secure-container:9093");
-            }
+                    @Override
+                    public List<String> getBootstrapServers() {
+                        return List.of("secure-container:9093");
+                    }
 
-            @Override
-            public @Nullable String getSecurityProtocol() {
-                return "SASL_SSL";
-            }
+                    @Override
+                    public @Nullable String getSecurityProtocol() {
+                        return "SASL_SSL";
+                    }
 
-            @Override
-            public @Nullable SslBundle getSslBundle() {
-                return bundle;
-            }
-        }).run(context -> {
-            assertThat(context.getBean(StreamSplitKafkaConnectionDetails.class).getBootstrapServers())
-                    .containsExactly("secure-container:9093");
-            KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
-            assertThat(client.common()).containsEntry("security.protocol", "SASL_SSL")
-                    .containsEntry("ssl.truststore.type", "PEM");
-            assertThat(client.common().get("ssl.truststore.certificates")).startsWith("-----BEGIN CERTIFICATE-----");
-            assertThat(client.origin("security.protocol")).isEqualTo("Spring Boot's KafkaConnectionDetails");
-        });
+                    @Override
+                    public @Nullable SslBundle getSslBundle() {
+                        return bundle;
+                    }
+                })
+                .run(context -> {
+                    assertThat(context.getBean(StreamSplitKafkaConnectionDetails.class)
+                                    .getBootstrapServers())
+                            .containsExactly("secure-container:9093");
+                    KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
+                    assertThat(client.common())
+                            .containsEntry("security.protocol", "SASL_SSL")
+                            .containsEntry("ssl.truststore.type", "PEM");
+                    assertThat(client.common().get("ssl.truststore.certificates"))
+                            .startsWith("-----BEGIN CERTIFICATE-----");
+                    assertThat(client.origin("security.protocol")).isEqualTo("Spring Boot's KafkaConnectionDetails");
+                });
     }
 
     @Test
@@ -66,15 +69,19 @@ class StreamSplitKafkaConnectionDetailsTest {
             PropertiesStreamSplitKafkaConnectionDetails details =
                     context.getBean(PropertiesStreamSplitKafkaConnectionDetails.class);
             assertThat(details.bootstrapServersOrigin()).isEqualTo("the dev-mode broker");
-            assertThat(context.getBean(EmbeddedKafkaDevBroker.class).isStarted()).isFalse();
+            assertThat(context.getBean(EmbeddedKafkaDevBroker.class).isStarted())
+                    .isFalse();
         });
     }
 
     @Test
     void springKafkaPropertiesReachTheSourcesThroughBootsDefaultDetails() {
-        runner.withPropertyValues("spring.kafka.bootstrap-servers=boot-a:9092,boot-b:9092",
-                "spring.kafka.security.protocol=SASL_PLAINTEXT").run(context -> {
-                    assertThat(context.getBean(StreamSplitKafkaConnectionDetails.class).getBootstrapServers())
+        runner.withPropertyValues(
+                        "spring.kafka.bootstrap-servers=boot-a:9092,boot-b:9092",
+                        "spring.kafka.security.protocol=SASL_PLAINTEXT")
+                .run(context -> {
+                    assertThat(context.getBean(StreamSplitKafkaConnectionDetails.class)
+                                    .getBootstrapServers())
                             .containsExactly("boot-a:9092", "boot-b:9092");
                     assertThat(context.getBean(KafkaClientProperties.class).common())
                             .containsEntry("security.protocol", "SASL_PLAINTEXT");
@@ -84,23 +91,45 @@ class StreamSplitKafkaConnectionDetailsTest {
     @Test
     void anApplicationsOwnConnectionDetailsReplaceTheDefault() {
         runner.withBean(StreamSplitKafkaConnectionDetails.class, () -> () -> List.of("mine:9092"))
-                .withPropertyValues("spring.kafka.bootstrap-servers=boot:9092",
-                        "streamsplit.kafka.bootstrap-servers=ignored:9092")
+                .withPropertyValues(
+                        "spring.kafka.bootstrap-servers=boot:9092", "streamsplit.kafka.bootstrap-servers=ignored:9092")
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(PropertiesStreamSplitKafkaConnectionDetails.class);
                     assertThat(context.getBean(KafkaBootstrapServers.class)
-                            .resolve("streamsplit.kafka.sources.orders.bootstrap-servers", List.of()))
+                                    .resolve("streamsplit.kafka.sources.orders.bootstrap-servers", List.of()))
                             .isEqualTo("mine:9092");
                 });
     }
 
     private static KeyStore trustStore(Path dir) throws Exception {
         Path store = dir.resolve("trust.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=test-ca",
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", "secret",
-                "-keypass", "secret").redirectErrorStream(true).start();
-        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "ca",
+                        "-keyalg",
+                        "RSA",
+                        "-keysize",
+                        "2048",
+                        "-dname",
+                        "CN=test-ca",
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        store.toString(),
+                        "-storepass",
+                        "secret",
+                        "-keypass",
+                        "secret")
+                .redirectErrorStream(true)
+                .start();
+        assertThat(keytool.waitFor())
+                .as(new String(keytool.getInputStream().readAllBytes()))
+                .isZero();
         KeyStore keyStore = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(store)) {
             keyStore.load(in, "secret".toCharArray());

@@ -1,6 +1,5 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -12,7 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -49,10 +48,15 @@ public final class AdminKafkaMetadata implements KafkaMetadata {
     @Override
     public Map<String, Integer> partitionCounts(Collection<String> topics) throws Exception {
         Map<String, Integer> counts = new HashMap<>();
-        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics).topicNameValues();
+        Map<String, KafkaFuture<TopicDescription>> futures =
+                admin.describeTopics(topics).topicNameValues();
         for (Map.Entry<String, KafkaFuture<TopicDescription>> entry : futures.entrySet()) {
             try {
-                counts.put(entry.getKey(), get(entry.getValue(), "describe topic " + entry.getKey()).partitions().size());
+                counts.put(
+                        entry.getKey(),
+                        get(entry.getValue(), "describe topic " + entry.getKey())
+                                .partitions()
+                                .size());
             } catch (KafkaMetadataException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     throw e;
@@ -75,8 +79,8 @@ public final class AdminKafkaMetadata implements KafkaMetadata {
     @Override
     public Map<TopicPartition, Long> offsetsForTimestamp(Collection<TopicPartition> partitions, long timestampMillis)
             throws Exception {
-        Map<TopicPartition, Long> offsets = listOffsets(partitions, tp -> OffsetSpec.forTimestamp(timestampMillis),
-                "timestamp " + timestampMillis);
+        Map<TopicPartition, Long> offsets =
+                listOffsets(partitions, tp -> OffsetSpec.forTimestamp(timestampMillis), "timestamp " + timestampMillis);
         offsets.values().removeIf(offset -> offset < 0);
         return offsets;
     }
@@ -97,16 +101,17 @@ public final class AdminKafkaMetadata implements KafkaMetadata {
         return offsets;
     }
 
-    private Map<TopicPartition, Long> listOffsets(Collection<TopicPartition> partitions,
-            Function<TopicPartition, OffsetSpec> spec, String what) throws Exception {
+    private Map<TopicPartition, Long> listOffsets(
+            Collection<TopicPartition> partitions, Function<TopicPartition, OffsetSpec> spec, String what)
+            throws Exception {
         if (partitions.isEmpty()) {
             return new HashMap<>();
         }
-        Map<TopicPartition, OffsetSpec> request = partitions.stream()
-                .collect(Collectors.toMap(Function.identity(), spec));
+        Map<TopicPartition, OffsetSpec> request =
+                partitions.stream().collect(Collectors.toMap(Function.identity(), spec));
         ListOffsetsResult result = admin.listOffsets(request, new ListOffsetsOptions(isolationLevel));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> infos = get(result.all(),
-                "list " + what + " offsets of " + describe(partitions));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> infos =
+                get(result.all(), "list " + what + " offsets of " + describe(partitions));
         Map<TopicPartition, Long> offsets = new HashMap<>();
         infos.forEach((tp, info) -> offsets.put(tp, info.offset()));
         return offsets;
@@ -116,17 +121,23 @@ public final class AdminKafkaMetadata implements KafkaMetadata {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new KafkaMetadataException("Could not " + what + " on Kafka cluster " + bootstrapServers + ": "
-                    + e.getCause().getMessage(), e.getCause());
+            throw new KafkaMetadataException(
+                    "Could not " + what + " on Kafka cluster " + bootstrapServers + ": "
+                            + e.getCause().getMessage(),
+                    e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new KafkaMetadataException("Timed out after " + timeout.toMillis() + " ms trying to " + what
-                    + " on Kafka cluster " + bootstrapServers + "; is the cluster reachable?", e);
+            throw new KafkaMetadataException(
+                    "Timed out after " + timeout.toMillis() + " ms trying to " + what + " on Kafka cluster "
+                            + bootstrapServers + "; is the cluster reachable?",
+                    e);
         }
     }
 
     private static String describe(Collection<TopicPartition> partitions) {
-        List<String> names = partitions.stream().limit(5).map(TopicPartition::toString).toList();
-        return partitions.size() <= 5 ? names.toString()
+        List<String> names =
+                partitions.stream().limit(5).map(TopicPartition::toString).toList();
+        return partitions.size() <= 5
+                ? names.toString()
                 : names + " and " + (partitions.size() - 5) + " more partitions";
     }
 

@@ -1,13 +1,12 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -23,8 +22,10 @@ public final class KafkaEnumeratorState {
     private final List<KafkaPartitionSplit> pendingSplits;
     private final boolean initialDiscoveryFinished;
 
-    public KafkaEnumeratorState(Collection<TopicPartition> assignedPartitions,
-            Collection<KafkaPartitionSplit> pendingSplits, boolean initialDiscoveryFinished) {
+    public KafkaEnumeratorState(
+            Collection<TopicPartition> assignedPartitions,
+            Collection<KafkaPartitionSplit> pendingSplits,
+            boolean initialDiscoveryFinished) {
         this.assignedPartitions = Collections.unmodifiableSet(new LinkedHashSet<>(assignedPartitions));
         this.pendingSplits = List.copyOf(pendingSplits);
         this.initialDiscoveryFinished = initialDiscoveryFinished;
@@ -62,7 +63,7 @@ public final class KafkaEnumeratorState {
 
     @Override
     public String toString() {
-        return "KafkaEnumeratorState{assigned=" + assignedPartitions.size() + " partitions, pending="
-                + pendingSplits + ", initialDiscoveryFinished=" + initialDiscoveryFinished + '}';
+        return "KafkaEnumeratorState{assigned=" + assignedPartitions.size() + " partitions, pending=" + pendingSplits
+                + ", initialDiscoveryFinished=" + initialDiscoveryFinished + '}';
     }
 }

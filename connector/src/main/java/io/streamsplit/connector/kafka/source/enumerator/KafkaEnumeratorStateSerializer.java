@@ -1,12 +1,11 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitSerializer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -38,7 +37,8 @@ public final class KafkaEnumeratorStateSerializer implements SimpleVersionedSeri
 
     @Override
     public byte[] serialize(KafkaEnumeratorState state) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(64 + 32 * state.assignedPartitions().size());
+        DataOutputSerializer out =
+                new DataOutputSerializer(64 + 32 * state.assignedPartitions().size());
         out.writeBoolean(state.initialDiscoveryFinished());
         out.writeInt(state.assignedPartitions().size());
         for (TopicPartition tp : state.assignedPartitions()) {
@@ -55,8 +55,9 @@ public final class KafkaEnumeratorStateSerializer implements SimpleVersionedSeri
     @Override
     public KafkaEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
         if (version != VERSION_1) {
-            throw new IOException("Unknown Kafka enumerator state version " + version + "; this release reads versions 1.."
-                    + CURRENT_VERSION + ". Was the checkpoint written by a newer StreamSplit release?");
+            throw new IOException(
+                    "Unknown Kafka enumerator state version " + version + "; this release reads versions 1.."
+                            + CURRENT_VERSION + ". Was the checkpoint written by a newer StreamSplit release?");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         boolean initialDiscoveryFinished = in.readBoolean();

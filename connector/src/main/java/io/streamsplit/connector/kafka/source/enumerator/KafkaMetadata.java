@@ -1,10 +1,9 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
-
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
 
 /**

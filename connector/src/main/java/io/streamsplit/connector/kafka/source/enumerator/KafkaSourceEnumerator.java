@@ -1,6 +1,9 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,11 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
-
-import io.streamsplit.connector.kafka.source.StartingOffsets;
-import io.streamsplit.connector.kafka.source.StoppingOffsets;
-import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
@@ -46,8 +45,14 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceEnumerator.class);
 
     /** What the enumerator needs to know about its source. */
-    public record Settings(String sourceName, KafkaSubscription subscription, StartingOffsets startingOffsets,
-            StoppingOffsets stoppingOffsets, String groupId, long discoveryIntervalMillis) implements Serializable {
+    public record Settings(
+            String sourceName,
+            KafkaSubscription subscription,
+            StartingOffsets startingOffsets,
+            StoppingOffsets stoppingOffsets,
+            String groupId,
+            long discoveryIntervalMillis)
+            implements Serializable {
 
         boolean bounded() {
             return stoppingOffsets != null;
@@ -71,8 +76,11 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     private KafkaMetadata metadata;
 
-    public KafkaSourceEnumerator(Settings settings, SplitEnumeratorContext<KafkaPartitionSplit> context,
-            Supplier<KafkaMetadata> metadataFactory, KafkaEnumeratorState restored) {
+    public KafkaSourceEnumerator(
+            Settings settings,
+            SplitEnumeratorContext<KafkaPartitionSplit> context,
+            Supplier<KafkaMetadata> metadataFactory,
+            KafkaEnumeratorState restored) {
         this.settings = settings;
         this.context = context;
         this.metadataFactory = metadataFactory;
@@ -91,14 +99,21 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         context.metricGroup().gauge(KafkaSourceMetricNames.LAST_DISCOVERY_TIME, () -> lastDiscoveryTime);
 
         if (settings.bounded() && initialDiscoveryFinished) {
-            LOG.info("Source {}: restored bounded source with {} assigned and {} pending splits; "
-                    + "no further partition discovery", settings.sourceName(), assigned.size(), pending.size());
+            LOG.info(
+                    "Source {}: restored bounded source with {} assigned and {} pending splits; "
+                            + "no further partition discovery",
+                    settings.sourceName(),
+                    assigned.size(),
+                    pending.size());
             assignPendingSplits();
         } else if (settings.discoveryIntervalMillis() > 0) {
-            LOG.info("Source {}: discovering partitions of {} every {} ms", settings.sourceName(),
-                    settings.subscription(), settings.discoveryIntervalMillis());
-            context.callAsync(this::discoverPartitions, this::onPartitionsDiscovered, 0,
+            LOG.info(
+                    "Source {}: discovering partitions of {} every {} ms",
+                    settings.sourceName(),
+                    settings.subscription(),
                     settings.discoveryIntervalMillis());
+            context.callAsync(
+                    this::discoverPartitions, this::onPartitionsDiscovered, 0, settings.discoveryIntervalMillis());
         } else {
             LOG.info("Source {}: discovering partitions of {} once", settings.sourceName(), settings.subscription());
             context.callAsync(this::discoverPartitions, this::onPartitionsDiscovered);
@@ -113,10 +128,11 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     private List<KafkaPartitionSplit> resolveSplits(Set<TopicPartition> partitions, boolean initial) throws Exception {
         StartingOffsets starting = initial ? settings.startingOffsets() : StartingOffsets.earliest();
-        Map<TopicPartition, Long> starts = KafkaOffsetsResolver.starting(starting, partitions, metadata,
-                settings.groupId());
+        Map<TopicPartition, Long> starts =
+                KafkaOffsetsResolver.starting(starting, partitions, metadata, settings.groupId());
         Map<TopicPartition, Long> stops = settings.bounded()
-                ? KafkaOffsetsResolver.stopping(settings.stoppingOffsets(), partitions, metadata) : Map.of();
+                ? KafkaOffsetsResolver.stopping(settings.stoppingOffsets(), partitions, metadata)
+                : Map.of();
         List<KafkaPartitionSplit> splits = new ArrayList<>(partitions.size());
         for (TopicPartition tp : partitions) {
             Long start = starts.get(tp);
@@ -158,30 +174,41 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         removed.removeAll(added);
         resolving.addAll(added);
         initialDiscoveryResolving |= initial;
-        context.callAsync(() -> resolveSplits(added, initial),
+        context.callAsync(
+                () -> resolveSplits(added, initial),
                 (splits, resolveError) -> onSplitsResolved(added, initial, splits, resolveError));
     }
 
-    private void onSplitsResolved(Set<TopicPartition> partitions, boolean initial, List<KafkaPartitionSplit> splits,
-            Throwable error) {
+    private void onSplitsResolved(
+            Set<TopicPartition> partitions, boolean initial, List<KafkaPartitionSplit> splits, Throwable error) {
         resolving.removeAll(partitions);
         if (initial) {
             initialDiscoveryResolving = false;
         }
         if (error != null) {
-            handleDiscoveryError("resolve offsets of " + new TreeSet<>(partitions.stream()
-                    .map(TopicPartition::toString).toList()), error);
+            handleDiscoveryError(
+                    "resolve offsets of "
+                            + new TreeSet<>(partitions.stream()
+                                    .map(TopicPartition::toString)
+                                    .toList()),
+                    error);
             return;
         }
         splits.forEach(split -> pending.put(split.topicPartition(), split));
         if (initial) {
             initialDiscoveryFinished = true;
-            LOG.info("Source {}: found {} partitions of {}; starting offsets {}{}", settings.sourceName(),
-                    splits.size(), settings.subscription(), settings.startingOffsets(),
+            LOG.info(
+                    "Source {}: found {} partitions of {}; starting offsets {}{}",
+                    settings.sourceName(),
+                    splits.size(),
+                    settings.subscription(),
+                    settings.startingOffsets(),
                     settings.bounded() ? ", stopping offsets " + settings.stoppingOffsets() : "");
         } else if (!splits.isEmpty()) {
-            LOG.info("Source {}: found new partitions {}; reading them from their earliest offset",
-                    settings.sourceName(), splits.stream().map(KafkaPartitionSplit::splitId).sorted().toList());
+            LOG.info(
+                    "Source {}: found new partitions {}; reading them from their earliest offset",
+                    settings.sourceName(),
+                    splits.stream().map(KafkaPartitionSplit::splitId).sorted().toList());
         }
         assignPendingSplits();
     }
@@ -200,8 +227,10 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         if (gone.isEmpty()) {
             return;
         }
-        LOG.info("Source {}: partitions {} no longer exist or no longer match {}; releasing them",
-                settings.sourceName(), new TreeSet<>(gone.stream().map(TopicPartition::toString).toList()),
+        LOG.info(
+                "Source {}: partitions {} no longer exist or no longer match {}; releasing them",
+                settings.sourceName(),
+                new TreeSet<>(gone.stream().map(TopicPartition::toString).toList()),
                 settings.subscription());
         Map<Integer, List<TopicPartition>> byReader = new HashMap<>();
         for (TopicPartition tp : gone) {
@@ -236,7 +265,12 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
             LOG.info("Source {}: assigning {}", settings.sourceName(), describe(assignment));
             context.assignSplits(new SplitsAssignment<>(assignment));
         }
-        pendingSnapshot = String.join(",", pending.values().stream().map(KafkaPartitionSplit::splitId).sorted().toList());
+        pendingSnapshot = String.join(
+                ",",
+                pending.values().stream()
+                        .map(KafkaPartitionSplit::splitId)
+                        .sorted()
+                        .toList());
         if (settings.bounded() && initialDiscoveryFinished) {
             for (int reader : readers) {
                 if (!signalledNoMoreSplits.contains(reader) && !hasPendingFor(reader)) {
@@ -258,9 +292,15 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     private static String describe(Map<Integer, List<KafkaPartitionSplit>> assignment) {
         StringBuilder text = new StringBuilder();
         assignment.forEach((reader, splits) -> text.append(text.length() == 0 ? "" : "; ")
-                .append("reader ").append(reader).append(" <- ")
-                .append(splits.size() > 8 ? splits.size() + " splits"
-                        : splits.stream().map(s -> s.splitId() + "@" + s.startingOffset()).toList()));
+                .append("reader ")
+                .append(reader)
+                .append(" <- ")
+                .append(
+                        splits.size() > 8
+                                ? splits.size() + " splits"
+                                : splits.stream()
+                                        .map(s -> s.splitId() + "@" + s.startingOffset())
+                                        .toList()));
         return text.toString();
     }
 
@@ -271,8 +311,11 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     @Override
     public void addSplitsBack(List<KafkaPartitionSplit> splits, int subtaskId) {
-        LOG.info("Source {}: reader {} failed; taking back {} splits until it registers again",
-                settings.sourceName(), subtaskId, splits.size());
+        LOG.info(
+                "Source {}: reader {} failed; taking back {} splits until it registers again",
+                settings.sourceName(),
+                subtaskId,
+                splits.size());
         for (KafkaPartitionSplit split : splits) {
             assigned.remove(split.topicPartition());
             if (!removed.contains(split.topicPartition())) {
@@ -285,7 +328,8 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     @Override
     public void addReader(int subtaskId) {
         signalledNoMoreSplits.remove(subtaskId);
-        List<TopicPartition> removedOwned = removed.stream().filter(tp -> owner(tp) == subtaskId).toList();
+        List<TopicPartition> removedOwned =
+                removed.stream().filter(tp -> owner(tp) == subtaskId).toList();
         if (!removedOwned.isEmpty()) {
             // a reader restored from a checkpoint taken before the removal may still hold these
             sendRemoval(subtaskId, removedOwned);

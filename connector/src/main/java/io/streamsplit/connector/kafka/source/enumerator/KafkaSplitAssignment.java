@@ -15,8 +15,7 @@ import org.apache.kafka.common.TopicPartition;
 @Internal
 public final class KafkaSplitAssignment {
 
-    private KafkaSplitAssignment() {
-    }
+    private KafkaSplitAssignment() {}
 
     /** The subtask index that reads {@code partition} when the source runs with {@code parallelism}. */
     public static int ownerOf(TopicPartition partition, int parallelism) {

@@ -1,6 +1,5 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
-import org.apache.flink.annotation.Internal;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -10,7 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -23,8 +22,7 @@ public abstract class KafkaSubscription implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private KafkaSubscription() {
-    }
+    private KafkaSubscription() {}
 
     /** All partitions of these topics; a topic that does not exist yet contributes none. */
     public static KafkaSubscription topics(List<String> topics) {
@@ -151,12 +149,15 @@ public abstract class KafkaSubscription implements Serializable {
 
         @Override
         public List<String> topics() {
-            return List.copyOf(new TreeSet<>(partitions.stream().map(TopicPartition::topic).toList()));
+            return List.copyOf(
+                    new TreeSet<>(partitions.stream().map(TopicPartition::topic).toList()));
         }
 
         @Override
         public String toString() {
-            return "partitions " + new TreeSet<>(partitions.stream().map(TopicPartition::toString).toList());
+            return "partitions "
+                    + new TreeSet<>(
+                            partitions.stream().map(TopicPartition::toString).toList());
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.streamsplit.connector.kafka.source.metrics;
 
 import java.util.Set;
-
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -77,9 +76,14 @@ public final class KafkaSourceMetricNames {
             Set.of(ASSIGNED_SPLITS, PENDING_SPLITS, PENDING_PARTITIONS, LAST_DISCOVERY_TIME);
 
     /** Operator-level metrics outside {@link #READER_GROUP} that describe a source: Flink's, and the enumerator's. */
-    public static final Set<String> OPERATOR_METRICS = Set.of(RECORDS_IN, PENDING_RECORDS, OUTPUT_WATERMARK,
-            ASSIGNED_SPLITS, PENDING_SPLITS, PENDING_PARTITIONS, LAST_DISCOVERY_TIME);
+    public static final Set<String> OPERATOR_METRICS = Set.of(
+            RECORDS_IN,
+            PENDING_RECORDS,
+            OUTPUT_WATERMARK,
+            ASSIGNED_SPLITS,
+            PENDING_SPLITS,
+            PENDING_PARTITIONS,
+            LAST_DISCOVERY_TIME);
 
-    private KafkaSourceMetricNames() {
-    }
+    private KafkaSourceMetricNames() {}
 }

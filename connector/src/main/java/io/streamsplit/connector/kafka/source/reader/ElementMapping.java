@@ -1,9 +1,8 @@
 package io.streamsplit.connector.kafka.source.reader;
 
-import org.apache.flink.annotation.Internal;
-import java.io.Serializable;
-
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import java.io.Serializable;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.types.Either;
 
 /**

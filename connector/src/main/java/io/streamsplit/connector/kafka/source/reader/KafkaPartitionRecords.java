@@ -1,10 +1,9 @@
 package io.streamsplit.connector.kafka.source.reader;
 
-import org.apache.flink.annotation.Internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 

@@ -1,6 +1,6 @@
 package io.streamsplit.connector.kafka.source.reader;
 
-import org.apache.flink.annotation.Internal;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -13,8 +13,7 @@ import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.function.Consumer;
-
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
@@ -53,6 +52,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     private final Properties consumerProperties;
     /** Created on the fetcher thread with the first splits; read by {@link #wakeUp()} from the task thread. */
     private volatile KafkaConsumer<byte[], byte[]> consumer;
+
     private Properties consumerSettings;
     private final KafkaSourceReaderMetrics metrics;
     private final Consumer<Set<String>> removedSplitsReporter;
@@ -61,7 +61,10 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     private final Set<String> finishedBeforeFetch = new HashSet<>();
     private long lastLogEndRefresh;
 
-    KafkaPartitionSplitReader(String sourceName, Properties consumerProperties, KafkaSourceReaderMetrics metrics,
+    KafkaPartitionSplitReader(
+            String sourceName,
+            Properties consumerProperties,
+            KafkaSourceReaderMetrics metrics,
             Consumer<Set<String>> removedSplitsReporter) {
         this.sourceName = sourceName;
         this.consumerProperties = consumerProperties;
@@ -79,10 +82,14 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         if (current == null) {
             Properties properties = new Properties();
             properties.putAll(consumerProperties);
-            properties.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+            properties.putIfAbsent(
+                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
                     String.valueOf(KafkaSourceReader.partitionFetchBytes(assigned.size())));
-            LOG.debug("Source {}: consumer fetches up to {} bytes per partition ({} partitions at start)", sourceName,
-                    properties.getProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), assigned.size());
+            LOG.debug(
+                    "Source {}: consumer fetches up to {} bytes per partition ({} partitions at start)",
+                    sourceName,
+                    properties.getProperty(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
+                    assigned.size());
             current = new KafkaConsumer<>(properties);
             consumerSettings = properties;
             consumer = current;
@@ -110,9 +117,11 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         } catch (WakeupException e) {
             return result;
         } catch (OffsetOutOfRangeException e) {
-            throw new IllegalStateException("Source " + sourceName + ": offsets " + e.offsetOutOfRangePartitions()
-                    + " are no longer in the log (deleted by retention) and the offset reset strategy is FAIL."
-                    + " Set the offset reset strategy to EARLIEST or LATEST to continue, accepting the gap.", e);
+            throw new IllegalStateException(
+                    "Source " + sourceName + ": offsets " + e.offsetOutOfRangePartitions()
+                            + " are no longer in the log (deleted by retention) and the offset reset strategy is FAIL."
+                            + " Set the offset reset strategy to EARLIEST or LATEST to continue, accepting the gap.",
+                    e);
         }
         Set<TopicPartition> done = new HashSet<>();
         for (TopicPartition tp : records.partitions()) {
@@ -216,16 +225,21 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                 }
             }
         } else {
-            throw new UnsupportedOperationException("Unsupported split change " + splitsChange.getClass().getName());
+            throw new UnsupportedOperationException(
+                    "Unsupported split change " + splitsChange.getClass().getName());
         }
     }
 
     @Override
     public void pauseOrResumeSplits(Collection<KafkaPartitionSplit> toPause, Collection<KafkaPartitionSplit> toResume) {
-        List<TopicPartition> pause = toPause.stream().map(KafkaPartitionSplit::topicPartition)
-                .filter(assigned::containsKey).toList();
-        List<TopicPartition> resume = toResume.stream().map(KafkaPartitionSplit::topicPartition)
-                .filter(assigned::containsKey).toList();
+        List<TopicPartition> pause = toPause.stream()
+                .map(KafkaPartitionSplit::topicPartition)
+                .filter(assigned::containsKey)
+                .toList();
+        List<TopicPartition> resume = toResume.stream()
+                .map(KafkaPartitionSplit::topicPartition)
+                .filter(assigned::containsKey)
+                .toList();
         if (pause.isEmpty() && resume.isEmpty()) {
             return; // none of ours (perhaps no splits yet): leave the consumer unsized
         }

@@ -1,8 +1,7 @@
 package io.streamsplit.connector.kafka.source.reader;
 
-import org.apache.flink.annotation.Internal;
 import java.util.List;
-
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -56,7 +55,9 @@ final class KafkaRecordRun {
 
     @Override
     public String toString() {
-        return size() == 0 ? "[]" : "records " + get(0).topic() + "-" + get(0).partition() + "@" + get(0).offset()
-                + ".." + get(size() - 1).offset();
+        return size() == 0
+                ? "[]"
+                : "records " + get(0).topic() + "-" + get(0).partition() + "@" + get(0).offset() + ".."
+                        + get(size() - 1).offset();
     }
 }

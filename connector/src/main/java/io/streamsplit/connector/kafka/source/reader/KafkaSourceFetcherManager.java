@@ -1,12 +1,11 @@
 package io.streamsplit.connector.kafka.source.reader;
 
-import org.apache.flink.annotation.Internal;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.fetcher.SingleThreadFetcherManager;
 import org.apache.flink.connector.base.source.reader.fetcher.SplitFetcher;
@@ -26,8 +25,8 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
     /** Queue slot used when the fetcher reports removed splits outside a regular fetch. */
     private static final int REMOVAL_REPORT_THREAD_INDEX = Integer.MAX_VALUE / 2;
 
-    KafkaSourceFetcherManager(Function<Consumer<Set<String>>, KafkaPartitionSplitReader> readerFactory,
-            Configuration configuration) {
+    KafkaSourceFetcherManager(
+            Function<Consumer<Set<String>>, KafkaPartitionSplitReader> readerFactory, Configuration configuration) {
         this(new ReaderFactoryHolder(readerFactory), configuration);
     }
 
@@ -52,8 +51,7 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
             }
 
             @Override
-            public void wakeUp() {
-            }
+            public void wakeUp() {}
         });
     }
 

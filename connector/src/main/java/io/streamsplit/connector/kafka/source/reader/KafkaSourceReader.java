@@ -1,6 +1,10 @@
 package io.streamsplit.connector.kafka.source.reader;
 
-import org.apache.flink.annotation.Internal;
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import io.streamsplit.connector.kafka.source.enumerator.PartitionsRemovedEvent;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,12 +14,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-
-import io.streamsplit.connector.kafka.source.BadRecordPolicy;
-import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
-import io.streamsplit.connector.kafka.source.enumerator.PartitionsRemovedEvent;
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -24,8 +23,8 @@ import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSource
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 @Internal
 public final class KafkaSourceReader<T, OUT>
-        extends SingleThreadMultiplexSourceReaderBase<KafkaRecordRun, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
+        extends SingleThreadMultiplexSourceReaderBase<
+                KafkaRecordRun, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
 
     /** Retriable commit failures (coordinator not known yet, rebalancing) stay at DEBUG until this many in a row. */
     static final int COMMIT_FAILURES_BEFORE_WARNING = 3;
@@ -46,12 +46,13 @@ public final class KafkaSourceReader<T, OUT>
     private static final int READER_FETCH_BUDGET = 32 << 20;
     /** Bounds of a partition's share: Kafka's default, and a size past which bigger fetches bought nothing. */
     private static final int MIN_PARTITION_FETCH = 1 << 20;
+
     private static final int MAX_PARTITION_FETCH = 8 << 20;
 
     /** What a reader needs from its source. */
-    public record Settings(String sourceName, Properties consumerProperties, boolean commitOffsets,
-            BadRecordPolicy badRecordPolicy) implements java.io.Serializable {
-    }
+    public record Settings(
+            String sourceName, Properties consumerProperties, boolean commitOffsets, BadRecordPolicy badRecordPolicy)
+            implements java.io.Serializable {}
 
     /**
      * The {@code max.partition.fetch.bytes} a reader uses, unless the user set it, when it starts
@@ -80,8 +81,12 @@ public final class KafkaSourceReader<T, OUT>
     /** Written by commit callbacks on the fetcher thread only. */
     private int commitFailuresInARow;
 
-    private KafkaSourceReader(Settings settings, KafkaRecordEmitter<T> userEmitter, KafkaSourceFetcherManager fetchers,
-            KafkaSourceRecordEmitter<T, OUT> recordEmitter, KafkaSourceReaderMetrics metrics,
+    private KafkaSourceReader(
+            Settings settings,
+            KafkaRecordEmitter<T> userEmitter,
+            KafkaSourceFetcherManager fetchers,
+            KafkaSourceRecordEmitter<T, OUT> recordEmitter,
+            KafkaSourceReaderMetrics metrics,
             SourceReaderContext context) {
         super(fetchers, recordEmitter, context.getConfiguration(), context);
         this.settings = settings;
@@ -90,19 +95,26 @@ public final class KafkaSourceReader<T, OUT>
     }
 
     /** Creates the reader of subtask {@code context.getIndexOfSubtask()}. */
-    public static <T, OUT> KafkaSourceReader<T, OUT> create(Settings settings, KafkaRecordEmitter<T> userEmitter,
-            ElementMapping<T, OUT> mapping, SourceReaderContext context) {
+    public static <T, OUT> KafkaSourceReader<T, OUT> create(
+            Settings settings,
+            KafkaRecordEmitter<T> userEmitter,
+            ElementMapping<T, OUT> mapping,
+            SourceReaderContext context) {
         KafkaSourceReaderMetrics metrics = new KafkaSourceReaderMetrics(context.metricGroup());
         Properties consumerProperties = new Properties();
         consumerProperties.putAll(settings.consumerProperties());
         String clientId = consumerProperties.getProperty("client.id", settings.sourceName());
         consumerProperties.setProperty("client.id", clientId + "-" + context.getIndexOfSubtask());
         KafkaSourceFetcherManager fetchers = new KafkaSourceFetcherManager(
-                removedReporter -> new KafkaPartitionSplitReader(settings.sourceName(), consumerProperties, metrics,
-                        removedReporter),
+                removedReporter -> new KafkaPartitionSplitReader(
+                        settings.sourceName(), consumerProperties, metrics, removedReporter),
                 readerConfiguration(context.getConfiguration()));
-        KafkaSourceRecordEmitter<T, OUT> recordEmitter = new KafkaSourceRecordEmitter<>(settings.sourceName(),
-                userEmitter, mapping, settings.badRecordPolicy(), metrics,
+        KafkaSourceRecordEmitter<T, OUT> recordEmitter = new KafkaSourceRecordEmitter<>(
+                settings.sourceName(),
+                userEmitter,
+                mapping,
+                settings.badRecordPolicy(),
+                metrics,
                 context.metricGroup().getIOMetricGroup().getNumRecordsInCounter());
         return new KafkaSourceReader<>(settings, userEmitter, fetchers, recordEmitter, metrics, context);
     }
@@ -126,8 +138,10 @@ public final class KafkaSourceReader<T, OUT>
                 }
             });
         } catch (Exception e) {
-            throw new IllegalStateException("Source " + settings.sourceName() + ": the record emitter/deserializer"
-                    + " failed to open: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Source " + settings.sourceName() + ": the record emitter/deserializer" + " failed to open: "
+                            + e.getMessage(),
+                    e);
         }
         super.start();
     }
@@ -189,22 +203,35 @@ public final class KafkaSourceReader<T, OUT>
                 commitFailuresInARow++;
                 if (error instanceof RetriableException && commitFailuresInARow < COMMIT_FAILURES_BEFORE_WARNING) {
                     // e.g. the group coordinator is not known yet right after start: the next checkpoint commits
-                    LOG.debug("Source {}: offsets of checkpoint {} not committed yet ({}); the next checkpoint"
-                            + " commits them", settings.sourceName(), checkpointId, error.toString());
+                    LOG.debug(
+                            "Source {}: offsets of checkpoint {} not committed yet ({}); the next checkpoint"
+                                    + " commits them",
+                            settings.sourceName(),
+                            checkpointId,
+                            error.toString());
                 } else {
-                    LOG.warn("Source {}: could not commit offsets of checkpoint {} to Kafka ({}; {} commits in a row"
-                            + " failed). Not fatal: Flink's checkpoint holds the offsets; the consumer group only shows"
-                            + " lag until the next commit.", settings.sourceName(), checkpointId, error.getMessage(),
+                    LOG.warn(
+                            "Source {}: could not commit offsets of checkpoint {} to Kafka ({}; {} commits in a row"
+                                    + " failed). Not fatal: Flink's checkpoint holds the offsets; the consumer group only shows"
+                                    + " lag until the next commit.",
+                            settings.sourceName(),
+                            checkpointId,
+                            error.getMessage(),
                             commitFailuresInARow);
                 }
             } else {
                 commitFailuresInARow = 0;
                 metrics.recordCommitted(offsets);
-                LOG.debug("Source {}: committed offsets of checkpoint {}: {}", settings.sourceName(), checkpointId,
+                LOG.debug(
+                        "Source {}: committed offsets of checkpoint {}: {}",
+                        settings.sourceName(),
+                        checkpointId,
                         offsets);
             }
         });
-        offsets.keySet().stream().filter(tp -> !ownSplits.containsKey(tp)).toList()
+        offsets.keySet().stream()
+                .filter(tp -> !ownSplits.containsKey(tp))
+                .toList()
                 .forEach(finishedUncommitted::remove);
     }
 
@@ -222,7 +249,9 @@ public final class KafkaSourceReader<T, OUT>
             }
         }
         if (!toRemove.isEmpty()) {
-            LOG.info("Source {}: partitions {} were removed; releasing their splits", settings.sourceName(),
+            LOG.info(
+                    "Source {}: partitions {} were removed; releasing their splits",
+                    settings.sourceName(),
                     toRemove.stream().map(KafkaPartitionSplit::splitId).toList());
             splitFetcherManager.removeSplits(toRemove);
         }

@@ -1,8 +1,5 @@
 package io.streamsplit.connector.kafka.source.reader;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.ASSIGNED;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.COMMITS_FAILED;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.COMMITS_SUCCEEDED;
@@ -20,6 +17,8 @@ import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNam
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.TOPIC_GROUP;
 
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -71,8 +70,8 @@ public final class KafkaSourceReaderMetrics {
 
     private PartitionMetrics register(TopicPartition tp) {
         PartitionMetrics metrics = new PartitionMetrics();
-        MetricGroup partitionGroup = group.addGroup(TOPIC_GROUP, tp.topic())
-                .addGroup(PARTITION_GROUP, String.valueOf(tp.partition()));
+        MetricGroup partitionGroup =
+                group.addGroup(TOPIC_GROUP, tp.topic()).addGroup(PARTITION_GROUP, String.valueOf(tp.partition()));
         partitionGroup.gauge(CURRENT_OFFSET, metrics::currentOffset);
         partitionGroup.gauge(COMMITTED_OFFSET, () -> metrics.committedOffset);
         partitionGroup.gauge(LOG_END_OFFSET, () -> metrics.logEndOffset);

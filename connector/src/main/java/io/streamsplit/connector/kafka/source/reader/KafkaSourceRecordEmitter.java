@@ -1,11 +1,11 @@
 package io.streamsplit.connector.kafka.source.reader;
 
-import org.apache.flink.annotation.Internal;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.source.KafkaRecordCollector;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.apache.flink.metrics.Counter;
@@ -19,8 +19,7 @@ import org.slf4j.LoggerFactory;
  * split's offset past the record. Runs on the task's main thread.
  */
 @Internal
-final class KafkaSourceRecordEmitter<T, OUT>
-        implements RecordEmitter<KafkaRecordRun, OUT, KafkaPartitionSplitState> {
+final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecordRun, OUT, KafkaPartitionSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceRecordEmitter.class);
 
@@ -32,8 +31,13 @@ final class KafkaSourceRecordEmitter<T, OUT>
     private final Counter numRecordsIn;
     private final Collector collector = new Collector();
 
-    KafkaSourceRecordEmitter(String sourceName, KafkaRecordEmitter<T> userEmitter, ElementMapping<T, OUT> mapping,
-            BadRecordPolicy policy, KafkaSourceReaderMetrics metrics, Counter numRecordsIn) {
+    KafkaSourceRecordEmitter(
+            String sourceName,
+            KafkaRecordEmitter<T> userEmitter,
+            ElementMapping<T, OUT> mapping,
+            BadRecordPolicy policy,
+            KafkaSourceReaderMetrics metrics,
+            Counter numRecordsIn) {
         this.sourceName = sourceName;
         this.userEmitter = userEmitter;
         this.mapping = mapping;
@@ -101,22 +105,35 @@ final class KafkaSourceRecordEmitter<T, OUT>
         switch (policy) {
             case SKIP -> {
                 metrics.recordSkipped();
-                LOG.warn("Skipped a bad record ({}): {}: {}", where, error.getClass().getName(), error.getMessage());
+                LOG.warn(
+                        "Skipped a bad record ({}): {}: {}",
+                        where,
+                        error.getClass().getName(),
+                        error.getMessage());
             }
             case DEAD_LETTER -> {
                 OUT deadLetter = mapping.deadLetter(DeadLetterRecord.of(sourceName, record, error));
                 if (deadLetter == null) {
-                    throw new BadRecordException("Bad record at " + where + " and the dead-letter policy has no"
-                            + " output: add the source with KafkaSourceStream.of(...) to route dead letters", error);
+                    throw new BadRecordException(
+                            "Bad record at " + where + " and the dead-letter policy has no"
+                                    + " output: add the source with KafkaSourceStream.of(...) to route dead letters",
+                            error);
                 }
                 metrics.recordDeadLettered();
-                LOG.warn("Dead-lettered a bad record ({}): {}: {}", where, error.getClass().getName(),
+                LOG.warn(
+                        "Dead-lettered a bad record ({}): {}: {}",
+                        where,
+                        error.getClass().getName(),
                         error.getMessage());
                 output.collect(deadLetter, record.timestamp());
             }
-            default -> throw new BadRecordException("Could not deserialize or emit the record at " + where
-                    + ": " + error.getMessage() + ". Fix the data or the deserializer, or set the bad-record policy"
-                    + " to skip or dead-letter to let the job go on.", error);
+            default ->
+                throw new BadRecordException(
+                        "Could not deserialize or emit the record at " + where
+                                + ": " + error.getMessage()
+                                + ". Fix the data or the deserializer, or set the bad-record policy"
+                                + " to skip or dead-letter to let the job go on.",
+                        error);
         }
     }
 

@@ -1,8 +1,7 @@
 package io.streamsplit.connector.kafka.source.split;
 
-import org.apache.flink.annotation.Internal;
 import java.util.Objects;
-
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.kafka.common.TopicPartition;
 
@@ -35,12 +34,12 @@ public final class KafkaPartitionSplit implements SourceSplit {
     public KafkaPartitionSplit(TopicPartition topicPartition, long startingOffset, long stoppingOffset) {
         Objects.requireNonNull(topicPartition, "topicPartition");
         if (startingOffset < 0) {
-            throw new IllegalArgumentException("Starting offset of split " + topicPartition + " is "
-                    + startingOffset + "; a split starts at a concrete offset >= 0");
+            throw new IllegalArgumentException("Starting offset of split " + topicPartition + " is " + startingOffset
+                    + "; a split starts at a concrete offset >= 0");
         }
         if (stoppingOffset != NO_STOPPING_OFFSET && stoppingOffset < 0) {
-            throw new IllegalArgumentException("Stopping offset of split " + topicPartition + " is "
-                    + stoppingOffset + "; expected an offset >= 0 or NO_STOPPING_OFFSET");
+            throw new IllegalArgumentException("Stopping offset of split " + topicPartition + " is " + stoppingOffset
+                    + "; expected an offset >= 0 or NO_STOPPING_OFFSET");
         }
         this.topicPartition = topicPartition;
         this.startingOffset = startingOffset;
@@ -96,7 +95,8 @@ public final class KafkaPartitionSplit implements SourceSplit {
         if (!(o instanceof KafkaPartitionSplit other)) {
             return false;
         }
-        return startingOffset == other.startingOffset && stoppingOffset == other.stoppingOffset
+        return startingOffset == other.startingOffset
+                && stoppingOffset == other.stoppingOffset
                 && topicPartition.equals(other.topicPartition);
     }
 

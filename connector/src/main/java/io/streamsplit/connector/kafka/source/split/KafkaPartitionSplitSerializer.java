@@ -1,8 +1,7 @@
 package io.streamsplit.connector.kafka.source.split;
 
-import org.apache.flink.annotation.Internal;
 import java.io.IOException;
-
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -44,8 +43,8 @@ public final class KafkaPartitionSplitSerializer implements SimpleVersionedSeria
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         KafkaPartitionSplit split = read(version, in);
         if (in.available() > 0) {
-            throw new IOException("Corrupt Kafka split state: " + in.available()
-                    + " unexpected trailing bytes after " + split);
+            throw new IOException(
+                    "Corrupt Kafka split state: " + in.available() + " unexpected trailing bytes after " + split);
         }
         return split;
     }
@@ -72,8 +71,9 @@ public final class KafkaPartitionSplitSerializer implements SimpleVersionedSeria
                     throw new IOException("Corrupt Kafka split state: " + e.getMessage(), e);
                 }
             default:
-                throw new IOException("Unknown Kafka split state version " + version + "; this release reads versions 1.."
-                        + CURRENT_VERSION + ". Was the checkpoint written by a newer StreamSplit release?");
+                throw new IOException(
+                        "Unknown Kafka split state version " + version + "; this release reads versions 1.."
+                                + CURRENT_VERSION + ". Was the checkpoint written by a newer StreamSplit release?");
         }
     }
 }

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -91,8 +90,8 @@ public final class InMemoryKafkaMetadata implements KafkaMetadata {
         return lookup(committed, partitions, null);
     }
 
-    private Map<TopicPartition, Long> lookup(Map<TopicPartition, Long> source, Collection<TopicPartition> partitions,
-            Long defaultValue) {
+    private Map<TopicPartition, Long> lookup(
+            Map<TopicPartition, Long> source, Collection<TopicPartition> partitions, Long defaultValue) {
         check();
         Map<TopicPartition, Long> result = new HashMap<>();
         for (TopicPartition tp : partitions) {
@@ -105,6 +104,5 @@ public final class InMemoryKafkaMetadata implements KafkaMetadata {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

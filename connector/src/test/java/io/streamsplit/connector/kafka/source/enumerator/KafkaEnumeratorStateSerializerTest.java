@@ -1,16 +1,15 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class KafkaEnumeratorStateSerializerTest {
 
@@ -24,8 +23,10 @@ class KafkaEnumeratorStateSerializerTest {
     private final KafkaEnumeratorStateSerializer serializer = new KafkaEnumeratorStateSerializer();
 
     static KafkaEnumeratorState sample() {
-        return new KafkaEnumeratorState(List.of(new TopicPartition("orders", 0), new TopicPartition("orders", 2)),
-                List.of(new KafkaPartitionSplit(new TopicPartition("orders", 1), 5, 100)), true);
+        return new KafkaEnumeratorState(
+                List.of(new TopicPartition("orders", 0), new TopicPartition("orders", 2)),
+                List.of(new KafkaPartitionSplit(new TopicPartition("orders", 1), 5, 100)),
+                true);
     }
 
     @Test
@@ -40,9 +41,10 @@ class KafkaEnumeratorStateSerializerTest {
     void readsStoredVersion1Bytes() throws IOException {
         KafkaEnumeratorState state = serializer.deserialize(1, HexFormat.of().parseHex(VERSION_1_STATE));
         assertThat(state.initialDiscoveryFinished()).isTrue();
-        assertThat(state.assignedPartitions()).containsExactly(new TopicPartition("orders", 0),
-                new TopicPartition("orders", 2));
-        assertThat(state.pendingSplits()).containsExactly(new KafkaPartitionSplit(new TopicPartition("orders", 1), 5, 100));
+        assertThat(state.assignedPartitions())
+                .containsExactly(new TopicPartition("orders", 0), new TopicPartition("orders", 2));
+        assertThat(state.pendingSplits())
+                .containsExactly(new KafkaPartitionSplit(new TopicPartition("orders", 1), 5, 100));
         assertThat(HexFormat.of().formatHex(serializer.serialize(state))).isEqualTo(VERSION_1_STATE);
     }
 
@@ -54,7 +56,8 @@ class KafkaEnumeratorStateSerializerTest {
                 .hasMessageContaining("trailing bytes");
         byte[] hugeCount = bytes.clone();
         hugeCount[1] = 0x7F; // assigned count ~2 billion
-        assertThatThrownBy(() -> serializer.deserialize(1, hugeCount)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> serializer.deserialize(1, hugeCount))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("announced");
     }
 }

@@ -1,17 +1,19 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
-import io.streamsplit.connector.kafka.source.StartingOffsets;
-import io.streamsplit.connector.kafka.source.StoppingOffsets;
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.connector.testutils.source.reader.TestingSplitEnumeratorContext;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
@@ -19,22 +21,24 @@ import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class KafkaSourceEnumeratorTest {
 
     private final InMemoryKafkaMetadata metadata = new InMemoryKafkaMetadata();
 
-    private KafkaSourceEnumerator enumerator(TestingSplitEnumeratorContext<KafkaPartitionSplit> context,
-            KafkaSubscription subscription, StartingOffsets starting, StoppingOffsets stopping, long intervalMillis,
+    private KafkaSourceEnumerator enumerator(
+            TestingSplitEnumeratorContext<KafkaPartitionSplit> context,
+            KafkaSubscription subscription,
+            StartingOffsets starting,
+            StoppingOffsets stopping,
+            long intervalMillis,
             KafkaEnumeratorState state) {
-        KafkaSourceEnumerator.Settings settings = new KafkaSourceEnumerator.Settings("test", subscription, starting,
-                stopping, "group", intervalMillis);
+        KafkaSourceEnumerator.Settings settings =
+                new KafkaSourceEnumerator.Settings("test", subscription, starting, stopping, "group", intervalMillis);
         return new KafkaSourceEnumerator(settings, context, () -> metadata, state);
     }
 
-    private static TestingSplitEnumeratorContext<KafkaPartitionSplit> contextWithReaders(int parallelism, int... readers) {
+    private static TestingSplitEnumeratorContext<KafkaPartitionSplit> contextWithReaders(
+            int parallelism, int... readers) {
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = new TestingSplitEnumeratorContext<>(parallelism);
         for (int reader : readers) {
             context.registerReader(reader, "localhost");
@@ -50,13 +54,17 @@ class KafkaSourceEnumeratorTest {
 
     private static Map<TopicPartition, Integer> owners(TestingSplitEnumeratorContext<KafkaPartitionSplit> context) {
         Map<TopicPartition, Integer> owners = new HashMap<>();
-        context.getSplitAssignments().forEach((reader, state) -> state.getAssignedSplits()
-                .forEach(split -> assertThat(owners.put(split.topicPartition(), reader)).as("assigned once").isNull()));
+        context.getSplitAssignments()
+                .forEach((reader, state) -> state.getAssignedSplits()
+                        .forEach(split -> assertThat(owners.put(split.topicPartition(), reader))
+                                .as("assigned once")
+                                .isNull()));
         return owners;
     }
 
     private static Set<TopicPartition> partitions(String topic, int count) {
-        return java.util.stream.IntStream.range(0, count).mapToObj(p -> new TopicPartition(topic, p))
+        return java.util.stream.IntStream.range(0, count)
+                .mapToObj(p -> new TopicPartition(topic, p))
                 .collect(Collectors.toSet());
     }
 
@@ -66,16 +74,26 @@ class KafkaSourceEnumeratorTest {
         for (int parallelism : new int[] {1, 2, 3, 5}) {
             int[] readers = java.util.stream.IntStream.range(0, parallelism).toArray();
             TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(parallelism, readers);
-            enumerator(context, KafkaSubscription.topics(List.of("a", "b")), StartingOffsets.earliest(), null, 0,
-                    KafkaEnumeratorState.empty()).start();
+            enumerator(
+                            context,
+                            KafkaSubscription.topics(List.of("a", "b")),
+                            StartingOffsets.earliest(),
+                            null,
+                            0,
+                            KafkaEnumeratorState.empty())
+                    .start();
             runAll(context);
 
             Map<TopicPartition, Integer> owners = owners(context);
-            assertThat(owners.keySet()).containsExactlyInAnyOrderElementsOf(
-                    java.util.stream.Stream.concat(partitions("a", 4).stream(), partitions("b", 3).stream()).toList());
+            assertThat(owners.keySet())
+                    .containsExactlyInAnyOrderElementsOf(
+                            java.util.stream.Stream.concat(partitions("a", 4).stream(), partitions("b", 3).stream())
+                                    .toList());
             owners.forEach((tp, reader) -> assertThat(reader).isEqualTo(KafkaSplitAssignment.ownerOf(tp, parallelism)));
             if (parallelism > 1) {
-                assertThat(Set.copyOf(owners.values())).as("spread over readers").hasSizeGreaterThan(1);
+                assertThat(Set.copyOf(owners.values()))
+                        .as("spread over readers")
+                        .hasSizeGreaterThan(1);
             }
         }
     }
@@ -91,26 +109,38 @@ class KafkaSourceEnumeratorTest {
             }
         };
         context.registerReader(0, "localhost");
-        KafkaSourceEnumerator enumerator = enumerator(context, KafkaSubscription.topics(List.of("orders")),
-                StartingOffsets.earliest(), null, 0, KafkaEnumeratorState.empty());
+        KafkaSourceEnumerator enumerator = enumerator(
+                context,
+                KafkaSubscription.topics(List.of("orders")),
+                StartingOffsets.earliest(),
+                null,
+                0,
+                KafkaEnumeratorState.empty());
         long before = System.currentTimeMillis();
         enumerator.start();
-        assertThat(gauges.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME).getValue()).isEqualTo(-1L);
+        assertThat(gauges.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME).getValue())
+                .isEqualTo(-1L);
         runAll(context);
 
-        String expectedPending = partitions("orders", 4).stream().filter(tp -> KafkaSplitAssignment.ownerOf(tp, 2) == 1)
-                .map(KafkaPartitionSplit::splitId).sorted().collect(Collectors.joining(","));
-        assertThat(gauges.get(KafkaSourceMetricNames.PENDING_PARTITIONS).getValue()).isEqualTo(expectedPending);
+        String expectedPending = partitions("orders", 4).stream()
+                .filter(tp -> KafkaSplitAssignment.ownerOf(tp, 2) == 1)
+                .map(KafkaPartitionSplit::splitId)
+                .sorted()
+                .collect(Collectors.joining(","));
+        assertThat(gauges.get(KafkaSourceMetricNames.PENDING_PARTITIONS).getValue())
+                .isEqualTo(expectedPending);
         assertThat((Long) gauges.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME).getValue())
                 .isGreaterThanOrEqualTo(before);
 
         context.registerReader(1, "localhost");
         enumerator.addReader(1);
-        assertThat(gauges.get(KafkaSourceMetricNames.PENDING_PARTITIONS).getValue()).isEqualTo("");
+        assertThat(gauges.get(KafkaSourceMetricNames.PENDING_PARTITIONS).getValue())
+                .isEqualTo("");
     }
 
     /** Keeps the gauges the enumerator registers, so the test can read them. */
-    private static final class CapturingMetricGroup extends UnregisteredMetricsGroup implements SplitEnumeratorMetricGroup {
+    private static final class CapturingMetricGroup extends UnregisteredMetricsGroup
+            implements SplitEnumeratorMetricGroup {
         private final Map<String, Gauge<?>> gauges;
 
         CapturingMetricGroup(Map<String, Gauge<?>> gauges) {
@@ -133,21 +163,28 @@ class KafkaSourceEnumeratorTest {
     void splitsWaitForTheirReaderAndAreAssignedWhenItRegisters() {
         metadata.topic("orders", 4);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(2, 0);
-        KafkaSourceEnumerator enumerator = enumerator(context, KafkaSubscription.topics(List.of("orders")),
-                StartingOffsets.earliest(), null, 0, KafkaEnumeratorState.empty());
+        KafkaSourceEnumerator enumerator = enumerator(
+                context,
+                KafkaSubscription.topics(List.of("orders")),
+                StartingOffsets.earliest(),
+                null,
+                0,
+                KafkaEnumeratorState.empty());
         enumerator.start();
         runAll(context);
 
         assertThat(context.getSplitAssignments()).containsOnlyKeys(0);
         Set<TopicPartition> pending = enumerator.snapshotState(1).pendingSplits().stream()
-                .map(KafkaPartitionSplit::topicPartition).collect(Collectors.toSet());
+                .map(KafkaPartitionSplit::topicPartition)
+                .collect(Collectors.toSet());
         assertThat(pending).isNotEmpty().allMatch(tp -> KafkaSplitAssignment.ownerOf(tp, 2) == 1);
 
         context.registerReader(1, "localhost");
         enumerator.addReader(1);
 
         assertThat(context.getSplitAssignments().get(1).getAssignedSplits())
-                .extracting(KafkaPartitionSplit::topicPartition).containsExactlyInAnyOrderElementsOf(pending);
+                .extracting(KafkaPartitionSplit::topicPartition)
+                .containsExactlyInAnyOrderElementsOf(pending);
         assertThat(enumerator.snapshotState(2).pendingSplits()).isEmpty();
         assertThat(enumerator.snapshotState(2).assignedPartitions()).hasSize(4);
     }
@@ -156,8 +193,13 @@ class KafkaSourceEnumeratorTest {
     void splitsAddedBackFromAFailedReaderKeepTheirProgressAndGoBackToIt() {
         metadata.topic("orders", 2);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
-        KafkaSourceEnumerator enumerator = enumerator(context, KafkaSubscription.topics(List.of("orders")),
-                StartingOffsets.earliest(), null, 0, KafkaEnumeratorState.empty());
+        KafkaSourceEnumerator enumerator = enumerator(
+                context,
+                KafkaSubscription.topics(List.of("orders")),
+                StartingOffsets.earliest(),
+                null,
+                0,
+                KafkaEnumeratorState.empty());
         enumerator.start();
         runAll(context);
 
@@ -176,28 +218,42 @@ class KafkaSourceEnumeratorTest {
     void initialDiscoveryUsesStartingOffsetsAndLaterPartitionsStartFromEarliest() {
         metadata.topic("orders", 1).offsets(new TopicPartition("orders", 0), 2, 10);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
-        enumerator(context, KafkaSubscription.pattern(Pattern.compile("orders.*")), StartingOffsets.latest(), null,
-                1000, KafkaEnumeratorState.empty()).start();
+        enumerator(
+                        context,
+                        KafkaSubscription.pattern(Pattern.compile("orders.*")),
+                        StartingOffsets.latest(),
+                        null,
+                        1000,
+                        KafkaEnumeratorState.empty())
+                .start();
         runAll(context);
         assertThat(context.getSplitAssignments().get(0).getAssignedSplits())
                 .containsExactly(new KafkaPartitionSplit(new TopicPartition("orders", 0), 10));
 
-        metadata.topic("orders", 2).offsets(new TopicPartition("orders", 1), 3, 20)
-                .topic("orders-eu", 1).offsets(new TopicPartition("orders-eu", 0), 0, 5);
+        metadata.topic("orders", 2)
+                .offsets(new TopicPartition("orders", 1), 3, 20)
+                .topic("orders-eu", 1)
+                .offsets(new TopicPartition("orders-eu", 0), 0, 5);
         runAll(context);
 
-        assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).containsExactlyInAnyOrder(
-                new KafkaPartitionSplit(new TopicPartition("orders", 0), 10),
-                new KafkaPartitionSplit(new TopicPartition("orders", 1), 3),
-                new KafkaPartitionSplit(new TopicPartition("orders-eu", 0), 0));
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits())
+                .containsExactlyInAnyOrder(
+                        new KafkaPartitionSplit(new TopicPartition("orders", 0), 10),
+                        new KafkaPartitionSplit(new TopicPartition("orders", 1), 3),
+                        new KafkaPartitionSplit(new TopicPartition("orders-eu", 0), 0));
     }
 
     @Test
     void deletedTopicIsReleasedFromItsReaderAndDroppedFromState() {
         metadata.topic("keep", 1).topic("gone", 2);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(2, 0, 1);
-        KafkaSourceEnumerator enumerator = enumerator(context, KafkaSubscription.topics(List.of("keep", "gone")),
-                StartingOffsets.earliest(), null, 1000, KafkaEnumeratorState.empty());
+        KafkaSourceEnumerator enumerator = enumerator(
+                context,
+                KafkaSubscription.topics(List.of("keep", "gone")),
+                StartingOffsets.earliest(),
+                null,
+                1000,
+                KafkaEnumeratorState.empty());
         enumerator.start();
         runAll(context);
 
@@ -205,12 +261,14 @@ class KafkaSourceEnumeratorTest {
         runAll(context);
 
         Map<Integer, List<TopicPartition>> released = new HashMap<>();
-        context.getSentEvents().forEach((reader, events) -> events.forEach(event -> released
-                .computeIfAbsent(reader, r -> new java.util.ArrayList<>())
-                .addAll(((PartitionsRemovedEvent) event).partitions())));
+        context.getSentEvents()
+                .forEach((reader, events) ->
+                        events.forEach(event -> released.computeIfAbsent(reader, r -> new java.util.ArrayList<>())
+                                .addAll(((PartitionsRemovedEvent) event).partitions())));
         assertThat(released.values().stream().flatMap(List::stream).toList())
                 .containsExactlyInAnyOrderElementsOf(partitions("gone", 2));
-        released.forEach((reader, tps) -> tps.forEach(tp -> assertThat(KafkaSplitAssignment.ownerOf(tp, 2)).isEqualTo(reader)));
+        released.forEach((reader, tps) -> tps.forEach(
+                tp -> assertThat(KafkaSplitAssignment.ownerOf(tp, 2)).isEqualTo(reader)));
         assertThat(enumerator.snapshotState(5).assignedPartitions()).containsExactly(new TopicPartition("keep", 0));
     }
 
@@ -219,8 +277,14 @@ class KafkaSourceEnumeratorTest {
         metadata.topic("orders", 1);
         metadata.failing(true);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> periodic = contextWithReaders(1, 0);
-        enumerator(periodic, KafkaSubscription.topics(List.of("orders")), StartingOffsets.earliest(), null, 1000,
-                KafkaEnumeratorState.empty()).start();
+        enumerator(
+                        periodic,
+                        KafkaSubscription.topics(List.of("orders")),
+                        StartingOffsets.earliest(),
+                        null,
+                        1000,
+                        KafkaEnumeratorState.empty())
+                .start();
         runAll(periodic);
         assertThat(periodic.getSplitAssignments()).isEmpty();
         metadata.failing(false);
@@ -229,9 +293,16 @@ class KafkaSourceEnumeratorTest {
 
         metadata.failing(true);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> once = contextWithReaders(1, 0);
-        enumerator(once, KafkaSubscription.topics(List.of("orders")), StartingOffsets.earliest(), null, 0,
-                KafkaEnumeratorState.empty()).start();
-        assertThatThrownBy(() -> runAll(once)).hasStackTraceContaining("Source test could not discover partitions")
+        enumerator(
+                        once,
+                        KafkaSubscription.topics(List.of("orders")),
+                        StartingOffsets.earliest(),
+                        null,
+                        0,
+                        KafkaEnumeratorState.empty())
+                .start();
+        assertThatThrownBy(() -> runAll(once))
+                .hasStackTraceContaining("Source test could not discover partitions")
                 .hasStackTraceContaining("cluster unreachable");
     }
 
@@ -239,13 +310,21 @@ class KafkaSourceEnumeratorTest {
     void boundedSourceSignalsNoMoreSplitsToEveryReaderIncludingIdleOnes() {
         metadata.topic("orders", 1).offsets(new TopicPartition("orders", 0), 0, 7);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(3, 0, 1, 2);
-        enumerator(context, KafkaSubscription.topics(List.of("orders")), StartingOffsets.earliest(),
-                StoppingOffsets.latest(), 0, KafkaEnumeratorState.empty()).start();
+        enumerator(
+                        context,
+                        KafkaSubscription.topics(List.of("orders")),
+                        StartingOffsets.earliest(),
+                        StoppingOffsets.latest(),
+                        0,
+                        KafkaEnumeratorState.empty())
+                .start();
         runAll(context);
 
         assertThat(context.getSplitAssignments()).hasSize(3);
-        context.getSplitAssignments().values()
-                .forEach(state -> assertThat(state.hasReceivedNoMoreSplitsSignal()).isTrue());
+        context.getSplitAssignments()
+                .values()
+                .forEach(state ->
+                        assertThat(state.hasReceivedNoMoreSplitsSignal()).isTrue());
         assertThat(context.getSplitAssignments().values().stream().flatMap(s -> s.getAssignedSplits().stream()))
                 .containsExactly(new KafkaPartitionSplit(new TopicPartition("orders", 0), 0, 7));
     }
@@ -255,10 +334,17 @@ class KafkaSourceEnumeratorTest {
         TopicPartition p0 = new TopicPartition("orders", 0);
         metadata.topic("orders", 2).committed(p0, 5);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
-        enumerator(context, KafkaSubscription.topics(List.of("orders")),
-                StartingOffsets.committed(OffsetResetStrategy.FAIL), null, 0, KafkaEnumeratorState.empty()).start();
+        enumerator(
+                        context,
+                        KafkaSubscription.topics(List.of("orders")),
+                        StartingOffsets.committed(OffsetResetStrategy.FAIL),
+                        null,
+                        0,
+                        KafkaEnumeratorState.empty())
+                .start();
 
-        assertThatThrownBy(() -> runAll(context)).hasStackTraceContaining("no committed offset for [orders-1]")
+        assertThatThrownBy(() -> runAll(context))
+                .hasStackTraceContaining("no committed offset for [orders-1]")
                 .hasStackTraceContaining("group");
     }
 
@@ -268,26 +354,35 @@ class KafkaSourceEnumeratorTest {
         TopicPartition p1 = new TopicPartition("orders", 1);
         metadata.topic("orders", 2).committed(p0, 5).offsets(p1, 1, 9);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
-        enumerator(context, KafkaSubscription.topics(List.of("orders")),
-                StartingOffsets.committed(OffsetResetStrategy.LATEST), null, 0, KafkaEnumeratorState.empty()).start();
+        enumerator(
+                        context,
+                        KafkaSubscription.topics(List.of("orders")),
+                        StartingOffsets.committed(OffsetResetStrategy.LATEST),
+                        null,
+                        0,
+                        KafkaEnumeratorState.empty())
+                .start();
         runAll(context);
 
-        assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).containsExactlyInAnyOrder(
-                new KafkaPartitionSplit(p0, 5), new KafkaPartitionSplit(p1, 9));
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits())
+                .containsExactlyInAnyOrder(new KafkaPartitionSplit(p0, 5), new KafkaPartitionSplit(p1, 9));
     }
 
     @Test
     void restoredEnumeratorAssignsPendingSplitsAndReadsNewPartitionsFromEarliest() {
         metadata.topic("orders", 3).offsets(new TopicPartition("orders", 2), 4, 50);
-        KafkaEnumeratorState restored = new KafkaEnumeratorState(List.of(new TopicPartition("orders", 0)),
-                List.of(new KafkaPartitionSplit(new TopicPartition("orders", 1), 33)), true);
+        KafkaEnumeratorState restored = new KafkaEnumeratorState(
+                List.of(new TopicPartition("orders", 0)),
+                List.of(new KafkaPartitionSplit(new TopicPartition("orders", 1), 33)),
+                true);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1, 0);
         enumerator(context, KafkaSubscription.topics(List.of("orders")), StartingOffsets.latest(), null, 0, restored)
                 .start();
         runAll(context);
 
-        assertThat(context.getSplitAssignments().get(0).getAssignedSplits()).containsExactlyInAnyOrder(
-                new KafkaPartitionSplit(new TopicPartition("orders", 1), 33),
-                new KafkaPartitionSplit(new TopicPartition("orders", 2), 4));
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits())
+                .containsExactlyInAnyOrder(
+                        new KafkaPartitionSplit(new TopicPartition("orders", 1), 33),
+                        new KafkaPartitionSplit(new TopicPartition("orders", 2), 4));
     }
 }

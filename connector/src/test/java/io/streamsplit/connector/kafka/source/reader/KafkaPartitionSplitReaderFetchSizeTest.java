@@ -2,11 +2,10 @@ package io.streamsplit.connector.kafka.source.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.IntStream;
-
-import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,7 +34,9 @@ class KafkaPartitionSplitReaderFetchSizeTest {
     void consumerIsSizedForTheFirstSplitsAndKeepsThatSizeWhenMoreArrive() throws Exception {
         KafkaPartitionSplitReader reader = reader(new Properties());
         try {
-            assertThat(reader.consumerSettings()).as("no consumer before the first splits").isNull();
+            assertThat(reader.consumerSettings())
+                    .as("no consumer before the first splits")
+                    .isNull();
             reader.handleSplitsChanges(new SplitsAddition<>(splits(0, 16)));
             assertThat(reader.consumerSettings())
                     .containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(2 << 20))
@@ -79,13 +80,16 @@ class KafkaPartitionSplitReaderFetchSizeTest {
         properties.setProperty(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         properties.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
         properties.putAll(user);
-        return new KafkaPartitionSplitReader("orders", properties,
-                new KafkaSourceReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup()), removed -> {
-                });
+        return new KafkaPartitionSplitReader(
+                "orders",
+                properties,
+                new KafkaSourceReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup()),
+                removed -> {});
     }
 
     private static List<KafkaPartitionSplit> splits(int from, int to) {
-        return IntStream.range(from, to).mapToObj(p -> new KafkaPartitionSplit(new TopicPartition("orders", p), 0))
+        return IntStream.range(from, to)
+                .mapToObj(p -> new KafkaPartitionSplit(new TopicPartition("orders", p), 0))
                 .toList();
     }
 }

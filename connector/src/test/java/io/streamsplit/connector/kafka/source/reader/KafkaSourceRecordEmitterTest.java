@@ -3,17 +3,16 @@ package io.streamsplit.connector.kafka.source.reader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Optional;
-
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.metrics.SimpleCounter;
@@ -63,14 +62,21 @@ class KafkaSourceRecordEmitterTest {
     @Test
     void downstreamFailureFailsTheTaskInsteadOfDeadLetteringTheRecord() {
         KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = new KafkaSourceRecordEmitter<>(
-                "orders", (record, out) -> out.collect(value(record)), ElementMapping.withDeadLetters(),
-                BadRecordPolicy.DEAD_LETTER, metrics, new SimpleCounter());
+                "orders",
+                (record, out) -> out.collect(value(record)),
+                ElementMapping.withDeadLetters(),
+                BadRecordPolicy.DEAD_LETTER,
+                metrics,
+                new SimpleCounter());
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
         assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split))
-                .isInstanceOf(IllegalStateException.class).hasMessage("the operator after the source failed");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("the operator after the source failed");
         assertThat(output.collected).as("no dead letter for a good record").isEmpty();
-        assertThat(split.currentOffset()).as("the record is read again after recovery").isEqualTo(41);
+        assertThat(split.currentOffset())
+                .as("the record is read again after recovery")
+                .isEqualTo(41);
     }
 
     @Test
@@ -82,8 +88,13 @@ class KafkaSourceRecordEmitterTest {
                 // a user emitter that catches everything must not hide a downstream failure
             }
         };
-        KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>("orders", swallowing,
-                ElementMapping.elementsOnly(), BadRecordPolicy.SKIP, metrics, new SimpleCounter());
+        KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>(
+                "orders",
+                swallowing,
+                ElementMapping.elementsOnly(),
+                BadRecordPolicy.SKIP,
+                metrics,
+                new SimpleCounter());
 
         assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), new FailingOutput<>(), split))
                 .hasMessage("the operator after the source failed");
@@ -93,9 +104,14 @@ class KafkaSourceRecordEmitterTest {
     @Test
     void emitterFailureIsStillABadRecord() throws Exception {
         KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = new KafkaSourceRecordEmitter<>(
-                "orders", (record, out) -> {
+                "orders",
+                (record, out) -> {
                     throw new IllegalArgumentException("not an order");
-                }, ElementMapping.withDeadLetters(), BadRecordPolicy.DEAD_LETTER, metrics, new SimpleCounter());
+                },
+                ElementMapping.withDeadLetters(),
+                BadRecordPolicy.DEAD_LETTER,
+                metrics,
+                new SimpleCounter());
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
         emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split);
@@ -104,15 +120,22 @@ class KafkaSourceRecordEmitterTest {
         assertThat(output.collected.get(0).left().exceptionMessage).isEqualTo("not an order");
         assertThat(split.currentOffset()).isEqualTo(42);
     }
+
     @Test
     void aRunEmitsEveryRecordAppliesThePolicyPerRecordAndCountsEachRecordIn() throws Exception {
         SimpleCounter recordsIn = new SimpleCounter();
-        KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>("orders", (record, out) -> {
-            if (value(record).equals("bad")) {
-                throw new IllegalArgumentException("not an order");
-            }
-            out.collect(value(record));
-        }, ElementMapping.elementsOnly(), BadRecordPolicy.SKIP, metrics, recordsIn);
+        KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>(
+                "orders",
+                (record, out) -> {
+                    if (value(record).equals("bad")) {
+                        throw new IllegalArgumentException("not an order");
+                    }
+                    out.collect(value(record));
+                },
+                ElementMapping.elementsOnly(),
+                BadRecordPolicy.SKIP,
+                metrics,
+                recordsIn);
         List<String> collected = new ArrayList<>();
         KafkaPartitionRecords fetch = fetchOf(List.of(record(41, "a"), record(42, "bad"), record(43, "c")));
         fetch.nextSplit();
@@ -121,15 +144,21 @@ class KafkaSourceRecordEmitterTest {
 
         assertThat(collected).containsExactly("a", "c");
         assertThat(split.currentOffset()).as("past the whole run").isEqualTo(44);
-        assertThat(recordsIn.getCount()).as("Flink counts the run once; the emitter adds the rest").isEqualTo(2);
+        assertThat(recordsIn.getCount())
+                .as("Flink counts the run once; the emitter adds the rest")
+                .isEqualTo(2);
         assertThat(fetch.nextRecordFromSplit()).as("all three were one run").isNull();
     }
 
     @Test
     void aDownstreamFailureInsideARunLeavesTheOffsetAtTheFailedRecord() {
-        KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>("orders",
-                (record, out) -> out.collect(value(record)), ElementMapping.elementsOnly(), BadRecordPolicy.SKIP,
-                metrics, new SimpleCounter());
+        KafkaSourceRecordEmitter<String, String> emitter = new KafkaSourceRecordEmitter<>(
+                "orders",
+                (record, out) -> out.collect(value(record)),
+                ElementMapping.elementsOnly(),
+                BadRecordPolicy.SKIP,
+                metrics,
+                new SimpleCounter());
         KafkaPartitionRecords fetch = fetchOf(List.of(record(41, "a"), record(42, "b"), record(43, "c")));
         fetch.nextSplit();
         List<String> collected = new ArrayList<>();
@@ -146,7 +175,9 @@ class KafkaSourceRecordEmitterTest {
         assertThatThrownBy(() -> emitter.emitRecord(fetch.nextRecordFromSplit(), failingOnB, split))
                 .hasMessage("the operator after the source failed");
         assertThat(collected).containsExactly("a");
-        assertThat(split.currentOffset()).as("b is read again after recovery, a is not").isEqualTo(42);
+        assertThat(split.currentOffset())
+                .as("b is read again after recovery, a is not")
+                .isEqualTo(42);
     }
 
     @Test
@@ -164,8 +195,17 @@ class KafkaSourceRecordEmitterTest {
         String kilobyte = "k".repeat(1024);
         List<ConsumerRecord<byte[], byte[]>> large = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            large.add(new ConsumerRecord<>("orders", 0, i, 0L, TimestampType.CREATE_TIME,
-                    0, 1024, null, kilobyte.getBytes(StandardCharsets.UTF_8), new RecordHeaders(),
+            large.add(new ConsumerRecord<>(
+                    "orders",
+                    0,
+                    i,
+                    0L,
+                    TimestampType.CREATE_TIME,
+                    0,
+                    1024,
+                    null,
+                    kilobyte.getBytes(StandardCharsets.UTF_8),
+                    new RecordHeaders(),
                     Optional.empty()));
         }
         KafkaPartitionRecords bytes = new KafkaPartitionRecords(new HashSet<>());
@@ -204,15 +244,12 @@ class KafkaSourceRecordEmitterTest {
         }
 
         @Override
-        public void emitWatermark(Watermark watermark) {
-        }
+        public void emitWatermark(Watermark watermark) {}
 
         @Override
-        public void markIdle() {
-        }
+        public void markIdle() {}
 
         @Override
-        public void markActive() {
-        }
+        public void markActive() {}
     }
 }

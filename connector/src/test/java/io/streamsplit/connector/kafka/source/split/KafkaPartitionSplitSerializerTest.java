@@ -1,14 +1,13 @@
 package io.streamsplit.connector.kafka.source.split;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HexFormat;
-
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class KafkaPartitionSplitSerializerTest {
 
@@ -20,9 +19,11 @@ class KafkaPartitionSplitSerializerTest {
     @Test
     void roundTripsBoundedAndUnboundedSplits() throws IOException {
         for (KafkaPartitionSplit split : new KafkaPartitionSplit[] {
-                new KafkaPartitionSplit(new TopicPartition("orders", 3), 42),
-                new KafkaPartitionSplit(new TopicPartition("päyments-ü", 0), 0, 1_000_000_000_000L)}) {
-            assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(split))).isEqualTo(split);
+            new KafkaPartitionSplit(new TopicPartition("orders", 3), 42),
+            new KafkaPartitionSplit(new TopicPartition("päyments-ü", 0), 0, 1_000_000_000_000L)
+        }) {
+            assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(split)))
+                    .isEqualTo(split);
         }
     }
 
@@ -37,14 +38,16 @@ class KafkaPartitionSplitSerializerTest {
     @Test
     void currentVersionStillWritesVersion1Layout() throws IOException {
         assertThat(serializer.getVersion()).isEqualTo(1);
-        assertThat(HexFormat.of().formatHex(serializer.serialize(new KafkaPartitionSplit(new TopicPartition("orders", 3), 42))))
+        assertThat(HexFormat.of()
+                        .formatHex(serializer.serialize(new KafkaPartitionSplit(new TopicPartition("orders", 3), 42))))
                 .isEqualTo(VERSION_1_UNBOUNDED);
     }
 
     @Test
     void rejectsUnknownVersionsTrailingBytesAndTruncation() {
         byte[] bytes = HexFormat.of().parseHex(VERSION_1_UNBOUNDED);
-        assertThatThrownBy(() -> serializer.deserialize(2, bytes)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> serializer.deserialize(2, bytes))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("Unknown Kafka split state version 2");
         byte[] trailing = Arrays.copyOf(bytes, bytes.length + 1);
         assertThatThrownBy(() -> serializer.deserialize(1, trailing)).hasMessageContaining("trailing bytes");
@@ -56,7 +59,8 @@ class KafkaPartitionSplitSerializerTest {
     void rejectsNegativeOffsetsAsCorruptState() {
         byte[] bytes = HexFormat.of().parseHex(VERSION_1_UNBOUNDED);
         Arrays.fill(bytes, 12, 20, (byte) 0xFF); // starting offset -1
-        assertThatThrownBy(() -> serializer.deserialize(1, bytes)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> serializer.deserialize(1, bytes))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("Corrupt Kafka split state");
     }
 }

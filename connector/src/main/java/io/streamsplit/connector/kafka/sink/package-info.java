@@ -1,0 +1,5 @@
+/**
+ * What the Spring Boot starter puts into a job next to Flink's official KafkaSink: the dead-letter record
+ * serializer and a serialization schema that carries its element type.
+ */
+package io.streamsplit.connector.kafka.sink;

@@ -1,0 +1,5 @@
+/**
+ * Internal: the source reader (TaskManager side) on flink-connector-base: the split reader over one
+ * consumer, the record emitter that applies the bad-record policy, offset commits and metrics.
+ */
+package io.streamsplit.connector.kafka.source.reader;

@@ -1,0 +1,187 @@
+package io.streamsplit.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.beans.PropertyDescriptor;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.BeanUtils;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.origin.OriginTrackedValue;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
+
+/**
+ * The samples in README.md and docs/ are honest: every YAML block binds to {@code streamsplit.*}
+ * without an unknown key, and every Java block is a whole compilation unit (imports included) that
+ * compiles against the starter, the connector and the pipeline API.
+ */
+class DocsSamplesTest {
+
+    private static final Pattern BLOCK = Pattern.compile("```(yaml|java)\\n(.*?)```", Pattern.DOTALL);
+
+    /** The README and every docs page the starter's classpath can compile (the test kit checks its own). */
+    static Stream<Path> pages() throws IOException {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
+            List<Path> pages = new ArrayList<>(List.of(root.resolve("README.md")));
+            docs.filter(p -> p.toString().endsWith(".md")
+                            && !p.getFileName().toString().equals("testing.md"))
+                    .sorted()
+                    .forEach(pages::add);
+            return pages.stream();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("pages")
+    void yamlSamplesBindWithoutUnknownKeys(Path page) throws IOException {
+        for (String yaml : blocks(page, "yaml")) {
+            List<PropertySource<?>> sources = new YamlPropertySourceLoader()
+                    .load(page.getFileName().toString(), new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
+            // a key shown without a value documents an unset default: it must exist, but binds to nothing
+            List<PropertySource<?>> withValues = new ArrayList<>();
+            for (PropertySource<?> source : sources) {
+                Map<String, Object> values = new LinkedHashMap<>();
+                ((MapPropertySource) source).getSource().forEach((key, tracked) -> {
+                    Object value = tracked instanceof OriginTrackedValue origin ? origin.getValue() : tracked;
+                    if (String.valueOf(value).isEmpty()) {
+                        assertThat(isProperty(key))
+                                .as("%s: %s is a streamsplit.* property", page, key)
+                                .isTrue();
+                    } else {
+                        values.put(key, value);
+                    }
+                });
+                withValues.add(new MapPropertySource(source.getName(), values));
+            }
+            Binder binder = new Binder(ConfigurationPropertySources.from(withValues));
+            BindHandler strict = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
+            binder.bind("streamsplit", Bindable.ofInstance(new StreamSplitProperties()), strict);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("pages")
+    void javaSamplesCompileWithTheirImports(Path page, @TempDir Path classes) throws IOException {
+        List<JavaFileObject> units = new ArrayList<>();
+        for (String java : blocks(page, "java")) {
+            assertThat(java)
+                    .as("a Java sample in %s shows its package and imports:%n%s", page, java)
+                    .startsWith("package ");
+            units.add(new Source(java));
+        }
+        if (units.isEmpty()) {
+            return;
+        }
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        StringWriter diagnostics = new StringWriter();
+        boolean compiled = compiler.getTask(
+                        diagnostics,
+                        null,
+                        null,
+                        List.of(
+                                "-d",
+                                classes.toString(),
+                                "-classpath",
+                                System.getProperty("java.class.path"),
+                                "-proc:none"),
+                        null,
+                        units)
+                .call();
+        assertThat(compiled)
+                .as("the Java samples of %s compile:%n%s", page, diagnostics)
+                .isTrue();
+    }
+
+    /** Whether {@code key} names a property of {@link StreamSplitProperties} (map keys skipped); other prefixes pass. */
+    private static boolean isProperty(String key) {
+        if (!key.startsWith("streamsplit.")) {
+            return true;
+        }
+        ResolvableType type = ResolvableType.forClass(StreamSplitProperties.class);
+        String[] segments = key.substring("streamsplit.".length()).split("\\.");
+        for (int i = 0; i < segments.length; i++) {
+            Class<?> raw = type.resolve();
+            if (raw != null && Map.class.isAssignableFrom(raw)) {
+                type = type.asMap().getGeneric(1);
+                continue; // this segment is a map key (a source or sink name)
+            }
+            PropertyDescriptor property = BeanUtils.getPropertyDescriptor(raw, camelCase(segments[i]));
+            if (property == null || property.getReadMethod() == null) {
+                return false;
+            }
+            type = ResolvableType.forMethodReturnType(property.getReadMethod());
+        }
+        return true;
+    }
+
+    private static String camelCase(String dashed) {
+        StringBuilder name = new StringBuilder();
+        for (String part : dashed.split("-")) {
+            name.append(name.length() == 0 ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+        }
+        return name.toString();
+    }
+
+    private static List<String> blocks(Path page, String language) throws IOException {
+        Matcher block = BLOCK.matcher(Files.readString(page));
+        List<String> found = new ArrayList<>();
+        while (block.find()) {
+            if (block.group(1).equals(language)) {
+                found.add(block.group(2));
+            }
+        }
+        return found;
+    }
+
+    /** One Java block, named after its first public type (a file name javac accepts for it). */
+    private static final class Source extends SimpleJavaFileObject {
+
+        private static final Pattern PUBLIC_TYPE = Pattern.compile(
+                "^public (?:final |abstract )?(?:class|interface|record|enum) (\\w+)", Pattern.MULTILINE);
+        private static int count;
+
+        private final String code;
+
+        Source(String code) {
+            super(URI.create("string:///" + name(code) + ".java"), Kind.SOURCE);
+            this.code = code;
+        }
+
+        private static synchronized String name(String code) {
+            Matcher type = PUBLIC_TYPE.matcher(code);
+            return type.find() ? type.group(1) : "Sample" + ++count;
+        }
+
+        @Override
+        public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+            return code;
+        }
+    }
+}

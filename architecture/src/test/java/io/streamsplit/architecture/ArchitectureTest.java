@@ -39,7 +39,7 @@ class ArchitectureTest {
 
     /** The connector's classes that put its internals together (and their nested classes). */
     private static final String ASSEMBLY = SOURCE.replace(".", "\\.")
-            + "\\.(StreamSplitKafkaSource|StreamSplitKafkaSourceBuilder|KafkaSourceStream)(\\$.*)?";
+            + "\\.(StreamSplitKafkaSource|StreamSplitKafkaSourceBuilder|KafkaSourceStream|CheckpointedOffsets)(\\$.*)?";
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

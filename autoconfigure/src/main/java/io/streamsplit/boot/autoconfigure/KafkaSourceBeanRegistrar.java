@@ -52,7 +52,7 @@ class KafkaSourceBeanRegistrar implements ImportBeanDefinitionRegistrar, Environ
             RootBeanDefinition definition = new RootBeanDefinition(StreamSplitKafkaSource.class);
             definition.setInstanceSupplier(
                     () -> beanFactory.getBean(KafkaSourceFactory.class).create(name));
-            definition.setDescription("Kafka source streamsplit.kafka.sources." + name);
+            definition.setDescription(KafkaSourceFactory.BEAN_DESCRIPTION + name);
             registry.registerBeanDefinition(name, definition);
         }
     }

@@ -4,6 +4,7 @@ import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigura
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.StreamExecutionEnvironmentCustomizer;
 import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
@@ -11,10 +12,13 @@ import io.streamsplit.boot.autoconfigure.flink.remote.FlinkRemoteProperties;
 import io.streamsplit.boot.autoconfigure.flink.remote.JobJars;
 import io.streamsplit.boot.autoconfigure.flink.remote.ShipRules;
 import io.streamsplit.boot.autoconfigure.job.DefaultPipelineContext;
+import io.streamsplit.boot.autoconfigure.job.JobFailures;
+import io.streamsplit.boot.autoconfigure.job.StaleCheckpointCheck;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import io.streamsplit.boot.autoconfigure.job.SubmittedJobClient;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSinkCustomizer;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSourceCustomizer;
@@ -28,6 +32,7 @@ import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.io.File;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
@@ -68,6 +73,12 @@ import org.springframework.core.env.Environment;
     StreamSplitAutoConfiguration.EmbeddedKafkaDevModeConfiguration.class
 })
 public final class StreamSplitAutoConfiguration {
+
+    /** Unknown streamsplit.* keys fail startup before any bean is built. */
+    @Bean
+    static StreamSplitPropertyNames streamSplitPropertyNames(Environment environment) {
+        return new StreamSplitPropertyNames(environment);
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -119,8 +130,35 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    FlinkJobDefinition streamSplitFlinkJobDefinition(StreamSplitProperties properties, Environment environment) {
-        return FlinkJobDefinition.of(properties.getFlink(), environment);
+    KafkaStartupCheck streamSplitKafkaStartupCheck(
+            StreamSplitProperties properties,
+            KafkaBootstrapServers bootstrapServers,
+            KafkaClientProperties clientProperties,
+            ConfigurableListableBeanFactory beanFactory) {
+        return new KafkaStartupCheck(
+                properties.getKafka(),
+                bootstrapServers,
+                clientProperties,
+                properties.getFlink().isEnabled(),
+                beanFactory);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    FlinkJobDefinition streamSplitFlinkJobDefinition(
+            StreamSplitProperties properties,
+            Environment environment,
+            KafkaBootstrapServers bootstrapServers,
+            KafkaClientProperties clientProperties) {
+        FlinkProperties flink = properties.getFlink();
+        return FlinkJobDefinition.of(
+                flink,
+                environment,
+                new StaleCheckpointCheck(
+                        properties.getKafka(),
+                        flink.getCheckpointing().getOnStaleCheckpoint(),
+                        bootstrapServers,
+                        clientProperties));
     }
 
     @Bean
@@ -193,13 +231,35 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    FlinkRestClient streamSplitFlinkRestClient(
+            StreamSplitProperties properties, ObjectProvider<EmbeddedFlinkCluster> embedded) {
+        FlinkProperties flink = properties.getFlink();
+        if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
+            URI base = URI.create("http://" + flink.getRemote().getHost() + ":"
+                    + flink.getRemote().getPort());
+            return new FlinkRestClient(() -> base);
+        }
+        EmbeddedFlinkCluster cluster = embedded.getObject();
+        return new FlinkRestClient(() -> {
+            try {
+                return cluster.restAddress();
+            } catch (Exception e) {
+                throw new IllegalStateException("The embedded Flink cluster has no REST address: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     StreamSplitJob streamSplitJob(
             StreamSplitProperties properties,
             FlinkJobDefinition job,
             StreamExecutionEnvironment streamExecutionEnvironment,
             ConfigurableListableBeanFactory beanFactory,
             KafkaSourceFactory sources,
-            KafkaSinkFactory sinks) {
+            KafkaSinkFactory sinks,
+            FlinkRestClient rest,
+            JobFailures failures) {
         FlinkProperties flink = properties.getFlink();
         String target = flink.getMode() == FlinkProperties.Mode.REMOTE
                 ? "the Flink cluster at " + flink.getRemote().getHost() + ":"
@@ -211,7 +271,15 @@ public final class StreamSplitAutoConfiguration {
                 streamExecutionEnvironment,
                 beanFactory,
                 () -> new DefaultPipelineContext(streamExecutionEnvironment, beanFactory, sources, sinks),
-                target);
+                target,
+                rest,
+                failures);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobFailures streamSplitJobFailures(StreamSplitProperties properties, KafkaBootstrapServers bootstrapServers) {
+        return new JobFailures(properties.getKafka(), bootstrapServers);
     }
 
     @Bean

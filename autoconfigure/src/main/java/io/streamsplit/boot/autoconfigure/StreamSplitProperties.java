@@ -43,8 +43,22 @@ public class StreamSplitProperties {
     /** Health indicator settings. */
     public static class Health {
 
+        /**
+         * How long, on top of one checkpoint interval, a job may take from submission to its first
+         * completed checkpoint; past it, a job without one is DOWN.
+         */
+        private Duration startupGrace = Duration.ofSeconds(30);
+
         /** The job is DOWN when no checkpoint completed for this long. Unset: five checkpoint intervals, at least one minute. */
         private @Nullable Duration maxCheckpointAge;
+
+        public Duration getStartupGrace() {
+            return startupGrace;
+        }
+
+        public void setStartupGrace(Duration startupGrace) {
+            this.startupGrace = startupGrace;
+        }
 
         public @Nullable Duration getMaxCheckpointAge() {
             return maxCheckpointAge;

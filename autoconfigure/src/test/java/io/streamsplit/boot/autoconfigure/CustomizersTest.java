@@ -24,7 +24,11 @@ import org.springframework.core.annotation.Order;
 /** Customizer beans change one builder setting without replacing a bean, in {@code @Order}. */
 class CustomizersTest {
 
+    /** These contexts have no Kafka to talk to: the startup check (tested against a real broker elsewhere) is off. */
+    private static final String NO_KAFKA_CHECK = "streamsplit.kafka.startup-check.mode=off";
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withPropertyValues(NO_KAFKA_CHECK)
             .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
             .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
             .withBean("utf8", SimpleStringSchema.class, SimpleStringSchema::new)

@@ -2,7 +2,6 @@ package io.streamsplit.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.net.URI;
@@ -23,15 +22,14 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.origin.OriginTrackedValue;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
@@ -119,34 +117,10 @@ class DocsSamplesTest {
                 .isTrue();
     }
 
-    /** Whether {@code key} names a property of {@link StreamSplitProperties} (map keys skipped); other prefixes pass. */
+    /** Whether {@code key} names a property (map keys and the passthrough maps included); other prefixes pass. */
     private static boolean isProperty(String key) {
-        if (!key.startsWith("streamsplit.")) {
-            return true;
-        }
-        ResolvableType type = ResolvableType.forClass(StreamSplitProperties.class);
-        String[] segments = key.substring("streamsplit.".length()).split("\\.");
-        for (int i = 0; i < segments.length; i++) {
-            Class<?> raw = type.resolve();
-            if (raw != null && Map.class.isAssignableFrom(raw)) {
-                type = type.asMap().getGeneric(1);
-                continue; // this segment is a map key (a source or sink name)
-            }
-            PropertyDescriptor property = BeanUtils.getPropertyDescriptor(raw, camelCase(segments[i]));
-            if (property == null || property.getReadMethod() == null) {
-                return false;
-            }
-            type = ResolvableType.forMethodReturnType(property.getReadMethod());
-        }
-        return true;
-    }
-
-    private static String camelCase(String dashed) {
-        StringBuilder name = new StringBuilder();
-        for (String part : dashed.split("-")) {
-            name.append(name.length() == 0 ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
-        }
-        return name.toString();
+        return !key.startsWith("streamsplit.")
+                || StreamSplitPropertyNames.problem(ConfigurationPropertyName.of(key)) == null;
     }
 
     private static List<String> blocks(Path page, String language) throws IOException {

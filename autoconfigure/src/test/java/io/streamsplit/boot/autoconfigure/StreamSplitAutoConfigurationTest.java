@@ -33,7 +33,11 @@ import org.springframework.context.annotation.Configuration;
 /** Binding, conditions and back-off of {@link StreamSplitAutoConfiguration}; no broker, no job. */
 class StreamSplitAutoConfigurationTest {
 
+    /** These contexts have no Kafka to talk to: the startup check (tested against a real broker elsewhere) is off. */
+    private static final String NO_KAFKA_CHECK = "streamsplit.kafka.startup-check.mode=off";
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withPropertyValues(NO_KAFKA_CHECK)
             .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
             .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
             .withPropertyValues("streamsplit.kafka.bootstrap-servers=broker-a:9092");
@@ -86,6 +90,7 @@ class StreamSplitAutoConfigurationTest {
     @Test
     void springKafkaBootstrapServersAreUsedWhenStreamSplitHasNone() {
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(
                         AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
@@ -100,6 +105,7 @@ class StreamSplitAutoConfigurationTest {
     @Test
     void springKafkaBootstrapServersWorkWithoutSpringKafkaOnTheClasspath() {
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withClassLoader(new FilteredClassLoader(KafkaConnectionDetails.class, EmbeddedKafkaBroker.class))
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
@@ -117,6 +123,7 @@ class StreamSplitAutoConfigurationTest {
     @Test
     void aKafkaConnectionDetailsBeanWinsOverSpringKafkaProperties() {
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(
                         AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class, ServiceConnection.class)
@@ -131,6 +138,7 @@ class StreamSplitAutoConfigurationTest {
     @Test
     void streamSplitBootstrapServersWinOverSpringBootsConnection() {
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(
                         AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class, ServiceConnection.class)
@@ -164,6 +172,7 @@ class StreamSplitAutoConfigurationTest {
     @Test
     void deserializerIsFoundByNameAmongSeveralAndItsElementTypeComesFromTheBeanDeclaration() {
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.TwoDeserializers.class)
                 .withPropertyValues(
@@ -178,6 +187,7 @@ class StreamSplitAutoConfigurationTest {
     @Test
     void flinkDeserializationSchemaAndRecordEmitterBeansAreAccepted() {
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.FlinkSchemaAndEmitter.class)
                 .withPropertyValues(
@@ -200,6 +210,7 @@ class StreamSplitAutoConfigurationTest {
     @Test
     void typePropertyGivesTheElementTypeOfARawDeserializer() {
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.RawLambdaDeserializer.class)
                 .withPropertyValues(

@@ -21,7 +21,11 @@ import org.springframework.mock.env.MockEnvironment;
  */
 class StreamSplitFailureAnalysisTest {
 
+    /** These contexts have no Kafka to talk to: the startup check (tested against a real broker elsewhere) is off. */
+    private static final String NO_KAFKA_CHECK = "streamsplit.kafka.startup-check.mode=off";
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withPropertyValues(NO_KAFKA_CHECK)
             .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
             .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
             .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1", "streamsplit.kafka.embedded.enabled=false");
@@ -217,6 +221,7 @@ class StreamSplitFailureAnalysisTest {
     void notSerializableDeserializerNamesTheBeanAndTheField() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.NotSerializableDeserializer.class)
                 .withPropertyValues(
@@ -235,6 +240,7 @@ class StreamSplitFailureAnalysisTest {
     void rawLambdaDeserializerWithoutTypeAsksForTheType() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.RawLambdaDeserializer.class)
                 .withPropertyValues(
@@ -248,6 +254,7 @@ class StreamSplitFailureAnalysisTest {
     void twoDeserializersAndNoNameAsksToChoose() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.TwoDeserializers.class)
                 .withPropertyValues(
@@ -329,6 +336,7 @@ class StreamSplitFailureAnalysisTest {
     void noKafkaAnywhereAndNoDevBroker() {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
                 .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
                 .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
                 .withPropertyValues(

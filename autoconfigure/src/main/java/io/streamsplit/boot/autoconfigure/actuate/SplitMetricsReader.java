@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.embedded.InProcessMetrics;
 import io.streamsplit.boot.autoconfigure.flink.embedded.RawMetric;
 import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;

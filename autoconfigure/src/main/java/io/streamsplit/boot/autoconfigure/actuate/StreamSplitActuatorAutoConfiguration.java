@@ -3,11 +3,14 @@ package io.streamsplit.boot.autoconfigure.actuate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
+import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.autoconfigure.job.JobFailures;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,22 +39,13 @@ public final class StreamSplitActuatorAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    FlinkRestClient streamSplitFlinkRestClient(
-            StreamSplitProperties properties, ObjectProvider<EmbeddedFlinkCluster> embedded) {
-        FlinkProperties flink = properties.getFlink();
-        if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
-            URI base = URI.create("http://" + flink.getRemote().getHost() + ":"
-                    + flink.getRemote().getPort());
-            return new FlinkRestClient(() -> base);
-        }
-        EmbeddedFlinkCluster cluster = embedded.getObject();
-        return new FlinkRestClient(() -> {
-            try {
-                return cluster.restAddress();
-            } catch (Exception e) {
-                throw new IllegalStateException("The embedded Flink cluster has no REST address: " + e.getMessage(), e);
-            }
-        });
+    JobProgress streamSplitJobProgress(
+            FlinkRestClient rest, ObjectProvider<EmbeddedFlinkCluster> embedded, JobFailures failures) {
+        EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
+        return new JobProgress(
+                rest,
+                jobId -> cluster == null ? null : cluster.inProcessMetrics().restarts(jobId),
+                failures);
     }
 
     @Bean
@@ -84,14 +78,23 @@ public final class StreamSplitActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "streamsplitHealthIndicator")
         StreamSplitHealthIndicator streamsplitHealthIndicator(
-                StreamSplitProperties properties, StreamSplitJob job, FlinkRestClient rest, KafkaSplitStates splits) {
+                StreamSplitProperties properties,
+                StreamSplitJob job,
+                KafkaSplitStates splits,
+                JobProgress progress,
+                ObjectProvider<KafkaStartupCheck> startupCheck) {
+            KafkaStartupCheck check = startupCheck.getIfAvailable();
             return new StreamSplitHealthIndicator(
                     job,
-                    rest,
                     properties.getFlink(),
                     StreamSplitHealthIndicator.maxCheckpointAge(
                             properties.getHealth().getMaxCheckpointAge(), properties.getFlink()),
-                    splits);
+                    splits,
+                    progress,
+                    () -> check == null ? List.of() : check.problems(),
+                    PropertyChecks.positive(
+                            "streamsplit.health.startup-grace",
+                            properties.getHealth().getStartupGrace()));
         }
     }
 
@@ -119,11 +122,11 @@ public final class StreamSplitActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         StreamSplitMeters streamSplitMeters(
-                KafkaSplitStates splits, StreamSplitJob job, FlinkRestClient rest, ListableBeanFactory beanFactory) {
+                KafkaSplitStates splits, StreamSplitJob job, JobProgress progress, ListableBeanFactory beanFactory) {
             return new StreamSplitMeters(
                     splits,
                     job,
-                    rest,
+                    progress,
                     List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class, false, false)));
         }
     }

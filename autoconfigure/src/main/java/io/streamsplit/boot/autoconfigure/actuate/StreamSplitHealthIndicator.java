@@ -2,51 +2,67 @@ package io.streamsplit.boot.autoconfigure.actuate;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaProblem;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Health of the application's Flink job. UP while RUNNING with recent checkpoints; DOWN when the
- * job FAILED or was CANCELED by someone else, or when no checkpoint completed for longer than
- * {@code streamsplit.health.max-checkpoint-age}; OUT_OF_SERVICE while RESTARTING (with the restart
- * count); UNKNOWN while being submitted or initialized. Details: job id, name, status, restarts,
- * last completed checkpoint (id, time, age, duration, size), failure cause, and per source the
- * assigned and pending splits and total lag. Never shows client properties.
+ * Health of the application's Flink job, UP only while it makes progress: RUNNING, and checkpoints
+ * completing. Until the first checkpoint a running job is UNKNOWN for a grace period (one checkpoint
+ * interval plus {@code streamsplit.health.startup-grace} from submission); past it, a job that never completed a
+ * checkpoint is DOWN, as is one whose last checkpoint is older than
+ * {@code streamsplit.health.max-checkpoint-age}. The reason says what holds it back: the checkpoint in
+ * flight and the operator it waits on, the latest failure in StreamSplit's words, or a problem of the
+ * Kafka startup check ({@code startup-check.mode: warn}). RESTARTING is OUT_OF_SERVICE (DOWN past the
+ * grace period without any checkpoint), FAILED and a cancel from outside DOWN, a stop by the application
+ * OUT_OF_SERVICE. Values are read when health is asked; restarts in-process in embedded mode, else
+ * from Flink's REST API (its metrics are up to {@code metrics.fetcher.update-interval} old). Never
+ * shows client properties.
  */
 public class StreamSplitHealthIndicator implements HealthIndicator {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     private final StreamSplitJob job;
-    private final FlinkRestClient rest;
     private final FlinkProperties flink;
     private final Duration maxCheckpointAge;
     private final KafkaSplitStates splits;
+    private final JobProgress progress;
+    private final Supplier<List<KafkaProblem>> startupProblems;
+    private final Duration startupGrace;
 
     StreamSplitHealthIndicator(
             StreamSplitJob job,
-            FlinkRestClient rest,
             FlinkProperties flink,
             Duration maxCheckpointAge,
-            KafkaSplitStates splits) {
+            KafkaSplitStates splits,
+            JobProgress progress,
+            Supplier<List<KafkaProblem>> startupProblems,
+            Duration startupGrace) {
+        this.startupGrace = startupGrace;
         this.job = job;
-        this.rest = rest;
         this.flink = flink;
         this.maxCheckpointAge = maxCheckpointAge;
         this.splits = splits;
+        this.progress = progress;
+        this.startupProblems = startupProblems;
     }
 
     /** The effective threshold: configured, else five checkpoint intervals but at least a minute. */
-    static Duration maxCheckpointAge(Duration configured, FlinkProperties flink) {
+    static Duration maxCheckpointAge(@Nullable Duration configured, FlinkProperties flink) {
         if (configured != null) {
             return configured;
         }
@@ -54,10 +70,21 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         return five.compareTo(Duration.ofMinutes(1)) < 0 ? Duration.ofMinutes(1) : five;
     }
 
+    /** The grace period before a job without any completed checkpoint counts as stuck. */
+    Duration grace() {
+        return flink.getCheckpointing().getInterval().plus(startupGrace);
+    }
+
     @Override
     public Health health() {
         CompletableFuture<JobClient> submission = job.submission();
         Health.Builder health = new Health.Builder().withDetail("job", job.jobName());
+        List<KafkaProblem> problems = startupProblems.get();
+        if (!problems.isEmpty()) {
+            health.withDetail(
+                    "kafkaProblems",
+                    problems.stream().map(KafkaProblem::summary).toList());
+        }
         if (!submission.isDone()) {
             return health.unknown().withDetail("status", "SUBMITTING").build();
         }
@@ -70,19 +97,24 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                     .build();
         }
         JobClient client = submission.join();
-        health.withDetail("jobId", client.getJobID().toString());
+        String jobId = client.getJobID().toString();
+        health.withDetail("jobId", jobId);
         Instant now = Instant.now();
         try {
             JobStatus status = client.getJobStatus().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             health.withDetail("status", status.name());
-            JobCheckpoints checkpoints =
-                    JobCheckpoints.read(rest, client.getJobID().toString());
+            JobCheckpoints checkpoints = progress.read(jobId);
             health.withDetail("restarts", checkpoints.restarts())
+                    .withDetail("readAt", now.toString())
                     .withDetail("lastCheckpoint", checkpoints.details(now));
+            if (progress.restartsFromMetricStore(jobId)) {
+                health.withDetail("restartsAsOf", "Flink's metric store (up to metrics.fetcher.update-interval old)");
+            }
             if (checkpoints.failure() != null) {
                 health.withDetail("lastFailure", checkpoints.failure());
             }
-            statusFor(status, checkpoints, client, now, health);
+            Instant submitted = checkpoints.submittedAt() != null ? checkpoints.submittedAt() : now;
+            statusFor(status, checkpoints, Duration.between(submitted, now), now, health, problems);
             if (status == JobStatus.RUNNING) {
                 health.withDetail("sources", sourceSummary());
             }
@@ -93,35 +125,81 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     }
 
     private void statusFor(
-            JobStatus status, JobCheckpoints checkpoints, JobClient client, Instant now, Health.Builder health)
-            throws Exception {
-        switch (status) {
-            case RUNNING -> {
-                if (!flink.getCheckpointing().isEnabled()) {
-                    health.up();
-                    return;
-                }
-                Duration age = checkpoints.age(now);
-                if (age == null) {
-                    long started = rest.job(client.getJobID().toString())
-                            .path("start-time")
-                            .asLong(now.toEpochMilli());
-                    age = Duration.between(Instant.ofEpochMilli(started), now);
-                }
-                if (age.compareTo(maxCheckpointAge) > 0) {
-                    health.down()
-                            .withDetail(
-                                    "reason",
-                                    "no checkpoint completed for " + age.toSeconds() + " s (limit "
-                                            + maxCheckpointAge.toSeconds()
-                                            + " s, streamsplit.health.max-checkpoint-age)");
-                } else {
-                    health.up();
-                }
+            JobStatus status,
+            JobCheckpoints checkpoints,
+            Duration sinceSubmission,
+            Instant now,
+            Health.Builder health,
+            List<KafkaProblem> problems) {
+        boolean progressing = status == JobStatus.RUNNING || status == JobStatus.RESTARTING;
+        if (progressing && flink.getCheckpointing().isEnabled()) {
+            Instant last = checkpoints.lastCheckpointTime();
+            Instant since = checkpoints.runningSince() != null ? checkpoints.runningSince() : now;
+            if (last == null && sinceSubmission.compareTo(grace()) > 0) {
+                health.down()
+                        .withDetail(
+                                "reason",
+                                "no checkpoint has completed in the " + sinceSubmission.toSeconds()
+                                        + " s since the job was submitted (grace " + grace().toSeconds()
+                                        + " s: one checkpoint"
+                                        + " interval + streamsplit.health.startup-grace)"
+                                        + because(checkpoints, problems));
+                return;
             }
+            if (last != null
+                    && since.isAfter(last)
+                    && Duration.between(last, now).compareTo(grace()) > 0) {
+                health.down()
+                        .withDetail(
+                                "reason",
+                                "no checkpoint has completed since the job restarted (the last one "
+                                        + Duration.between(last, now).toSeconds() + " s ago, restart "
+                                        + checkpoints.restarts() + ")"
+                                        + because(checkpoints, problems));
+                return;
+            }
+            Duration age = checkpoints.age(now);
+            if (age != null && age.compareTo(maxCheckpointAge) > 0) {
+                health.down()
+                        .withDetail(
+                                "reason",
+                                "no checkpoint completed for " + age.toSeconds() + " s (limit "
+                                        + maxCheckpointAge.toSeconds() + " s, streamsplit.health.max-checkpoint-age)"
+                                        + because(checkpoints, problems));
+                return;
+            }
+            Instant failed = checkpoints.lastFailureTime();
+            if (status == JobStatus.RUNNING
+                    && failed != null
+                    && Duration.between(failed, now).compareTo(grace()) < 0) {
+                health.status(Status.OUT_OF_SERVICE)
+                        .withDetail(
+                                "reason",
+                                "recovering: the job failed "
+                                        + Duration.between(failed, now).toSeconds() + " s ago and restarted (restart "
+                                        + checkpoints.restarts() + ")" + because(checkpoints, problems));
+                return;
+            }
+            if (status == JobStatus.RUNNING && undiscovered(checkpoints, now, health, problems)) {
+                return;
+            }
+            if (status == JobStatus.RUNNING && (last == null || since.isAfter(last))) {
+                health.unknown()
+                        .withDetail(
+                                "reason",
+                                "waiting for the first checkpoint since the job "
+                                        + (checkpoints.restarts() > 0 ? "restarted" : "started"));
+                return;
+            }
+        }
+        switch (status) {
+            case RUNNING -> health.up();
             case RESTARTING ->
                 health.status(Status.OUT_OF_SERVICE)
-                        .withDetail("reason", "restarting after a failure (restart " + checkpoints.restarts() + ")");
+                        .withDetail(
+                                "reason",
+                                "restarting after a failure (restart " + checkpoints.restarts() + ")"
+                                        + because(checkpoints, problems));
             case CREATED, INITIALIZING, RECONCILING -> health.unknown();
             case FINISHED -> health.up().withDetail("reason", "all bounded sources were read to their end");
             case CANCELLING, CANCELED -> {
@@ -138,6 +216,50 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                                 "the job is " + status
                                         + (checkpoints.failure() != null ? ": " + checkpoints.failure() : ""));
         }
+    }
+
+    /**
+     * A source whose enumerator has not found its partitions makes no progress, however many (empty)
+     * checkpoints complete: DOWN once the job has been running for the grace period, UNKNOWN before.
+     * Returns whether a source is in that state.
+     */
+    private boolean undiscovered(
+            JobCheckpoints checkpoints, Instant now, Health.Builder health, List<KafkaProblem> problems) {
+        List<String> waiting = new ArrayList<>();
+        splits.read().sources().forEach((name, source) -> {
+            if (source.lastDiscovery() == null) {
+                waiting.add(name);
+            }
+        });
+        if (waiting.isEmpty()) {
+            return false;
+        }
+        Instant since = checkpoints.runningSince() != null ? checkpoints.runningSince() : now;
+        Duration running = Duration.between(since, now);
+        String sources = waiting.size() == 1
+                ? "source '" + waiting.get(0) + "' has not found its partitions"
+                : "sources " + waiting + " have not found their partitions";
+        if (running.compareTo(grace()) > 0) {
+            health.down()
+                    .withDetail(
+                            "reason",
+                            sources + " in the " + running.toSeconds() + " s the job has been running"
+                                    + because(checkpoints, problems));
+        } else {
+            health.unknown().withDetail("reason", sources + " yet");
+        }
+        return true;
+    }
+
+    /** ": checkpoint 7 ... waits on 'X'", ": <latest failure>" or ": <startup problem>", whichever is known. */
+    private static String because(JobCheckpoints checkpoints, List<KafkaProblem> problems) {
+        if (checkpoints.failure() != null) {
+            return ": " + checkpoints.failure();
+        }
+        if (checkpoints.inFlight() != null) {
+            return ": " + checkpoints.inFlight();
+        }
+        return problems.isEmpty() ? "" : ": " + problems.get(0).summary();
     }
 
     private Map<String, Object> sourceSummary() {

@@ -31,7 +31,7 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
 
     private final KafkaSplitStates splits;
     private final StreamSplitJob job;
-    private final FlinkRestClient rest;
+    private final JobProgress progress;
     private final List<String> sourceNames;
     private volatile JobSplits latest;
     private volatile JobCheckpoints checkpoints;
@@ -39,10 +39,10 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
     private MultiGauge offset;
     private ScheduledExecutorService scheduler;
 
-    StreamSplitMeters(KafkaSplitStates splits, StreamSplitJob job, FlinkRestClient rest, List<String> sourceNames) {
+    StreamSplitMeters(KafkaSplitStates splits, StreamSplitJob job, JobProgress progress, List<String> sourceNames) {
         this.splits = splits;
         this.job = job;
-        this.rest = rest;
+        this.progress = progress;
         this.sourceNames = sourceNames;
     }
 
@@ -121,7 +121,7 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
         }
         if (read.jobId() != null) {
             try {
-                checkpoints = JobCheckpoints.read(rest, read.jobId());
+                checkpoints = progress.read(read.jobId());
             } catch (Exception e) {
                 checkpoints = null;
             }

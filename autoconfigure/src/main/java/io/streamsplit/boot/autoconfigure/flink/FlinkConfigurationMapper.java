@@ -4,6 +4,7 @@ import static io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks.notNe
 import static io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks.positive;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -16,6 +17,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.SecurityOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.configuration.WebOptions;
 
 /**
  * Turns {@code streamsplit.flink.*} into a Flink {@link Configuration}, checking every value on the
@@ -113,6 +115,8 @@ public final class FlinkConfigurationMapper {
         config.set(TaskManagerOptions.NETWORK_MEMORY_MAX, network);
         // no Kerberos/Hadoop delegation tokens in-process; Flink's token manager would only warn that it has none
         config.set(SecurityOptions.DELEGATION_TOKENS_ENABLED, false);
+        // the REST API caches a job's state for this long; health and the split endpoint read it (Flink: 3 s)
+        config.set(WebOptions.REFRESH_INTERVAL, Duration.ofSeconds(1));
         config.set(RestOptions.ADDRESS, "localhost");
         config.set(RestOptions.BIND_ADDRESS, "localhost");
         if (embedded.getRestPort() != null) {

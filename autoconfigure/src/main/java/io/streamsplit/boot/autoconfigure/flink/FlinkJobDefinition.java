@@ -17,6 +17,12 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
     private static final String DEFAULT_JOB_NAME = "streamsplit";
 
     public static FlinkJobDefinition of(FlinkProperties flink, Environment environment) {
+        return of(flink, environment, RetainedCheckpointPolicy.ALWAYS);
+    }
+
+    /** With {@code policy} deciding whether a retained checkpoint is resumed from. */
+    public static FlinkJobDefinition of(
+            FlinkProperties flink, Environment environment, RetainedCheckpointPolicy policy) {
         String name = flink.getJobName() != null && !flink.getJobName().isBlank()
                 ? flink.getJobName()
                 : environment.getProperty("spring.application.name", DEFAULT_JOB_NAME);
@@ -28,7 +34,7 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
                     "streamsplit.flink.shutdown.savepoint is true but there is no directory to write the savepoint to",
                     "Set streamsplit.flink.shutdown.savepoint-directory (e.g. file:///var/lib/app/savepoints).");
         }
-        RetainedCheckpoints.resume(flink, name, configuration);
+        RetainedCheckpoints.resume(flink, name, configuration, policy);
         return new FlinkJobDefinition(name, configuration);
     }
 }

@@ -20,6 +20,16 @@ public class FlinkProperties {
         REMOTE
     }
 
+    /** What to do with a retained checkpoint whose offsets do not fit the topics in Kafka. */
+    public enum StaleCheckpointAction {
+        /** Fail startup with a report naming the topics and partitions. */
+        FAIL,
+        /** Move the job's checkpoints aside (renamed, not deleted) and start from the starting offsets. */
+        START_FRESH,
+        /** Resume anyway; the offset reset strategy decides where out-of-range partitions continue. */
+        RESUME
+    }
+
     /** Restart strategy after a task failure. */
     public enum RestartStrategy {
         /** Fail the job on the first task failure. */
@@ -82,6 +92,13 @@ public class FlinkProperties {
         /** Minimum pause between the end of a checkpoint and the start of the next. Unset: none. */
         private @Nullable Duration minPause;
 
+        /**
+         * What an embedded job does when the newest retained checkpoint does not fit the topics in Kafka
+         * (a topic gone, an offset beyond a partition's end: the topics were deleted and recreated):
+         * fail with a report, start-fresh (move the job's checkpoints aside), or resume anyway.
+         */
+        private StaleCheckpointAction onStaleCheckpoint = StaleCheckpointAction.FAIL;
+
         /** Directory (URI) where checkpoints are kept, e.g. 'file:///var/lib/app/checkpoints'. Unset: kept in JobManager memory, gone with the cluster. */
         private @Nullable String storage;
 
@@ -123,6 +140,14 @@ public class FlinkProperties {
 
         public void setMinPause(@Nullable Duration minPause) {
             this.minPause = minPause;
+        }
+
+        public StaleCheckpointAction getOnStaleCheckpoint() {
+            return onStaleCheckpoint;
+        }
+
+        public void setOnStaleCheckpoint(StaleCheckpointAction onStaleCheckpoint) {
+            this.onStaleCheckpoint = onStaleCheckpoint;
         }
 
         public @Nullable String getStorage() {

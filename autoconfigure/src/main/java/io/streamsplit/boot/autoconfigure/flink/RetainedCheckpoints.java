@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * its checkpoints to {@code <storage>/<job id>/chk-<n>}; on start, the newest complete one (it has
  * {@code _metadata}) is where the job resumes from.
  */
-final class RetainedCheckpoints {
+public final class RetainedCheckpoints {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetainedCheckpoints.class);
 
@@ -36,7 +36,8 @@ final class RetainedCheckpoints {
      * unless a restore path is configured, points {@code execution.state-recovery.path} at the
      * newest retained checkpoint. Through the configuration, as Flink's executors read it.
      */
-    static void resume(FlinkProperties flink, String jobName, Configuration configuration) {
+    static void resume(
+            FlinkProperties flink, String jobName, Configuration configuration, RetainedCheckpointPolicy policy) {
         String storage = flink.getCheckpointing().getStorage();
         if (flink.getMode() != FlinkProperties.Mode.EMBEDDED
                 || !flink.getCheckpointing().isEnabled()
@@ -52,24 +53,9 @@ final class RetainedCheckpoints {
                     configuration.get(StateRecoveryOptions.SAVEPOINT_PATH));
             return;
         }
+        Optional<Checkpoint> latest;
         try {
-            latest(storage, jobId)
-                    .ifPresentOrElse(
-                            checkpoint -> {
-                                configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.path());
-                                LOG.info(
-                                        "Resuming Flink job '{}' from checkpoint {} at {} (written {}): sources continue from its"
-                                                + " offsets",
-                                        jobName,
-                                        checkpoint.id(),
-                                        checkpoint.path(),
-                                        checkpoint.writtenAt());
-                            },
-                            () -> LOG.info(
-                                    "No retained checkpoint of Flink job '{}' in {}; sources start from their"
-                                            + " starting offsets",
-                                    jobName,
-                                    storage));
+            latest = latest(storage, jobId);
         } catch (IOException e) {
             throw new InvalidStreamSplitConfigurationException(
                     "streamsplit.flink.checkpointing.storage",
@@ -78,6 +64,29 @@ final class RetainedCheckpoints {
                     "Fix the path or its permissions, or set streamsplit.flink.restore-path explicitly.",
                     e);
         }
+        if (latest.isEmpty()) {
+            LOG.info(
+                    "No retained checkpoint of Flink job '{}' in {}; sources start from their starting offsets",
+                    jobName,
+                    storage);
+            return;
+        }
+        Checkpoint checkpoint = latest.get();
+        if (!policy.resume(checkpoint)) {
+            return;
+        }
+        configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, checkpoint.path());
+        LOG.info(
+                "Resuming Flink job '{}' from checkpoint {} at {} (written {}): sources continue from its offsets",
+                jobName,
+                checkpoint.id(),
+                checkpoint.path(),
+                checkpoint.writtenAt());
+    }
+
+    /** The directory holding every checkpoint of job {@code jobName} under {@code storage}. */
+    public static Path jobDirectory(String storage, String jobName) {
+        return new Path(new Path(storage), jobId(jobName).toString());
     }
 
     /** The same id for every run of the job named {@code jobName}. */
@@ -87,7 +96,12 @@ final class RetainedCheckpoints {
     }
 
     /** A completed checkpoint: its directory, number and when it was written. */
-    record Checkpoint(String path, long id, Instant writtenAt) {}
+    /**
+     * A completed checkpoint: its directory, number and when it was written.
+     *
+     * @param jobDirectory the directory of all checkpoints of the job (its {@code chk-<n>} parent)
+     */
+    public record Checkpoint(String path, long id, Instant writtenAt, String jobDirectory) {}
 
     /** The newest complete checkpoint of {@code jobId} under {@code storage}, if any. */
     static Optional<Checkpoint> latest(String storage, JobID jobId) throws IOException {
@@ -114,7 +128,8 @@ final class RetainedCheckpoints {
                 latest = new Checkpoint(
                         entry.getPath().toString(),
                         id,
-                        Instant.ofEpochMilli(fs.getFileStatus(metadata).getModificationTime()));
+                        Instant.ofEpochMilli(fs.getFileStatus(metadata).getModificationTime()),
+                        jobDirectory.toString());
             }
         }
         return Optional.ofNullable(latest);

@@ -1,9 +1,9 @@
 package io.streamsplit.boot.autoconfigure.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
 import io.streamsplit.boot.autoconfigure.flink.remote.FlinkVersionCheck;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessErrors;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.net.URI;
@@ -22,6 +22,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.util.ExceptionUtils;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -48,6 +49,8 @@ public class StreamSplitJob implements SmartLifecycle {
     private final Supplier<PipelineContext> contextFactory;
     private final String target;
     private final CompletableFuture<JobClient> submission = new CompletableFuture<>();
+    private final @Nullable FlinkRestClient rest;
+    private final @Nullable JobFailures failures;
     private volatile boolean running;
     private volatile boolean stopping;
 
@@ -57,7 +60,11 @@ public class StreamSplitJob implements SmartLifecycle {
             StreamExecutionEnvironment environment,
             ListableBeanFactory beanFactory,
             Supplier<PipelineContext> contextFactory,
-            String target) {
+            String target,
+            @Nullable FlinkRestClient rest,
+            @Nullable JobFailures failures) {
+        this.rest = rest;
+        this.failures = failures;
         this.flink = flink;
         this.jobName = jobName;
         this.environment = environment;
@@ -175,17 +182,23 @@ public class StreamSplitJob implements SmartLifecycle {
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
             submission.complete(client);
+            JobFailureReporter reporter = failures == null || rest == null
+                    ? null
+                    : new JobFailureReporter(jobName, client.getJobID().toString(), rest, failures);
             client.getJobExecutionResult().whenComplete((result, failure) -> {
+                if (reporter != null) {
+                    reporter.close();
+                }
                 if (failure != null && !stopping) {
-                    String access = KafkaAccessErrors.explain(ExceptionUtils.stringifyException(failure));
+                    String text = ExceptionUtils.stringifyException(failure);
+                    String cause = failures != null ? failures.describe(text, null) : JobFailures.rootCause(text) + ".";
                     LOG.error(
-                            "Flink job '{}' ({}) failed for good after its restarts: {}.{} The application keeps"
+                            "Flink job '{}' ({}) failed for good after its restarts: {} The application keeps"
                                     + " running without it; fix the cause and restart the application.",
                             jobName,
                             client.getJobID(),
-                            rootMessage(failure).replaceAll("\\.+$", ""),
-                            access != null ? " " + access : "",
-                            failure);
+                            cause);
+                    LOG.debug("Flink job '{}' failure:", jobName, failure);
                 } else if (failure == null && !stopping) {
                     LOG.info(
                             "Flink job '{}' ({}) finished (all sources are bounded and fully read)",

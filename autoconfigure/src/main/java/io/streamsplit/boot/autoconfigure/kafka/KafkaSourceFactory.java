@@ -32,6 +32,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  */
 public final class KafkaSourceFactory {
 
+    /** The description of the bean definition of each YAML source, followed by its name. */
+    public static final String BEAN_DESCRIPTION = "Kafka source streamsplit.kafka.sources.";
+
     private final StreamSplitKafkaProperties kafka;
     private final KafkaBootstrapServers bootstrapServers;
     private final UserBeans beans;

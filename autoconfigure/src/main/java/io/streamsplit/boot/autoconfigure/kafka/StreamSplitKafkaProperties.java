@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +37,12 @@ public class StreamSplitKafkaProperties {
 
     /** Dev mode: an in-JVM Kafka broker when no Kafka is configured and streamsplit-embedded-kafka is on the classpath. */
     private final Embedded embedded = new Embedded();
+
+    /** The check at startup that every source's and sink's Kafka answers and its topics exist. */
+    private final StartupCheck startupCheck = new StartupCheck();
+
+    /** Sink and dead-letter topics StreamSplit creates at startup when they do not exist. */
+    private final CreateTopics createTopics = new CreateTopics();
 
     public List<String> getBootstrapServers() {
         return bootstrapServers;
@@ -87,6 +94,87 @@ public class StreamSplitKafkaProperties {
 
     public Embedded getEmbedded() {
         return embedded;
+    }
+
+    public StartupCheck getStartupCheck() {
+        return startupCheck;
+    }
+
+    public CreateTopics getCreateTopics() {
+        return createTopics;
+    }
+
+    /** What the startup check does with a problem it finds. */
+    public enum StartupCheckMode {
+        /** Fail startup with a report naming the property, the value and the fix. */
+        FAIL,
+        /** Log each problem and start anyway; health reports them until the job makes progress. */
+        WARN,
+        /** Do not check. */
+        OFF
+    }
+
+    /** Startup check settings. */
+    public static class StartupCheck {
+
+        /** fail: stop startup on a problem; warn: log it and start anyway (health reports it); off: no check. */
+        private StartupCheckMode mode = StartupCheckMode.FAIL;
+
+        /** How long a Kafka cluster has to answer the check. */
+        private Duration timeout = Duration.ofSeconds(5);
+
+        public StartupCheckMode getMode() {
+            return mode;
+        }
+
+        public void setMode(StartupCheckMode mode) {
+            this.mode = mode;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** Topic creation settings. */
+    public static class CreateTopics {
+
+        /** Whether to create sink and dead-letter topics that do not exist (source topics are never created). */
+        private boolean enabled = false;
+
+        /** Partitions of a created topic. Unset: the broker's num.partitions. */
+        private @Nullable Integer partitions;
+
+        /** Replication factor of a created topic. Unset: the broker's default.replication.factor. */
+        private @Nullable Short replicationFactor;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public @Nullable Integer getPartitions() {
+            return partitions;
+        }
+
+        public void setPartitions(@Nullable Integer partitions) {
+            this.partitions = partitions;
+        }
+
+        public @Nullable Short getReplicationFactor() {
+            return replicationFactor;
+        }
+
+        public void setReplicationFactor(@Nullable Short replicationFactor) {
+            this.replicationFactor = replicationFactor;
+        }
     }
 
     /** Dev-mode broker settings. */

@@ -14,7 +14,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /** Which Actuator parts appear, and when they back off; no job runs. */
 class StreamSplitActuatorAutoConfigurationTest {
 
+    /** These contexts have no Kafka to talk to: the startup check (tested against a real broker elsewhere) is off. */
+    private static final String NO_KAFKA_CHECK = "streamsplit.kafka.startup-check.mode=off";
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withPropertyValues(NO_KAFKA_CHECK)
             .withConfiguration(AutoConfigurations.of(
                     StreamSplitAutoConfiguration.class, StreamSplitActuatorAutoConfiguration.class))
             .withPropertyValues("streamsplit.kafka.bootstrap-servers=b:1");

@@ -26,11 +26,14 @@ public final class InProcessMetrics {
     public static final String REPORTER_PREFIX = "metrics.reporter.streamsplit.";
 
     static final String REGISTRY_KEY = "registry";
+    /** Flink's job-level restart count, as its REST API reports it. */
+    static final String RESTARTS = "numRestarts";
 
     private static final Map<String, InProcessMetrics> REGISTRIES = new ConcurrentHashMap<>();
 
     private final String id = UUID.randomUUID().toString();
     private final Map<Metric, RegisteredMetric> metrics = new ConcurrentHashMap<>();
+    private final Map<String, Gauge<?>> restarts = new ConcurrentHashMap<>();
 
     private record RegisteredMetric(
             String jobId, String operator, int subtask, String topic, int partition, String name, Metric metric) {}
@@ -61,11 +64,19 @@ public final class InProcessMetrics {
     public void close() {
         REGISTRIES.remove(id);
         metrics.clear();
+        restarts.clear();
     }
 
     void add(Metric metric, String name, MetricGroup group) {
         Map<String, String> variables = group.getAllVariables();
         String operator = variables.get("<operator_name>");
+        if (name.equals(RESTARTS)
+                && operator == null
+                && variables.get("<task_name>") == null
+                && metric instanceof Gauge<?> gauge) {
+            restarts.put(variables.get("<job_id>"), gauge);
+            return;
+        }
         if (operator == null || !operator.startsWith("Source: ")) {
             return;
         }
@@ -91,6 +102,13 @@ public final class InProcessMetrics {
 
     void remove(Metric metric) {
         metrics.remove(metric);
+        restarts.values().remove(metric);
+    }
+
+    /** Flink's {@code numRestarts} of job {@code jobId}, read now; {@code null} before the job registered it. */
+    public @Nullable Long restarts(String jobId) {
+        Gauge<?> gauge = restarts.get(jobId);
+        return gauge != null && gauge.getValue() instanceof Number number ? number.longValue() : null;
     }
 
     /** The current values of job {@code jobId}'s source metrics. */

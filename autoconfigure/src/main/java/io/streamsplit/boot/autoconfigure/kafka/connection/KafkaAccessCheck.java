@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * operation, the resource and the {@code kafka-acls.sh} line that grants it, instead of a job that
  * restarts forever on an authorization error. An unreachable cluster is only logged: the job's own
  * retries handle that. Transactional-id rights cannot be asked for; the job reports them when it
- * first commits (see {@link KafkaAccessErrors}).
+ * first commits (see {@link KafkaFailures}).
  */
 public final class KafkaAccessCheck {
 

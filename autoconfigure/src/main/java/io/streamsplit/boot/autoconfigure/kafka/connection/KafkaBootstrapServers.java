@@ -19,6 +19,21 @@ public final class KafkaBootstrapServers {
         this.connection = connection;
     }
 
+    /**
+     * The property that sets the servers of the client configured under {@code property}: itself when
+     * the client has its own, else the shared one ({@code streamsplit.kafka.bootstrap-servers},
+     * {@code spring.kafka.bootstrap-servers}, ...), for messages about those servers.
+     */
+    public String origin(String property, List<String> own) {
+        if (!own.isEmpty()) {
+            return property;
+        }
+        if (connection instanceof PropertiesStreamSplitKafkaConnectionDetails props) {
+            return props.bootstrapServersOrigin();
+        }
+        return "the StreamSplitKafkaConnectionDetails bean";
+    }
+
     /** The servers for the client configured under {@code property} (…{@code .bootstrap-servers}). */
     public String resolve(String property, List<String> own) {
         if (!own.isEmpty()) {

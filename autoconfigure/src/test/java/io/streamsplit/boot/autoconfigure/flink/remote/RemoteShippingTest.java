@@ -25,7 +25,11 @@ import org.springframework.util.LinkedMultiValueMap;
  */
 class RemoteShippingTest {
 
+    /** These contexts have no Kafka to talk to: the startup check (tested against a real broker elsewhere) is off. */
+    private static final String NO_KAFKA_CHECK = "streamsplit.kafka.startup-check.mode=off";
+
     private final ApplicationContextRunner remote = new ApplicationContextRunner()
+            .withPropertyValues(NO_KAFKA_CHECK)
             .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
             .withPropertyValues(
                     "streamsplit.kafka.bootstrap-servers=b:1",

@@ -26,7 +26,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  */
 class StreamSplitKafkaConnectionDetailsTest {
 
+    /** These contexts have no Kafka to talk to: the startup check (tested against a real broker elsewhere) is off. */
+    private static final String NO_KAFKA_CHECK = "streamsplit.kafka.startup-check.mode=off";
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withPropertyValues(NO_KAFKA_CHECK)
             .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, StreamSplitAutoConfiguration.class));
 
     @Test

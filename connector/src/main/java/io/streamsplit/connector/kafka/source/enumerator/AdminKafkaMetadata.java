@@ -141,9 +141,14 @@ public final class AdminKafkaMetadata implements KafkaMetadata {
                 : names + " and " + (partitions.size() - 5) + " more partitions";
     }
 
+    /**
+     * Closes without waiting: the enumerator is going away, and a request still waiting for a broker
+     * that does not answer would otherwise keep the client (and its connection warnings) alive for the
+     * whole metadata timeout after the job stopped.
+     */
     @Override
     public void close() {
-        admin.close(timeout);
+        admin.close(Duration.ZERO);
     }
 
     /** A metadata request to the cluster failed; the message says which and against which cluster. */

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.actuate;
+package io.streamsplit.boot.autoconfigure.flink;
 
 import java.io.IOException;
 import java.net.URI;
@@ -18,7 +18,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
  * The few calls of Flink's REST API the actuator needs (job, checkpoints, exceptions, metrics).
  * Uses Flink's own shaded Jackson, so it adds no JSON library to the application.
  */
-final class FlinkRestClient {
+public final class FlinkRestClient {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
     private static final int METRICS_PER_REQUEST = 40;
@@ -28,11 +28,11 @@ final class FlinkRestClient {
             HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final ObjectMapper json = new ObjectMapper();
 
-    FlinkRestClient(Supplier<URI> baseUri) {
+    public FlinkRestClient(Supplier<URI> baseUri) {
         this.baseUri = baseUri;
     }
 
-    JsonNode get(String path) throws IOException, InterruptedException {
+    public JsonNode get(String path) throws IOException, InterruptedException {
         URI uri = baseUri.get().resolve(path);
         HttpResponse<String> response = http.send(
                 HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
@@ -42,25 +42,25 @@ final class FlinkRestClient {
         return json.readTree(response.body());
     }
 
-    JsonNode job(String jobId) throws IOException, InterruptedException {
+    public JsonNode job(String jobId) throws IOException, InterruptedException {
         return get("/jobs/" + jobId);
     }
 
-    JsonNode checkpoints(String jobId) throws IOException, InterruptedException {
+    public JsonNode checkpoints(String jobId) throws IOException, InterruptedException {
         return get("/jobs/" + jobId + "/checkpoints");
     }
 
-    JsonNode exceptions(String jobId) throws IOException, InterruptedException {
+    public JsonNode exceptions(String jobId) throws IOException, InterruptedException {
         return get("/jobs/" + jobId + "/exceptions");
     }
 
     /** Job-level metric values by name, e.g. {@code numRestarts}. */
-    JsonNode jobMetrics(String jobId, String names) throws IOException, InterruptedException {
+    public JsonNode jobMetrics(String jobId, String names) throws IOException, InterruptedException {
         return get("/jobs/" + jobId + "/metrics?get=" + URLEncoder.encode(names, StandardCharsets.UTF_8));
     }
 
     /** All metric values of one vertex whose id passes {@code filter}: [{id, value}, ...]. */
-    List<JsonNode> vertexMetrics(String path, java.util.function.Predicate<String> filter)
+    public List<JsonNode> vertexMetrics(String path, java.util.function.Predicate<String> filter)
             throws IOException, InterruptedException {
         List<String> ids = new ArrayList<>();
         for (JsonNode entry : get(path)) {

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * (a stack trace from Flink's REST API, or a local exception's), because a remote job's exceptions
  * arrive as Flink's serialized copies.
  */
-public final class KafkaAccessErrors {
+public final class KafkaFailures {
 
     private static final Map<String, String> EXPLANATIONS = new LinkedHashMap<>();
 
@@ -44,7 +44,7 @@ public final class KafkaAccessErrors {
                         + " hold the CA of the broker's certificate, and the broker's host name must match it");
     }
 
-    private KafkaAccessErrors() {}
+    private KafkaFailures() {}
 
     /** What the Kafka access error in {@code failureText} means and what to do; null if there is none. */
     public static @Nullable String explain(@Nullable String failureText) {

@@ -1,0 +1,91 @@
+package io.streamsplit.boot.autoconfigure.job;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the running job's exception history (Flink REST, every few seconds) and logs each new cause
+ * once, in the application's terms: one ERROR line naming the source or sink, the property, the
+ * value and the fix when it is a Kafka problem StreamSplit can name, the root cause otherwise. The
+ * stack trace goes to DEBUG; the same cause again (the next restart) only to DEBUG.
+ */
+final class JobFailureReporter implements AutoCloseable {
+
+    static final Duration INTERVAL = Duration.ofSeconds(2);
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobFailureReporter.class);
+
+    private final String jobName;
+    private final String jobId;
+    private final FlinkRestClient rest;
+    private final JobFailures failures;
+    private final Set<String> reported = new HashSet<>();
+    private final ScheduledExecutorService scheduler;
+    private long lastSeen;
+
+    JobFailureReporter(String jobName, String jobId, FlinkRestClient rest, JobFailures failures) {
+        this.jobName = jobName;
+        this.jobId = jobId;
+        this.rest = rest;
+        this.failures = failures;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "streamsplit-failures-" + jobName);
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.scheduleWithFixedDelay(this::poll, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void poll() {
+        JsonNode entries;
+        try {
+            entries = rest.exceptions(jobId).path("exceptionHistory").path("entries");
+        } catch (Exception e) {
+            return; // the cluster is busy or gone; the next poll tries again
+        }
+        long newest = lastSeen;
+        for (int i = entries.size() - 1; i >= 0; i--) { // oldest first
+            JsonNode entry = entries.get(i);
+            long timestamp = entry.path("timestamp").asLong();
+            if (timestamp > lastSeen) {
+                report(
+                        entry.path("stacktrace").asText(),
+                        entry.path("taskName").isTextual()
+                                ? entry.path("taskName").asText()
+                                : null);
+                newest = Math.max(newest, timestamp);
+            }
+        }
+        lastSeen = newest;
+    }
+
+    /** Logs {@code stacktrace} once per distinct cause; returns the line it logged (or would have). */
+    String report(String stacktrace, @Nullable String taskName) {
+        String line = failures.describe(stacktrace, taskName);
+        if (reported.add(line)) {
+            LOG.error(
+                    "Flink job '{}' failed: {} Flink restarts it from its last checkpoint while its restart"
+                            + " strategy allows.",
+                    jobName,
+                    line);
+        } else {
+            LOG.debug("Flink job '{}' failed again: {}", jobName, line);
+        }
+        LOG.debug("Flink job '{}' failure{}:\n{}", jobName, taskName == null ? "" : " in " + taskName, stacktrace);
+        return line;
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+}

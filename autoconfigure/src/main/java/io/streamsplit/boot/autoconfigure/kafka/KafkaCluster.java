@@ -1,0 +1,273 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.NearestNames;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.CreateTopics;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Kafka cluster as the startup check sees it: its servers, the property that set them, and the
+ * topics the sources and sinks using it read, match or write. {@link #check} asks the cluster once.
+ */
+final class KafkaCluster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaCluster.class);
+
+    private record Use(String user, String property, String topic, boolean write) {}
+
+    private record Match(String source, String property, Pattern pattern, boolean discovery) {}
+
+    private final String servers;
+    private final String serversProperty;
+    private final Properties admin;
+    private final List<Use> uses = new ArrayList<>();
+    private final List<Match> matches = new ArrayList<>();
+
+    KafkaCluster(String servers, String serversProperty, Properties admin) {
+        this.servers = servers;
+        this.serversProperty = serversProperty;
+        this.admin = admin;
+    }
+
+    void read(String source, String property, String topic) {
+        uses.add(new Use("source '" + source + "'", property, topic, false));
+    }
+
+    void write(String writer, String property, String topic) {
+        uses.add(new Use(writer, property, topic, true));
+    }
+
+    void match(String source, String property, Pattern pattern, boolean discovery) {
+        matches.add(new Match(source, property, pattern, discovery));
+    }
+
+    /** Asks the cluster once; creates missing sink topics when allowed; returns what keeps a source or sink from working. */
+    List<KafkaProblem> check(Duration timeout, CreateTopics create) {
+        List<KafkaProblem> problems = new ArrayList<>();
+        List<String> unresolved = unresolvedHosts();
+        if (!unresolved.isEmpty()) {
+            problems.add(new KafkaProblem(
+                    serversProperty,
+                    servers,
+                    (unresolved.size() == 1
+                                    ? "host '" + unresolved.get(0) + "' does not resolve"
+                                    : "hosts " + unresolved + " do not resolve")
+                            + " (no DNS entry)",
+                    "Fix the host name in " + serversProperty + ", or point it at a reachable Kafka cluster."));
+            if (unresolved.size() == hosts().size()) {
+                return problems;
+            }
+        }
+        Properties settings = new Properties();
+        settings.putAll(admin);
+        settings.put(AdminClientConfig.CLIENT_ID_CONFIG, "streamsplit-startup-check");
+        settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        settings.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        // a handful of connection attempts within the timeout, not Kafka's 50 ms retries (and their WARN lines)
+        settings.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 500);
+        settings.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
+        try (Admin client = Admin.create(settings)) {
+            Set<String> topics;
+            try {
+                client.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                topics = client.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                problems.add(unreachable(timeout));
+                return problems;
+            } catch (ExecutionException e) {
+                // the client's own api timeout usually expires first
+                problems.add(
+                        e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException
+                                ? unreachable(timeout)
+                                : failed(e.getCause()));
+                return problems;
+            }
+            problems.addAll(topics(client, topics, timeout, create));
+        } catch (KafkaException e) {
+            problems.add(failed(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return problems;
+    }
+
+    private List<KafkaProblem> topics(Admin client, Set<String> existing, Duration timeout, CreateTopics create)
+            throws InterruptedException {
+        List<KafkaProblem> problems = new ArrayList<>();
+        Map<String, Use> toCreate = new LinkedHashMap<>();
+        for (Use use : uses) {
+            if (existing.contains(use.topic())) {
+                continue;
+            }
+            if (use.write() && create.isEnabled()) {
+                toCreate.putIfAbsent(use.topic(), use);
+            } else if (use.write()) {
+                problems.add(new KafkaProblem(
+                        use.property(),
+                        use.topic(),
+                        "topic '" + use.topic() + "' of "
+                                + use.user() + " does not exist on Kafka at " + servers
+                                + "; writing to it would block every"
+                                + " checkpoint until the producer gives up and the job restarts",
+                        "Create the topic, or set"
+                                + " streamsplit.kafka.create-topics.enabled=true to create sink and dead-letter topics at"
+                                + " startup (partitions: streamsplit.kafka.create-topics.partitions)."
+                                + nearest(use, existing)));
+            } else {
+                problems.add(new KafkaProblem(
+                        use.property(),
+                        use.topic(),
+                        "topic '" + use.topic() + "' of " + use.user() + " does not exist on Kafka at " + servers,
+                        "Create the topic, or fix the name." + nearest(use, existing)));
+            }
+        }
+        for (Match match : matches) {
+            if (existing.stream()
+                    .anyMatch(topic -> match.pattern().matcher(topic).matches())) {
+                continue;
+            }
+            if (match.discovery()) {
+                LOG.warn(
+                        "Source '{}': {} = '{}' matches no topic on Kafka at {} yet; partition discovery reads"
+                                + " matching topics once they are created",
+                        match.source(),
+                        match.property(),
+                        match.pattern(),
+                        servers);
+            } else {
+                problems.add(new KafkaProblem(
+                        match.property(),
+                        match.pattern().pattern(),
+                        "the pattern matches no"
+                                + " topic on Kafka at " + servers + " and partition discovery is off, so source '"
+                                + match.source() + "' would never read anything",
+                        "Fix the pattern, or set "
+                                + match.property().replace(".pattern", ".discovery-interval") + " (e.g. 30s) so topics"
+                                + " created later are found."));
+            }
+        }
+        if (!toCreate.isEmpty()) {
+            problems.addAll(create(client, toCreate, timeout, create));
+        }
+        return problems;
+    }
+
+    private List<KafkaProblem> create(Admin client, Map<String, Use> topics, Duration timeout, CreateTopics create)
+            throws InterruptedException {
+        List<NewTopic> newTopics = topics.keySet().stream()
+                .map(topic -> new NewTopic(
+                        topic,
+                        Optional.ofNullable(create.getPartitions()),
+                        Optional.ofNullable(create.getReplicationFactor())))
+                .toList();
+        List<KafkaProblem> problems = new ArrayList<>();
+        client.createTopics(newTopics).values().forEach((topic, future) -> {
+            Use use = topics.get(topic);
+            try {
+                future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                LOG.info(
+                        "Created topic '{}' for {} on Kafka at {} (streamsplit.kafka.create-topics.enabled=true)",
+                        topic,
+                        use.user(),
+                        servers);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    problems.add(
+                            new KafkaProblem(
+                                    use.property(),
+                                    topic,
+                                    "topic '" + topic + "' does not exist and" + " could not be created: "
+                                            + e.getCause().getMessage(),
+                                    "Create it yourself, or check"
+                                            + " streamsplit.kafka.create-topics.partitions/replication-factor against the cluster."));
+                }
+            } catch (TimeoutException e) {
+                problems.add(new KafkaProblem(
+                        use.property(),
+                        topic,
+                        "creating topic '" + topic + "' did not finish" + " within " + timeout.toMillis() + " ms",
+                        "Create it yourself, or raise" + " streamsplit.kafka.startup-check.timeout."));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return problems;
+    }
+
+    private KafkaProblem unreachable(Duration timeout) {
+        return new KafkaProblem(
+                serversProperty,
+                servers,
+                "no Kafka broker answered at " + servers + " within " + timeout.toMillis()
+                        + " ms (streamsplit.kafka.startup-check.timeout)",
+                "Start Kafka there, or fix " + serversProperty + " (host:port of a broker's listener).");
+    }
+
+    private KafkaProblem failed(Throwable failure) {
+        if (failure instanceof AuthenticationException) {
+            return new KafkaProblem(
+                    serversProperty,
+                    servers,
+                    "Kafka at " + servers + " rejected the client's" + " credentials: " + failure.getMessage(),
+                    "Check security.protocol, sasl.* and ssl.* in"
+                            + " streamsplit.kafka.properties (the values are not shown here).");
+        }
+        return new KafkaProblem(
+                serversProperty,
+                servers,
+                "Kafka at " + servers + " could not be asked for its" + " topics: " + failure,
+                "Check " + serversProperty + " and the client properties.");
+    }
+
+    /** " Topics with a similar name: [orders]." or nothing. */
+    private static String nearest(Use use, Set<String> existing) {
+        List<String> similar = NearestNames.nearest(
+                use.topic(),
+                existing.stream().filter(topic -> !topic.startsWith("__")).toList(),
+                2,
+                3);
+        return similar.isEmpty() ? "" : " Topics with a similar name: " + similar + ".";
+    }
+
+    private List<String> hosts() {
+        List<String> hosts = new ArrayList<>();
+        for (String server : servers.split(",")) {
+            String trimmed = server.trim();
+            int colon = trimmed.lastIndexOf(':');
+            hosts.add(colon > 0 ? trimmed.substring(0, colon).replace("[", "").replace("]", "") : trimmed);
+        }
+        return hosts;
+    }
+
+    private List<String> unresolvedHosts() {
+        List<String> unresolved = new ArrayList<>();
+        for (String host : hosts()) {
+            try {
+                InetAddress.getByName(host);
+            } catch (UnknownHostException e) {
+                unresolved.add(host);
+            }
+        }
+        return unresolved;
+    }
+}

@@ -1,0 +1,181 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.StartupCheckMode;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+
+/**
+ * Checks at startup, for every configured source and sink, what the job would otherwise find out
+ * minutes later: that the Kafka cluster's host names resolve and a broker answers within
+ * {@code streamsplit.kafka.startup-check.timeout}, that source topics exist (a pattern that matches
+ * nothing is fine only while discovery can find topics later), and that sink and dead-letter topics
+ * exist or are created ({@code streamsplit.kafka.create-topics.enabled}). One round of requests per
+ * cluster, however many sources and sinks use it. A problem fails startup naming the property, the
+ * value and the fix; with {@code startup-check.mode: warn} it is logged and kept for the health
+ * indicator instead.
+ */
+public final class KafkaStartupCheck implements SmartInitializingSingleton {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaStartupCheck.class);
+
+    private final StreamSplitKafkaProperties kafka;
+    private final KafkaBootstrapServers bootstrapServers;
+    private final KafkaClientProperties clientProperties;
+    private final boolean jobEnabled;
+    private final ConfigurableListableBeanFactory beanFactory;
+    private final List<KafkaProblem> problems = new CopyOnWriteArrayList<>();
+
+    public KafkaStartupCheck(
+            StreamSplitKafkaProperties kafka,
+            KafkaBootstrapServers bootstrapServers,
+            KafkaClientProperties clientProperties,
+            boolean jobEnabled,
+            ConfigurableListableBeanFactory beanFactory) {
+        this.beanFactory = beanFactory;
+        this.kafka = kafka;
+        this.bootstrapServers = bootstrapServers;
+        this.clientProperties = clientProperties;
+        this.jobEnabled = jobEnabled;
+    }
+
+    /** The problems the check found and logged ({@code mode: warn}); empty when it found none or did not run. */
+    public List<KafkaProblem> problems() {
+        return List.copyOf(problems);
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        if (!jobEnabled || kafka.getStartupCheck().getMode() == StartupCheckMode.OFF) {
+            return;
+        }
+        Duration timeout = PropertyChecks.positive(
+                "streamsplit.kafka.startup-check.timeout",
+                kafka.getStartupCheck().getTimeout());
+        List<KafkaProblem> found = new ArrayList<>();
+        for (KafkaCluster cluster : clusters()) {
+            found.addAll(cluster.check(timeout, kafka.getCreateTopics()));
+        }
+        if (found.isEmpty()) {
+            return;
+        }
+        if (kafka.getStartupCheck().getMode() == StartupCheckMode.FAIL) {
+            KafkaProblem first = found.get(0);
+            String more = found.size() == 1
+                    ? ""
+                    : " (and " + (found.size() - 1) + " more: "
+                            + String.join(
+                                    "; ",
+                                    found.subList(1, found.size()).stream()
+                                            .map(KafkaProblem::summary)
+                                            .toList())
+                            + ")";
+            throw new InvalidStreamSplitConfigurationException(
+                    first.property(),
+                    first.value(),
+                    first.problem() + more,
+                    first.action()
+                            + " To start while Kafka is not ready, set streamsplit.kafka.startup-check.mode=warn.");
+        }
+        for (KafkaProblem problem : found) {
+            LOG.warn(
+                    "Kafka startup check: {} = '{}': {}. {} (streamsplit.kafka.startup-check.mode=warn: starting anyway)",
+                    problem.property(),
+                    problem.value(),
+                    problem.problem(),
+                    problem.action());
+        }
+        problems.addAll(found);
+    }
+
+    /** Every source, sink and dead-letter writer, grouped by the cluster (servers and security settings) it uses. */
+    /**
+     * Every source as built (an application's own {@code StreamSplitKafkaSource} bean stands for itself,
+     * not for the YAML entry it replaced), every sink and dead-letter writer, grouped by the cluster
+     * (servers and security settings) they use.
+     */
+    private List<KafkaCluster> clusters() {
+        Map<String, KafkaCluster> clusters = new LinkedHashMap<>();
+        sources().forEach((name, built) -> {
+            KafkaSourceProperties yaml = fromYaml(name) ? kafka.getSources().get(name) : null;
+            String p = yaml != null ? KafkaSourceFactory.prefix(name) : "the source bean '" + name + "' ";
+            Properties consumer = built.consumerProperties();
+            String servers = consumer.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
+            String serversProperty = yaml != null
+                    ? bootstrapServers.origin(p + "bootstrap-servers", yaml.getBootstrapServers())
+                    : p + "(bootstrap servers)";
+            KafkaCluster cluster = cluster(clusters, servers, serversProperty, consumer);
+            built.topics().forEach(topic -> cluster.read(name, p + "topics", topic));
+            if (built.topicPattern() != null) {
+                cluster.match(
+                        name,
+                        p + "pattern",
+                        Pattern.compile(built.topicPattern()),
+                        !built.discoveryInterval().isZero());
+            }
+            if (yaml != null && yaml.getDeadLetterTopic() != null) {
+                cluster.write(
+                        "the dead letters of source '" + name + "'",
+                        p + "dead-letter-topic",
+                        yaml.getDeadLetterTopic());
+            }
+        });
+        kafka.getSinks().forEach((name, sink) -> {
+            String p = "streamsplit.kafka.sinks." + name + ".";
+            String servers = bootstrapServers.resolve(p + "bootstrap-servers", sink.getBootstrapServers());
+            KafkaCluster cluster = cluster(
+                    clusters,
+                    servers,
+                    bootstrapServers.origin(p + "bootstrap-servers", sink.getBootstrapServers()),
+                    clientProperties.forClient(servers, sink.getProperties()));
+            if (sink.getTopic() != null && !sink.getTopic().isBlank()) {
+                cluster.write("sink '" + name + "'", p + "topic", sink.getTopic());
+            }
+        });
+        return List.copyOf(clusters.values());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Map<String, StreamSplitKafkaSource<?>> sources() {
+        return new LinkedHashMap<>((Map) beanFactory.getBeansOfType(StreamSplitKafkaSource.class));
+    }
+
+    /** Whether bean {@code name} is the source the starter built from {@code streamsplit.kafka.sources.<name>}. */
+    private boolean fromYaml(String name) {
+        return kafka.getSources().containsKey(name)
+                && beanFactory.containsBeanDefinition(name)
+                && String.valueOf(beanFactory.getBeanDefinition(name).getDescription())
+                        .equals(KafkaSourceFactory.BEAN_DESCRIPTION + name);
+    }
+
+    private static KafkaCluster cluster(
+            Map<String, KafkaCluster> clusters, String servers, String serversProperty, Properties client) {
+        Properties admin = new Properties();
+        client.forEach((key, value) -> {
+            if (AdminClientConfig.configNames().contains(String.valueOf(key))
+                    && !key.equals(AdminClientConfig.CLIENT_ID_CONFIG)) {
+                admin.put(key, value);
+            }
+        });
+        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+        String key = new TreeMap<>(admin).toString();
+        return clusters.computeIfAbsent(key, k -> new KafkaCluster(servers, serversProperty, admin));
+    }
+}

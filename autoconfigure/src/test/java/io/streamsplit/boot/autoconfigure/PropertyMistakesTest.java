@@ -1,0 +1,85 @@
+package io.streamsplit.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.mock.env.MockEnvironment;
+
+/**
+ * A key that is no property, and a value that does not convert, fail startup with StreamSplit's
+ * report: the property, the value as written, and the nearest key or the expected form.
+ */
+class PropertyMistakesTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+            .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
+            .withPropertyValues(
+                    "streamsplit.kafka.bootstrap-servers=b:1",
+                    "streamsplit.kafka.embedded.enabled=false",
+                    "streamsplit.kafka.startup-check.mode=off",
+                    "streamsplit.kafka.sources.orders.topics=orders");
+
+    private FailureAnalysis failure(String... properties) {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).hasFailed();
+            MockEnvironment written = new MockEnvironment();
+            for (String property : properties) {
+                written.setProperty(
+                        property.substring(0, property.indexOf('=')), property.substring(property.indexOf('=') + 1));
+            }
+            analysis[0] = FailureReports.analyze(context.getStartupFailure(), written);
+        });
+        assertThat(analysis[0]).as("a failure analyzer explains the failure").isNotNull();
+        return analysis[0];
+    }
+
+    @Test
+    void aKafkaSettingUnderASourceIsPointedToItsPropertiesMap() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.max-poll-records=500");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.max-poll-records", "'500'", "no such StreamSplit property");
+        assertThat(analysis.getAction())
+                .contains("Did you mean streamsplit.kafka.sources.orders.properties.max.poll.records?");
+    }
+
+    @Test
+    void aMisspelledKeyGetsTheNearestRealOne() {
+        FailureAnalysis analysis = failure("streamsplit.flink.paralellism=2");
+        assertThat(analysis.getDescription()).contains("streamsplit.flink.paralellism", "'2'");
+        assertThat(analysis.getAction()).contains("Did you mean streamsplit.flink.parallelism?");
+        assertThat(failure("streamsplit.kafka.sinks.totals.topik=t").getAction())
+                .contains("Did you mean streamsplit.kafka.sinks.totals.topic?");
+        assertThat(failure("streamsplit.kafka.sources.orders.watermarks.idle=5s")
+                        .getAction())
+                .contains("streamsplit.kafka.sources.orders.watermarks.idle-timeout");
+    }
+
+    @Test
+    void theMapsOfClientAndFlinkSettingsTakeAnyKeyAndListsTheirIndexes() {
+        runner.withPropertyValues(
+                        "streamsplit.kafka.sources.orders.properties.max.poll.records=500",
+                        "streamsplit.flink.configuration.pipeline.object-reuse=true",
+                        "streamsplit.kafka.sources.orders.topics[1]=returns")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void aValueThatDoesNotConvertSaysWhatIsExpected() {
+        FailureAnalysis parallelism = failure("streamsplit.flink.parallelism=two");
+        assertThat(parallelism.getDescription())
+                .contains("streamsplit.flink.parallelism", "'two'", "not a whole number");
+        assertThat(parallelism.getAction()).contains("a whole number, e.g. 2");
+        FailureAnalysis size = failure("streamsplit.flink.embedded.managed-memory=64 megs");
+        assertThat(size.getDescription()).contains("'64 megs'", "not a size such as 64MB");
+        FailureAnalysis interval = failure("streamsplit.flink.checkpointing.interval=10 sec");
+        assertThat(interval.getAction()).contains("a duration such as 10s, 500ms");
+        assertThat(failure("streamsplit.kafka.sources.orders.bad-record-policy=drop")
+                        .getAction())
+                .contains("one of FAIL, SKIP, DEAD_LETTER", "dead-letter");
+    }
+}

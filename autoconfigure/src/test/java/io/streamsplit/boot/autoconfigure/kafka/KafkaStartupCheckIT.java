@@ -1,0 +1,150 @@
+package io.streamsplit.boot.autoconfigure.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.Words;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Kafka mistakes fail startup within seconds, for plaintext clusters too, with a report that names
+ * the property, the value and the fix: a host that does not resolve, an address nobody listens on, a
+ * missing source or sink topic, a pattern that can never match. Sink topics can be created instead.
+ */
+class KafkaStartupCheckIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    /** Starts the Words app and returns the report of its startup failure, checking it failed in time. */
+    private static FailureAnalysis failedStart(String bootstrapServers, String name, String... properties) {
+        long start = System.nanoTime();
+        Throwable failure = catchThrowable(
+                () -> Words.start(bootstrapServers, name, properties).close());
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(failure).as("startup fails").isNotNull();
+        assertThat(took).as("time to fail").isLessThan(Duration.ofSeconds(15));
+        FailureAnalysis analysis = FailureReports.analyze(failure);
+        assertThat(analysis).as("a StreamSplit report for %s", failure).isNotNull();
+        return analysis;
+    }
+
+    @Test
+    void aHostThatDoesNotResolveNamesTheBootstrapServersProperty() {
+        FailureAnalysis analysis = failedStart("kafka.nowhere.invalid:9092", "unresolved");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.bootstrap-servers",
+                        "'kafka.nowhere.invalid:9092'",
+                        "host 'kafka.nowhere.invalid' does not resolve");
+        assertThat(analysis.getAction()).contains("Fix the host name", "startup-check.mode=warn");
+    }
+
+    @Test
+    void anAddressNobodyListensOnFailsWithinTheTimeout() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        FailureAnalysis analysis =
+                failedStart("localhost:" + port, "nobody", "streamsplit.kafka.startup-check.timeout=3s");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.bootstrap-servers",
+                        "'localhost:" + port + "'",
+                        "no Kafka broker answered at localhost:" + port + " within 3000 ms");
+        assertThat(analysis.getAction()).contains("Start Kafka there");
+    }
+
+    @Test
+    void aMissingSourceTopicIsNamedWithTheTopicsThatLookLikeIt() {
+        KAFKA.broker().createTopic("orders", 1);
+        FailureAnalysis analysis =
+                failedStart(KAFKA.bootstrapServers(), "typo", "streamsplit.kafka.sources.words.topics=ordres");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.sources.words.topics",
+                        "'ordres'",
+                        "topic 'ordres' of source 'words' does not exist");
+        assertThat(analysis.getAction()).contains("Topics with a similar name: [orders]");
+    }
+
+    @Test
+    void aMissingSinkTopicFailsUnlessTopicCreationIsOn() throws Exception {
+        KAFKA.broker().createTopic("create-in", 1);
+        FailureAnalysis analysis = failedStart(KAFKA.bootstrapServers(), "create");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.sinks.upper.topic",
+                        "'create-out'",
+                        "does not exist",
+                        "block every checkpoint");
+        assertThat(analysis.getAction()).contains("streamsplit.kafka.create-topics.enabled=true");
+
+        try (ConfigurableApplicationContext app = Words.start(
+                KAFKA.bootstrapServers(),
+                "create",
+                "streamsplit.kafka.create-topics.enabled=true",
+                "streamsplit.kafka.create-topics.partitions=2",
+                "streamsplit.kafka.sources.words.bad-record-policy=dead-letter",
+                "streamsplit.kafka.sources.words.dead-letter-topic=create-in.DLT")) {
+            try (Admin admin = Admin.create(KAFKA.broker().clientProperties())) {
+                assertThat(admin.describeTopics(List.of("create-out", "create-in.DLT"))
+                                .allTopicNames()
+                                .get())
+                        .allSatisfy((topic, description) ->
+                                assertThat(description.partitions()).hasSize(2));
+            }
+        }
+    }
+
+    @Test
+    void aPatternThatMatchesNothingFailsOnlyWithoutDiscovery() {
+        KAFKA.broker().createTopic("pattern-out", 1);
+        FailureAnalysis analysis = failedStart(
+                KAFKA.bootstrapServers(),
+                "pattern",
+                "streamsplit.kafka.sources.words.topics=",
+                "streamsplit.kafka.sources.words.pattern=clicks-.*");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.sources.words.pattern",
+                        "'clicks-.*'",
+                        "matches no topic",
+                        "partition discovery is off");
+        assertThat(analysis.getAction()).contains("streamsplit.kafka.sources.words.discovery-interval");
+
+        try (ConfigurableApplicationContext app = Words.start(
+                KAFKA.bootstrapServers(),
+                "pattern",
+                "streamsplit.kafka.sources.words.topics=",
+                "streamsplit.kafka.sources.words.pattern=clicks-.*",
+                "streamsplit.kafka.sources.words.discovery-interval=30s")) {
+            assertThat(app.isRunning()).isTrue();
+        }
+    }
+
+    @Test
+    void warnModeStartsAnywayAndKeepsTheProblems() {
+        try (ConfigurableApplicationContext app = Words.start(
+                "kafka.nowhere.invalid:9092",
+                "warned",
+                "streamsplit.kafka.startup-check.mode=warn",
+                "streamsplit.flink.restart.strategy=none")) {
+            assertThat(app.getBean(KafkaStartupCheck.class).problems())
+                    .singleElement()
+                    .satisfies(problem -> assertThat(problem.summary())
+                            .contains("streamsplit.kafka.bootstrap-servers", "does not resolve"));
+        }
+    }
+}

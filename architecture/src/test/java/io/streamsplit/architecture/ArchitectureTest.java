@@ -34,6 +34,7 @@ class ArchitectureTest {
 
     private static final String BOOT = "io.streamsplit.boot.autoconfigure";
     private static final String SOURCE = "io.streamsplit.connector.kafka.source";
+    private static final String FORMAT = "io.streamsplit.connector.kafka.format";
     private static final List<String> INTERNAL =
             List.of(SOURCE + ".enumerator..", SOURCE + ".reader..", SOURCE + ".split..");
 
@@ -108,6 +109,8 @@ class ArchitectureTest {
                 .definedBy(BOOT + ".kafka")
                 .layer("kafka.embedded")
                 .definedBy(BOOT + ".kafka.embedded..")
+                .layer("kafka.format")
+                .definedBy(BOOT + ".kafka.format..")
                 .layer("kafka.connection")
                 .definedBy(BOOT + ".kafka.connection..")
                 .layer("flink")
@@ -128,6 +131,8 @@ class ArchitectureTest {
                 .mayOnlyBeAccessedByLayers("root")
                 .whereLayer("kafka")
                 .mayOnlyBeAccessedByLayers("root", "job", "kafka.embedded", "actuate")
+                .whereLayer("kafka.format")
+                .mayOnlyBeAccessedByLayers("root", "kafka")
                 .whereLayer("kafka.connection")
                 .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate")
                 .whereLayer("flink")
@@ -135,13 +140,14 @@ class ArchitectureTest {
                 .whereLayer("flink.embedded")
                 .mayOnlyBeAccessedByLayers("root", "actuate")
                 .whereLayer("flink.remote")
-                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "flink", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "kafka.format", "flink", "actuate")
                 .whereLayer("diagnostics")
                 .mayOnlyBeAccessedByLayers(
                         "root",
                         "job",
                         "kafka",
                         "kafka.embedded",
+                        "kafka.format",
                         "kafka.connection",
                         "flink",
                         "flink.embedded",
@@ -183,7 +189,7 @@ class ArchitectureTest {
     void theConnectorsApiIsAnnotatedAndItsInternalsAreMarkedInternal() {
         classes()
                 .that()
-                .resideInAnyPackage(SOURCE, SOURCE + ".metrics")
+                .resideInAnyPackage(SOURCE, SOURCE + ".metrics", FORMAT)
                 .and()
                 .arePublic()
                 .and()

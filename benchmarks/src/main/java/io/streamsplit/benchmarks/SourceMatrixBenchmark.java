@@ -53,7 +53,7 @@ public final class SourceMatrixBenchmark {
 
         /** 10 B records, bytes or String: the "tiny record" shapes of the targets. */
         boolean tiny() {
-            return shape.recordSize() == 10 && shape.format() != ValueFormat.JSON;
+            return shape.recordSize() == 10 && !shape.format().json();
         }
     }
 
@@ -126,7 +126,7 @@ public final class SourceMatrixBenchmark {
             boolean objectReuse) {
         List<ThroughputSettings> shapes = new ArrayList<>();
         for (ValueFormat format : formats) {
-            for (int size : format == ValueFormat.JSON ? List.of(0) : sizes) {
+            for (int size : format.json() ? List.of(0) : sizes) {
                 for (int p : partitions) {
                     for (int parallelism : parallelisms) {
                         shapes.add(new ThroughputSettings(
@@ -139,7 +139,8 @@ public final class SourceMatrixBenchmark {
                                 false,
                                 objectReuse,
                                 false,
-                                Map.of()));
+                                Map.of(),
+                                null));
                     }
                 }
             }

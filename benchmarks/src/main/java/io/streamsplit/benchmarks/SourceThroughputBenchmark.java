@@ -52,7 +52,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * </pre>
  *
  * <p>{@code --format} is bytes (passed through), string (UTF-8) or json (a small POJO read with
- * Jackson); the raw loops decode the same way. StreamSplit's source fetches more per request than
+ * Jackson 2; json3 with a hand-written Jackson 3 bean, json-format with the connector's JsonFormat);
+ * the raw loops decode the same way. {@code --b-format json-format} runs the second StreamSplit run of
+ * each round with another JSON format: an A/B of two ways to read the same records. StreamSplit's source fetches more per request than
  * Kafka's defaults ({@code max.poll.records} 2,000, and {@code max.partition.fetch.bytes} sized per
  * reader by {@link KafkaSourceReader#partitionFetchBytes(int)}: 8 MB for up to 4 partitions, down to
  * 1 MB); the official source runs with Kafka's defaults, as a user wiring it by hand gets it, unless
@@ -158,7 +160,11 @@ public final class SourceThroughputBenchmark {
                 settings.shape(),
                 settings.officialTuned() ? " (official with StreamSplit's fetch settings)" : "",
                 settings.objectReuse() ? " (object reuse on)" : "",
-                settings.b().isEmpty() ? "" : " (STREAMSPLIT_AGAIN with " + settings.b() + ")");
+                settings.b().isEmpty() && settings.bFormat() == null
+                        ? ""
+                        : " (STREAMSPLIT_AGAIN with "
+                                + (settings.bFormat() == null ? "" : "format " + settings.bFormat())
+                                + (settings.b().isEmpty() ? "" : " " + settings.b()) + ")");
 
         Map<Reader, Double> fixed = new EnumMap<>(Reader.class);
         fixed.put(Reader.RAW, 0.0);
@@ -350,7 +356,9 @@ public final class SourceThroughputBenchmark {
                 .setTopics(topic)
                 .setProperties(reader == Reader.STREAMSPLIT_AGAIN ? settings.b() : Map.of())
                 .setBounded(StoppingOffsets.latest())
-                .setRecordEmitter(settings.format().emitter(), settings.format().type())
+                .setRecordEmitter(
+                        (reader == Reader.STREAMSPLIT_AGAIN ? settings.secondRunFormat() : settings.format()).emitter(),
+                        settings.format().type())
                 .build();
     }
 

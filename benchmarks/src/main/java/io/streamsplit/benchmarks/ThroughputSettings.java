@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** One shape and mode of the throughput harness, from its command-line flags. */
 record ThroughputSettings(
@@ -18,18 +19,22 @@ record ThroughputSettings(
         boolean officialTuned,
         boolean objectReuse,
         boolean aa,
-        Map<String, String> b) {
+        Map<String, String> b,
+        @Nullable ValueFormat bFormat) {
     ThroughputSettings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
-        this(records, recordSize, partitions, parallelism, runs, format, false, false, false, Map.of());
+        this(records, recordSize, partitions, parallelism, runs, format, false, false, false, Map.of(), null);
     }
 
     static ThroughputSettings parse(String... args) {
         ValueFormat format = ValueFormat.BYTES;
         Map<String, String> b = Map.of();
+        ValueFormat bFormat = null;
         List<String> ints = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--format") && i + 1 < args.length) {
                 format = ValueFormat.parse(args[++i]);
+            } else if (args[i].equals("--b-format") && i + 1 < args.length) {
+                bFormat = ValueFormat.parse(args[++i]);
             } else if (args[i].equals("--b") && i + 1 < args.length) {
                 b = consumerSettings(args[++i]);
             } else {
@@ -51,7 +56,8 @@ record ThroughputSettings(
                 f.get("official-tuned") != 0,
                 f.get("object-reuse") != 0,
                 f.get("aa") != 0,
-                b);
+                b,
+                bFormat);
     }
 
     /** {@code "max.poll.records=500,fetch.max.wait.ms=100"} as an ordered map. */
@@ -71,7 +77,20 @@ record ThroughputSettings(
 
     /** Whether each round has a second StreamSplit run: an A/A ({@code --aa 1}) or an A/B ({@code --b}). */
     boolean secondRun() {
-        return aa || !b.isEmpty();
+        return aa || !b.isEmpty() || bFormat != null;
+    }
+
+    /** The format of the second StreamSplit run: {@code --b-format}, else the shape's. */
+    ValueFormat secondRunFormat() {
+        if (bFormat != null && bFormat.json() == format.json()) {
+            return bFormat;
+        }
+        if (bFormat != null) {
+            throw new IllegalArgumentException("--b-format " + bFormat.name().toLowerCase(Locale.ROOT)
+                    + " reads other records than --format " + format.name().toLowerCase(Locale.ROOT)
+                    + "; compare JSON formats with JSON formats (json, json3, json-format)");
+        }
+        return format;
     }
 
     /** The readers of each round, in the order of odd rounds; even rounds run them in reverse. */
@@ -83,14 +102,15 @@ record ThroughputSettings(
 
     /** What the second StreamSplit run is compared as: "A/A", or "A/B" with its settings. */
     String secondRunName() {
-        return b.isEmpty() ? "A/A" : "A/B";
+        return b.isEmpty() && bFormat == null ? "A/A" : "A/B";
     }
 
     /** "100 B bytes, 4 partitions, p=2" */
     String shape() {
-        return (format == ValueFormat.JSON
-                        ? "json"
-                        : recordSize + " B " + format.name().toLowerCase(Locale.ROOT)) + ", " + partitions
+        return (format.json()
+                        ? format.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                        : recordSize + " B " + format.name().toLowerCase(Locale.ROOT))
+                + ", " + partitions
                 + " partitions, p=" + parallelism;
     }
 }

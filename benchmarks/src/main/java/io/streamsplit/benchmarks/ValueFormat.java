@@ -1,6 +1,7 @@
 package io.streamsplit.benchmarks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamsplit.connector.kafka.format.JsonFormat;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,15 +19,22 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * What a record's value is turned into, the same way for every reader: bytes passed through, a
- * UTF-8 String, or a small JSON object read into a POJO with Jackson. JSON records have their
- * natural size (about 60 B) whatever {@code --record-size} says.
+ * UTF-8 String, or a small JSON object read into a POJO. JSON records have their natural size
+ * (about 60 B) whatever {@code --record-size} says, and are read three ways: {@link #JSON} with
+ * Jackson 2 (the figures in docs/benchmarks.md), {@link #JSON3} with a hand-written Jackson 3 bean as
+ * a Spring Boot 4 application writes one, {@link #JSON_FORMAT} with the connector's own
+ * {@code JsonFormat} ({@code format: json}).
  */
 enum ValueFormat {
     BYTES,
     STRING,
-    JSON;
+    JSON,
+    JSON3,
+    JSON_FORMAT;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final tools.jackson.databind.json.JsonMapper MAPPER3 =
+            tools.jackson.databind.json.JsonMapper.builder().build();
 
     /** A small order, as a Flink POJO. */
     public static final class Order {
@@ -37,12 +45,17 @@ enum ValueFormat {
     }
 
     static ValueFormat parse(String name) {
-        return valueOf(name.trim().toUpperCase(Locale.ROOT));
+        return valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    /** Whether the records are the small JSON orders. */
+    boolean json() {
+        return this == JSON || this == JSON3 || this == JSON_FORMAT;
     }
 
     /** The value of record {@code i}. */
     IntFunction<byte[]> values(int size) {
-        if (this != JSON) {
+        if (!json()) {
             byte[] value = new byte[size];
             Arrays.fill(value, (byte) 'x');
             return i -> value;
@@ -64,6 +77,7 @@ enum ValueFormat {
             case BYTES -> value -> value;
             case STRING -> value -> new String(value, StandardCharsets.UTF_8);
             case JSON -> ValueFormat::order;
+            case JSON3, JSON_FORMAT -> ValueFormat::order3;
         };
     }
 
@@ -77,6 +91,11 @@ enum ValueFormat {
                 (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(StringDeserializer.class);
             case JSON ->
                 (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new OrderSchema());
+            case JSON3 ->
+                (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new Order3Schema());
+            case JSON_FORMAT ->
+                (KafkaRecordDeserializationSchema)
+                        KafkaRecordDeserializationSchema.valueOnly(JsonFormat.of(Order.class));
         };
     }
 
@@ -90,6 +109,9 @@ enum ValueFormat {
                         (record, out) -> out.collect(new String(record.value(), StandardCharsets.UTF_8));
             case JSON ->
                 (KafkaRecordEmitter) (KafkaRecordEmitter<Order>) (record, out) -> out.collect(order(record.value()));
+            case JSON3 ->
+                (KafkaRecordEmitter) (KafkaRecordEmitter<Order>) (record, out) -> out.collect(order3(record.value()));
+            case JSON_FORMAT -> (KafkaRecordEmitter) KafkaRecordEmitter.valueOnly(JsonFormat.of(Order.class));
         };
     }
 
@@ -98,7 +120,7 @@ enum ValueFormat {
         return switch (this) {
             case BYTES -> (TypeInformation) PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
             case STRING -> (TypeInformation) Types.STRING;
-            case JSON -> (TypeInformation) TypeInformation.of(Order.class);
+            case JSON, JSON3, JSON_FORMAT -> (TypeInformation) TypeInformation.of(Order.class);
         };
     }
 
@@ -107,6 +129,31 @@ enum ValueFormat {
             return MAPPER.readValue(json, Order.class);
         } catch (IOException e) {
             throw new IllegalArgumentException("not an order: " + new String(json, StandardCharsets.UTF_8), e);
+        }
+    }
+
+    /** What a hand-written Jackson 3 bean does: one shared mapper, one readValue per record. */
+    static Order order3(byte[] json) {
+        return MAPPER3.readValue(json, Order.class);
+    }
+
+    /** The official source's Jackson 3 schema: the same call as {@link #order3}. */
+    static final class Order3Schema implements DeserializationSchema<Order> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Order deserialize(byte[] message) {
+            return order3(message);
+        }
+
+        @Override
+        public boolean isEndOfStream(Order next) {
+            return false;
+        }
+
+        @Override
+        public TypeInformation<Order> getProducedType() {
+            return TypeInformation.of(Order.class);
         }
     }
 

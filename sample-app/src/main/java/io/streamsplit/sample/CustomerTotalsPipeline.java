@@ -1,12 +1,10 @@
 package io.streamsplit.sample;
 
-import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.pipeline.StreamSplitPipeline;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import org.apache.flink.api.common.functions.AggregateFunction;
-import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
@@ -18,8 +16,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The pipeline and the beans application.yml names: orders (record emitter) and refunds
- * (deserializer) → per-customer totals in tumbling event-time windows → topic customer-totals.
+ * The pipeline and the one bean application.yml names: orders (a record emitter, the extension
+ * point for a record that holds several elements) and refunds (format json, no code) → per-customer
+ * totals in tumbling event-time windows → topic customer-totals (format json, keyed by customer).
  */
 @Configuration(proxyBeanMethods = false)
 public class CustomerTotalsPipeline {
@@ -30,20 +29,11 @@ public class CustomerTotalsPipeline {
     }
 
     @Bean
-    KafkaRecordDeserializer<Order> refundDeserializer() {
-        return new RefundDeserializer();
-    }
-
-    @Bean
-    SerializationSchema<CustomerTotal> customerTotalSerializer() {
-        return total -> total.toJson().getBytes(StandardCharsets.UTF_8);
-    }
-
-    @Bean
     StreamSplitPipeline customerTotals(@Value("${sample.window:5s}") Duration window) {
         return pipeline -> {
             DataStream<Order> orders = pipeline.source("orders");
-            DataStream<Order> refunds = pipeline.source("refunds");
+            DataStream<Order> refunds =
+                    pipeline.<Refund>source("refunds").map(Refund::asOrder).name("refund as order");
             DataStream<CustomerTotal> totals = orders.union(refunds)
                     .keyBy(new ByCustomer())
                     .window(TumblingEventTimeWindows.of(window))
@@ -97,7 +87,11 @@ public class CustomerTotalsPipeline {
         public void process(String customer, Context context, Iterable<long[]> sums, Collector<CustomerTotal> out) {
             long[] sum = sums.iterator().next();
             out.collect(new CustomerTotal(
-                    customer, context.window().getStart(), context.window().getEnd(), sum[0], sum[1]));
+                    customer,
+                    Instant.ofEpochMilli(context.window().getStart()),
+                    Instant.ofEpochMilli(context.window().getEnd()),
+                    sum[0],
+                    sum[1]));
         }
     }
 }

@@ -94,7 +94,8 @@ public class DemoOrderProducer implements SmartLifecycle {
                         null,
                         now,
                         customer.getBytes(StandardCharsets.UTF_8),
-                        ("r-" + refunds.incrementAndGet() + ";" + (50 + random.nextInt(500)))
+                        ("{\"refundId\":\"r-" + refunds.incrementAndGet() + "\",\"customer\":\"" + customer
+                                        + "\",\"amountCents\":" + (50 + random.nextInt(500)) + "}")
                                 .getBytes(StandardCharsets.UTF_8)));
             }
         } catch (RuntimeException e) {

@@ -10,8 +10,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * The sample's pipeline on known input: a batch record of two orders, a single order, a refund
- * keyed by customer, and a malformed record, all in one 5-second event-time window; a later order
+ * The sample's pipeline on known input: a batch record of two orders, a single order, a JSON
+ * refund, and a malformed record, all in one 5-second event-time window; a later order
  * moves the watermark past the window. The totals must be exact.
  */
 @SpringBootTest(properties = "sample.demo-data.enabled=false")

@@ -10,7 +10,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Known input for the sample's pipeline and the totals it must give: a batch record of two orders, a
- * single order, a refund keyed by customer and a malformed record, all in one 5-second event-time
+ * single order, a JSON refund and a malformed record, all in one 5-second event-time
  * window; a later order moves the watermark past the window.
  */
 final class OneWindowOfOrders {
@@ -40,7 +40,12 @@ final class OneWindowOfOrders {
                     order("o1", "alice", 100, 1000) + "\n" + order("o2", "alice", 250, 2000));
             send(producer, "orders", null, WINDOW_START, order("o3", "bob", 70, 3000));
             send(producer, "orders", null, WINDOW_START, "not an order");
-            send(producer, "refunds", "alice", WINDOW_START + 4000, "r1;30");
+            send(
+                    producer,
+                    "refunds",
+                    "alice",
+                    WINDOW_START + 4000,
+                    "{\"refundId\":\"r1\",\"customer\":\"alice\",\"amountCents\":30}");
             send(producer, "orders", null, WINDOW_START, order("o4", "carol", 1, 20_000));
         }
     }

@@ -28,6 +28,7 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.PropertiesStreamSplitKafkaConnectionDetails;
 import io.streamsplit.boot.autoconfigure.kafka.connection.StreamSplitKafkaConnectionDetails;
 import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
+import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import io.streamsplit.pipeline.StreamSplitPipeline;
@@ -100,13 +101,21 @@ public final class StreamSplitAutoConfiguration {
             KafkaClientProperties clientProperties,
             KafkaBootstrapServers bootstrapServers,
             ConfigurableListableBeanFactory beanFactory,
+            KafkaFormats formats,
             ObjectProvider<StreamSplitKafkaSourceCustomizer> customizers) {
         return new KafkaSourceFactory(
                 properties.getKafka(),
                 clientProperties,
                 bootstrapServers,
                 new UserBeans(beanFactory),
+                formats,
                 customizers.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KafkaFormats streamSplitKafkaFormats(ConfigurableListableBeanFactory beanFactory) {
+        return new KafkaFormats(beanFactory);
     }
 
     @Bean
@@ -117,6 +126,7 @@ public final class StreamSplitAutoConfiguration {
             KafkaClientProperties clientProperties,
             KafkaBootstrapServers bootstrapServers,
             ConfigurableListableBeanFactory beanFactory,
+            KafkaFormats formats,
             ObjectProvider<StreamSplitKafkaSinkCustomizer> customizers) {
         return new KafkaSinkFactory(
                 properties.getKafka(),
@@ -125,6 +135,7 @@ public final class StreamSplitAutoConfiguration {
                 job.name(),
                 bootstrapServers,
                 new UserBeans(beanFactory),
+                formats,
                 customizers.orderedStream().toList());
     }
 

@@ -6,10 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
+import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,7 @@ class ConfigurationMetadataTest {
                 (name, property) -> assertThat(property.path("description").asText())
                         .as(name)
                         .isNotBlank()
+                        .doesNotContain("*/", "private ")
                         .endsWith("."));
     }
 
@@ -56,6 +59,24 @@ class ConfigurationMetadataTest {
                 new KafkaSourceProperties().getWatermarks(),
                 List.of());
         checkDocumented(metadata, "streamsplit.kafka.sinks.*.", new KafkaSinkProperties(), List.of());
+    }
+
+    @Test
+    void theFormatHintsOfferEveryFormatAndNoOther() throws Exception {
+        try (InputStream in =
+                ConfigurationMetadataTest.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            Map<String, List<String>> hints = new HashMap<>();
+            new ObjectMapper()
+                    .readTree(in)
+                    .get("hints")
+                    .forEach(hint -> hints.put(
+                            hint.get("name").asText(), hint.path("values").findValuesAsText("value")));
+            List<String> formats =
+                    Arrays.stream(ValueFormat.values()).map(ValueFormat::yaml).toList();
+            assertThat(hints.get("streamsplit.kafka.sources.*.format")).isEqualTo(formats);
+            assertThat(hints.get("streamsplit.kafka.sinks.*.format")).isEqualTo(formats);
+            assertThat(hints.get("streamsplit.kafka.sources.*.key-format")).containsExactly("string", "bytes");
+        }
     }
 
     private static void checkDocumented(

@@ -23,14 +23,23 @@ public final class KafkaTopics {
 
     /** Writes {@code values} (in order, batched) and returns once all are acknowledged. */
     public static void write(String bootstrapServers, String topic, List<String> values) throws Exception {
+        write(
+                bootstrapServers,
+                values.stream()
+                        .map(value -> new ProducerRecord<byte[], byte[]>(topic, value.getBytes(StandardCharsets.UTF_8)))
+                        .toList());
+    }
+
+    /** Writes {@code records} (in order, batched, keys and all) and returns once all are acknowledged. */
+    public static void write(String bootstrapServers, List<ProducerRecord<byte[], byte[]>> records) throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "10");
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             java.util.concurrent.Future<?> last = null;
-            for (String value : values) {
-                last = producer.send(new ProducerRecord<>(topic, value.getBytes(StandardCharsets.UTF_8)));
+            for (ProducerRecord<byte[], byte[]> record : records) {
+                last = producer.send(record);
             }
             producer.flush();
             if (last != null) {

@@ -80,6 +80,6 @@ class PropertyMistakesTest {
         assertThat(interval.getAction()).contains("a duration such as 10s, 500ms");
         assertThat(failure("streamsplit.kafka.sources.orders.bad-record-policy=drop")
                         .getAction())
-                .contains("one of FAIL, SKIP, DEAD_LETTER", "dead-letter");
+                .contains("one of fail, skip, dead-letter", "dead-letter");
     }
 }

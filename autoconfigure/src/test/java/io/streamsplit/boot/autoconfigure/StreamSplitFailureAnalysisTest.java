@@ -96,7 +96,7 @@ class StreamSplitFailureAnalysisTest {
                 "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.starting-offsets=latests");
         assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.starting-offsets", "latests");
-        assertThat(analysis.getAction()).contains("EARLIEST", "LATEST", "COMMITTED", "TIMESTAMP");
+        assertThat(analysis.getAction()).contains("one of earliest, latest, committed, timestamp");
     }
 
     @Test

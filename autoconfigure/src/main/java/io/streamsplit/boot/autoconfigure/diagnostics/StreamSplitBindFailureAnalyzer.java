@@ -77,14 +77,14 @@ class StreamSplitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
             return "the fully qualified name of a class on the application's classpath, e.g. com.acme.Order";
         }
         if (type.isEnum()) {
+            // as YAML writes them (at-least-once); Boot also takes any case and '_'
             return "one of "
                     + Arrays.stream(type.getEnumConstants())
-                            .map(String::valueOf)
-                            .collect(Collectors.joining(", ")) + " (any case, '-' for '_', e.g. "
-                    + String.valueOf(type.getEnumConstants()[type.getEnumConstants().length - 1])
-                            .toLowerCase(Locale.ROOT)
-                            .replace('_', '-')
-                    + ")";
+                            .map(constant -> ((Enum<?>) constant)
+                                    .name()
+                                    .toLowerCase(Locale.ROOT)
+                                    .replace('_', '-'))
+                            .collect(Collectors.joining(", "));
         }
         if (Collection.class.isAssignableFrom(type)) {
             return "a list (comma-separated, or one entry per line)";

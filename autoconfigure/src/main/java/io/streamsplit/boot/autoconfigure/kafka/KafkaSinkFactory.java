@@ -5,6 +5,8 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
+import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
@@ -45,6 +47,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     private final String jobName;
     private final KafkaBootstrapServers bootstrapServers;
     private final UserBeans beans;
+    private final KafkaFormats formats;
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSinkCustomizer> customizers;
 
@@ -55,7 +58,9 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
             String jobName,
             KafkaBootstrapServers bootstrapServers,
             UserBeans beans,
+            KafkaFormats formats,
             List<StreamSplitKafkaSinkCustomizer> customizers) {
+        this.formats = formats;
         this.customizers = List.copyOf(customizers);
         this.kafka = kafka;
         this.clientProperties = clientProperties;
@@ -73,7 +78,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     public void afterSingletonsInstantiated() {
         Map<String, String> prefixes = new HashMap<>();
         kafka.getSinks().forEach((name, sink) -> {
-            create(name, TypeInformation.of(Object.class));
+            create(name, null);
             if (sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
                 claim(prefixes, transactionalIdPrefix(name, sink), "streamsplit.kafka.sinks." + name);
             }
@@ -100,8 +105,12 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         }
     }
 
+    /**
+     * The sink {@code name} for a stream of {@code elementType}; {@code null} for the startup check of
+     * every sink, before any stream is known.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public <T> KafkaSink<T> create(String name, TypeInformation<T> elementType) {
+    public <T> KafkaSink<T> create(String name, @Nullable TypeInformation<T> elementType) {
         KafkaSinkProperties sink = kafka.getSinks().get(name);
         if (sink == null) {
             throw new InvalidStreamSplitConfigurationException(
@@ -111,36 +120,78 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                     "Use one of " + kafka.getSinks().keySet() + ", or add streamsplit.kafka.sinks." + name + ".topic.");
         }
         String p = "streamsplit.kafka.sinks." + name + ".";
-        UserBeans.Found value = beans.find(
-                p + "serializer",
-                sink.getSerializer(),
-                "serializer",
-                SerializationSchema.class,
-                KafkaRecordSerializationSchema.class);
-        beans.requireShippable(p + "serializer", value);
-        KafkaRecordSerializationSchema<T> serializer;
-        if (value.bean() instanceof KafkaRecordSerializationSchema<?> full) {
-            if (sink.getKeySerializer() != null || sink.getTopicSelector() != null) {
-                throw new InvalidStreamSplitConfigurationException(
-                        p + "serializer",
-                        value.name(),
-                        "serializer '" + value.name() + "' is a KafkaRecordSerializationSchema, which chooses topic and"
-                                + " key itself",
-                        "Remove " + p + "key-serializer and " + p + "topic-selector.");
-            }
-            serializer = (KafkaRecordSerializationSchema<T>) full;
+        TypeInformation<T> type =
+                elementType == null ? (TypeInformation<T>) TypeInformation.of(Object.class) : elementType;
+        SerializationSchema<T> value;
+        if (sink.getFormat() != null) {
+            value = formatted(sink, p, elementType);
         } else {
-            KafkaRecordSerializationSchemaBuilder<T> builder = KafkaRecordSerializationSchema.builder()
-                    .setValueSerializationSchema(typed((SerializationSchema<T>) value.bean(), elementType));
-            topic(builder, sink, p);
-            if (sink.getKeySerializer() != null) {
-                UserBeans.Found key = beans.find(
-                        p + "key-serializer", sink.getKeySerializer(), "key serializer", SerializationSchema.class);
-                beans.requireShippable(p + "key-serializer", key);
-                builder.setKeySerializationSchema(typed((SerializationSchema<T>) key.bean(), elementType));
+            UserBeans.Found bean = beans.find(
+                    p + "serializer",
+                    sink.getSerializer(),
+                    "serializer",
+                    SerializationSchema.class,
+                    KafkaRecordSerializationSchema.class);
+            beans.requireShippable(p + "serializer", bean);
+            if (bean.bean() instanceof KafkaRecordSerializationSchema<?> full) {
+                if (sink.getKeySerializer() != null || sink.getKey() != null || sink.getTopicSelector() != null) {
+                    throw new InvalidStreamSplitConfigurationException(
+                            p + "serializer",
+                            bean.name(),
+                            "serializer '" + bean.name() + "' is a KafkaRecordSerializationSchema, which chooses topic"
+                                    + " and key itself",
+                            "Remove " + p + "key, " + p + "key-serializer and " + p + "topic-selector.");
+                }
+                return sink(name, p, sink, (KafkaRecordSerializationSchema<T>) full);
             }
-            serializer = build(builder, p);
+            value = typed((SerializationSchema<T>) bean.bean(), type);
         }
+        KafkaRecordSerializationSchemaBuilder<T> builder =
+                KafkaRecordSerializationSchema.builder().setValueSerializationSchema(value);
+        topic(builder, sink, p);
+        if (sink.getKey() != null && sink.getKeySerializer() != null) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "key",
+                    sink.getKey(),
+                    "both key '" + sink.getKey() + "' and key-serializer '" + sink.getKeySerializer() + "' are set",
+                    "Keep " + p + "key to write that field as the key, or " + p + "key-serializer for a bean's bytes.");
+        }
+        if (sink.getKey() != null && elementType != null) {
+            builder.setKeySerializationSchema(formats.keyField(p, sink.getKey(), elementType.getTypeClass()));
+        } else if (sink.getKeySerializer() != null) {
+            UserBeans.Found key = beans.find(
+                    p + "key-serializer", sink.getKeySerializer(), "key serializer", SerializationSchema.class);
+            beans.requireShippable(p + "key-serializer", key);
+            builder.setKeySerializationSchema(typed((SerializationSchema<T>) key.bean(), type));
+        }
+        return sink(name, p, sink, build(builder, p));
+    }
+
+    /** The value writer of {@code format:}; before the stream is known, one that only stands in for it. */
+    @SuppressWarnings("unchecked")
+    private <T> SerializationSchema<T> formatted(
+            KafkaSinkProperties sink, String p, @Nullable TypeInformation<T> elementType) {
+        if (sink.getSerializer() != null) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "format",
+                    sink.getFormat().yaml(),
+                    "both format '" + sink.getFormat().yaml() + "' and serializer '" + sink.getSerializer()
+                            + "' are set; a sink writes with one of them",
+                    "Remove " + p + "serializer to write with format "
+                            + sink.getFormat().yaml() + ", or remove " + p + "format to write with the bean.");
+        }
+        SerializationSchema<?> writer = formats.writer(
+                p,
+                sink.getFormat(),
+                elementType == null ? null : elementType.getTypeClass(),
+                sink.getSchema(),
+                sink.getCharset());
+        // the startup check builds each sink once to check it; the sink it builds is never used
+        return (SerializationSchema<T>) (writer == null ? BytesFormat.INSTANCE : writer);
+    }
+
+    private <T> KafkaSink<T> sink(
+            String name, String p, KafkaSinkProperties sink, KafkaRecordSerializationSchema<T> serializer) {
         KafkaSink<T> built = build(
                 name,
                 p,

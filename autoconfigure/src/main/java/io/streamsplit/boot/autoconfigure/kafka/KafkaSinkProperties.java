@@ -1,11 +1,15 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
+import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.Resource;
 
 /**
  * One named Kafka sink, {@code streamsplit.kafka.sinks.<name>.*}, written with Flink's official
@@ -27,6 +31,18 @@ public class KafkaSinkProperties {
 
     /** Prefix of the Kafka transactional ids (exactly-once); unique per sink on a Kafka cluster. Unset: <job name>-<sink name>. */
     private @Nullable String transactionalIdPrefix;
+
+    /** Built-in value format of the stream's elements: json, avro, string or bytes. Unset: a serializer bean. */
+    private @Nullable ValueFormat format;
+
+    /** Field (record component, public field or getter) of the element written as the record key, as UTF-8 text. */
+    private @Nullable String key;
+
+    /** Avro schema of GenericRecord elements, e.g. classpath:order.avsc (format avro). */
+    private @Nullable Resource schema;
+
+    /** Charset of format string. */
+    private Charset charset = StandardCharsets.UTF_8;
 
     /** Bean name of a Flink SerializationSchema for the value, or of a KafkaRecordSerializationSchema; unset: the only such bean. */
     private @Nullable String serializer;
@@ -75,6 +91,38 @@ public class KafkaSinkProperties {
 
     public void setTransactionalIdPrefix(@Nullable String transactionalIdPrefix) {
         this.transactionalIdPrefix = transactionalIdPrefix;
+    }
+
+    public @Nullable ValueFormat getFormat() {
+        return format;
+    }
+
+    public void setFormat(@Nullable ValueFormat format) {
+        this.format = format;
+    }
+
+    public @Nullable String getKey() {
+        return key;
+    }
+
+    public void setKey(@Nullable String key) {
+        this.key = key;
+    }
+
+    public @Nullable Resource getSchema() {
+        return schema;
+    }
+
+    public void setSchema(@Nullable Resource schema) {
+        this.schema = schema;
+    }
+
+    public Charset getCharset() {
+        return charset;
+    }
+
+    public void setCharset(Charset charset) {
+        this.charset = charset;
     }
 
     public @Nullable String getSerializer() {

@@ -5,6 +5,8 @@ import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
+import io.streamsplit.connector.kafka.format.Keyed;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
@@ -38,6 +40,7 @@ public final class KafkaSourceFactory {
     private final StreamSplitKafkaProperties kafka;
     private final KafkaBootstrapServers bootstrapServers;
     private final UserBeans beans;
+    private final KafkaFormats formats;
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSourceCustomizer> customizers;
 
@@ -46,8 +49,10 @@ public final class KafkaSourceFactory {
             KafkaClientProperties clientProperties,
             KafkaBootstrapServers bootstrapServers,
             UserBeans beans,
+            KafkaFormats formats,
             List<StreamSplitKafkaSourceCustomizer> customizers) {
         this.kafka = kafka;
+        this.formats = formats;
         this.clientProperties = clientProperties;
         this.bootstrapServers = bootstrapServers;
         this.beans = beans;
@@ -204,6 +209,18 @@ public final class KafkaSourceFactory {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void deserializer(StreamSplitKafkaSourceBuilder builder, KafkaSourceProperties source, String p) {
+        if (source.getFormat() != null) {
+            format(builder, source, p);
+            return;
+        }
+        if (source.getKeyFormat() != null) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "key-format",
+                    source.getKeyFormat().yaml(),
+                    "key-format is set but format is not; keys are read together with a built-in value format",
+                    "Set " + p + "format too (json, avro, string or bytes), or read keys in a KafkaRecordDeserializer"
+                            + " bean.");
+        }
         if (source.getRecordEmitter() != null) {
             UserBeans.Found found = beans.find(
                     p + "record-emitter", source.getRecordEmitter(), "record emitter", KafkaRecordEmitter.class);
@@ -232,6 +249,32 @@ public final class KafkaSourceFactory {
                     beans.elementType(p + "type", source.getType(), found, KafkaRecordDeserializer.class);
             builder.setDeserializer((KafkaRecordDeserializer) found.bean(), type);
         }
+    }
+
+    /** {@code format:} (and {@code key-format:}) instead of a deserializer or record-emitter bean. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void format(StreamSplitKafkaSourceBuilder builder, KafkaSourceProperties source, String p) {
+        String format = source.getFormat().yaml();
+        for (String bean : new String[] {"deserializer", "record-emitter"}) {
+            Object named = bean.equals("deserializer") ? source.getDeserializer() : source.getRecordEmitter();
+            if (named != null) {
+                throw new InvalidStreamSplitConfigurationException(
+                        p + "format",
+                        format,
+                        "both format '" + format + "' and " + bean + " '" + named + "' are set; a source reads with"
+                                + " one of them",
+                        "Remove " + p + bean + " to read with format " + format + ", or remove " + p + "format to"
+                                + " read with the bean.");
+            }
+        }
+        DeserializationSchema value =
+                formats.reader(p, source.getFormat(), source.getType(), source.getSchema(), source.getCharset());
+        if (source.getKeyFormat() == null) {
+            builder.setValueOnlyDeserializer(value);
+            return;
+        }
+        DeserializationSchema key = formats.keyReader(p, source.getKeyFormat(), source.getCharset());
+        builder.setDeserializer(Keyed.deserializer(key, value), Keyed.typeInfo(key, value));
     }
 
     /** With SASL/TLS, the source's credentials and rights, checked at startup (see {@link KafkaAccessCheck}). */

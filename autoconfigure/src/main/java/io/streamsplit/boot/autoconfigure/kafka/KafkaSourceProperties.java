@@ -1,7 +1,10 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
+import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.Resource;
 
 /**
  * One named Kafka source, {@code streamsplit.kafka.sources.<name>.*}. Unset values mean "use the
@@ -78,13 +82,25 @@ public class KafkaSourceProperties {
     /** How often to look for new partitions and topics, and for deleted ones. Unset: only once at start. */
     private @Nullable Duration discoveryInterval;
 
+    /** Built-in value format: json, avro, string or bytes. Unset: a deserializer or record-emitter bean. */
+    private @Nullable ValueFormat format;
+
+    /** Built-in key format, string or bytes: elements become Keyed(key, value). Unset: keys are not read. */
+    private @Nullable ValueFormat keyFormat;
+
+    /** Avro schema of GenericRecord values, e.g. classpath:order.avsc (format avro without a SpecificRecord type). */
+    private @Nullable Resource schema;
+
+    /** Charset of format string (and of key-format string). */
+    private Charset charset = StandardCharsets.UTF_8;
+
     /** Bean name of a KafkaRecordDeserializer or Flink DeserializationSchema; unset: the only such bean. */
     private @Nullable String deserializer;
 
     /** Bean name of a KafkaRecordEmitter (0..n elements per record); instead of a deserializer. */
     private @Nullable String recordEmitter;
 
-    /** Element type, when it cannot be read from the deserializer bean's generic type (for example a lambda). */
+    /** Element class: what format json or avro reads into, or the type of a deserializer bean that hides it (a lambda). */
     private @Nullable Class<?> type;
 
     /** What to do with a record the deserializer cannot handle: fail, skip or dead-letter. */
@@ -228,6 +244,38 @@ public class KafkaSourceProperties {
 
     public void setDeserializer(@Nullable String deserializer) {
         this.deserializer = deserializer;
+    }
+
+    public @Nullable ValueFormat getFormat() {
+        return format;
+    }
+
+    public void setFormat(@Nullable ValueFormat format) {
+        this.format = format;
+    }
+
+    public @Nullable ValueFormat getKeyFormat() {
+        return keyFormat;
+    }
+
+    public void setKeyFormat(@Nullable ValueFormat keyFormat) {
+        this.keyFormat = keyFormat;
+    }
+
+    public @Nullable Resource getSchema() {
+        return schema;
+    }
+
+    public void setSchema(@Nullable Resource schema) {
+        this.schema = schema;
+    }
+
+    public Charset getCharset() {
+        return charset;
+    }
+
+    public void setCharset(Charset charset) {
+        this.charset = charset;
     }
 
     public @Nullable String getRecordEmitter() {

@@ -2,7 +2,6 @@ package io.streamsplit.connector.kafka.sink;
 
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -19,7 +18,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * }</pre>
  */
 @Internal
-@PublicEvolving
 public final class DeadLetterSerializationSchema implements KafkaRecordSerializationSchema<DeadLetterRecord> {
 
     private static final long serialVersionUID = 1L;

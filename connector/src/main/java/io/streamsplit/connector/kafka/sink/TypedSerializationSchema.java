@@ -1,7 +1,6 @@
 package io.streamsplit.connector.kafka.sink;
 
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
@@ -22,7 +21,6 @@ import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
  * }</pre>
  */
 @Internal
-@PublicEvolving
 public final class TypedSerializationSchema<T> implements SerializationSchema<T>, ResultTypeQueryable<T> {
 
     private static final long serialVersionUID = 1L;

@@ -32,9 +32,15 @@ public final class ShipRules {
         NO_CLASSES
     }
 
-    /** Packages of Flink connectors that a Flink distribution's lib/ already contains; other connectors travel. */
-    private static final List<String> FLINK_DISTRIBUTION_CONNECTORS =
-            List.of("org/apache/flink/connector/datagen/", "org/apache/flink/connector/file/");
+    /**
+     * Packages of Flink connectors and formats that a Flink distribution's lib/ already contains; other
+     * connectors and formats (flink-avro, for one) travel.
+     */
+    private static final List<String> FLINK_DISTRIBUTION_CONNECTORS = List.of(
+            "org/apache/flink/connector/datagen/",
+            "org/apache/flink/connector/file/",
+            "org/apache/flink/formats/json/",
+            "org/apache/flink/formats/csv/");
 
     /**
      * The third-party libraries flink-runtime, flink-streaming-java and flink-clients bring (a Flink
@@ -122,7 +128,8 @@ public final class ShipRules {
         if (allUnder(classPackages, List.of("org/apache/flink/"))) {
             boolean connector = classPackages.stream()
                     .anyMatch(p -> (p.startsWith("org/apache/flink/connector/")
-                                    || p.startsWith("org/apache/flink/streaming/connectors/"))
+                                    || p.startsWith("org/apache/flink/streaming/connectors/")
+                                    || p.startsWith("org/apache/flink/formats/"))
                             && FLINK_DISTRIBUTION_CONNECTORS.stream().noneMatch(p::startsWith));
             return connector ? Verdict.SHIP : Verdict.FLINK_PROVIDED;
         }

@@ -191,6 +191,16 @@ class JobJarsTest {
                         Set.of("org/apache/flink/connector/datagen/source/"),
                         false))
                 .isEqualTo(Verdict.FLINK_PROVIDED);
+        assertThat(rules.classify(
+                        "flink-avro",
+                        "flink-avro-2.3.0.jar",
+                        Set.of("org/apache/flink/formats/avro/typeutils/"),
+                        false))
+                .as("flink-avro is in no distribution's lib/")
+                .isEqualTo(Verdict.SHIP);
+        assertThat(rules.classify(
+                        "flink-json", "flink-json-2.3.0.jar", Set.of("org/apache/flink/formats/json/"), false))
+                .isEqualTo(Verdict.FLINK_PROVIDED);
         assertThat(rules.classify("kafka-server", "kafka-server-4.1.2.jar", Set.of("org/apache/kafka/server/"), false))
                 .isEqualTo(Verdict.APPLICATION_ONLY);
         assertThat(rules.classify("guava", "guava-33.0.jar", Set.of("com/google/common/base/"), false))

@@ -1,0 +1,197 @@
+package io.streamsplit.boot.autoconfigure.kafka.format;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.connector.kafka.format.BytesFormat;
+import io.streamsplit.connector.kafka.format.TextFormat;
+import io.streamsplit.connector.kafka.sink.ElementFieldKey;
+import java.nio.charset.Charset;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.io.Resource;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The schemas behind {@code format:}, {@code key-format:} and a sink's {@code key:}. Each YAML mistake
+ * fails startup naming its property: a type the format cannot produce, an Avro type that is not a
+ * SpecificRecord, a schema resource that is missing or does not parse, a key field the element does
+ * not have, a format whose library is not on the classpath. Jackson and Avro are touched only when a
+ * source or sink uses them, so neither is needed otherwise.
+ */
+public final class KafkaFormats {
+
+    private static final String JACKSON = "tools.jackson.databind.json.JsonMapper";
+    private static final String FLINK_AVRO = "org.apache.flink.formats.avro.typeutils.AvroTypeInfo";
+    private static final String AVRO_ARTIFACT = "org.apache.flink:flink-avro (the same version as Flink)";
+
+    private final ConfigurableListableBeanFactory beanFactory;
+    private final ObjectProvider<ClusterClasses> cluster;
+    private @Nullable JsonSchemas json;
+
+    public KafkaFormats(ConfigurableListableBeanFactory beanFactory) {
+        this.beanFactory = beanFactory;
+        this.cluster = beanFactory.getBeanProvider(ClusterClasses.class);
+    }
+
+    /**
+     * The value reader of a source with {@code format}; {@code p} is its property prefix
+     * ({@code streamsplit.kafka.sources.orders.}).
+     */
+    public DeserializationSchema<?> reader(
+            String p, ValueFormat format, @Nullable Class<?> type, @Nullable Resource schema, Charset charset) {
+        noSchemaUnlessAvro(p, format, schema);
+        DeserializationSchema<?> reader = switch (format) {
+            case STRING -> {
+                plainType(p, format, type, String.class);
+                yield TextFormat.of(charset);
+            }
+            case BYTES -> {
+                plainType(p, format, type, byte[].class);
+                yield BytesFormat.INSTANCE;
+            }
+            case JSON -> json(p).format(required(p, type));
+            case AVRO -> {
+                requireLibrary(p, "avro", FLINK_AVRO, AVRO_ARTIFACT);
+                yield AvroSchemas.reader(p, type, schema);
+            }
+        };
+        return shippable(p + "format", format, reader);
+    }
+
+    /** The key reader of {@code key-format} (string or bytes). */
+    public DeserializationSchema<?> keyReader(String p, ValueFormat format, Charset charset) {
+        return switch (format) {
+            case STRING -> TextFormat.of(charset);
+            case BYTES -> BytesFormat.INSTANCE;
+            case JSON, AVRO ->
+                throw new InvalidStreamSplitConfigurationException(
+                        p + "key-format",
+                        format.yaml(),
+                        "keys are read as string or bytes only",
+                        "Use key-format string or bytes, or a KafkaRecordDeserializer bean (it sees the whole"
+                                + " record) for keys in " + format.yaml() + ".");
+        };
+    }
+
+    /**
+     * The value writer of a sink with {@code format}, for elements of {@code elementClass}; {@code null}
+     * when the stream is not known yet (the startup check of every sink): then only the settings are
+     * checked, and the writer returned (null when the format needs the stream's type) must not be used.
+     */
+    public @Nullable SerializationSchema<?> writer(
+            String p, ValueFormat format, @Nullable Class<?> elementClass, @Nullable Resource schema, Charset charset) {
+        noSchemaUnlessAvro(p, format, schema);
+        SerializationSchema<?> writer = switch (format) {
+            case STRING -> {
+                streamType(p, format, elementClass, String.class);
+                yield TextFormat.of(charset);
+            }
+            case BYTES -> {
+                streamType(p, format, elementClass, byte[].class);
+                yield BytesFormat.INSTANCE;
+            }
+            case JSON -> json(p).format(elementClass == null ? (Class<?>) Object.class : elementClass);
+            case AVRO -> {
+                requireLibrary(p, "avro", FLINK_AVRO, AVRO_ARTIFACT);
+                yield AvroSchemas.writer(p, elementClass, schema);
+            }
+        };
+        return writer == null ? null : shippable(p + "format", format, writer);
+    }
+
+    /** The record key of a sink: field {@code field} of the elements, as UTF-8 text. */
+    public <T> SerializationSchema<T> keyField(String p, String field, Class<T> elementClass) {
+        try {
+            return ElementFieldKey.of(elementClass, field);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "key",
+                    field,
+                    "the sink's elements are " + elementClass.getName() + ", which has no record component, public"
+                            + " field or getter named '" + field + "'",
+                    "Set " + p + "key to one of its fields, or remove it to write records without a key.",
+                    e);
+        }
+    }
+
+    private static void noSchemaUnlessAvro(String p, ValueFormat format, @Nullable Resource schema) {
+        if (schema != null && format != ValueFormat.AVRO) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "schema",
+                    schema.getDescription(),
+                    "a schema is set but format is " + format.yaml() + ", which has none",
+                    "Remove " + p + "schema, or use format avro.");
+        }
+    }
+
+    private static void plainType(String p, ValueFormat format, @Nullable Class<?> type, Class<?> produced) {
+        if (type != null && type != produced) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "type",
+                    type.getName(),
+                    "format " + format.yaml() + " produces " + produced.getSimpleName() + " elements, not "
+                            + type.getSimpleName(),
+                    "Remove " + p + "type, or use format json or avro to read into " + type.getSimpleName() + ".");
+        }
+    }
+
+    private static void streamType(String p, ValueFormat format, @Nullable Class<?> elementClass, Class<?> written) {
+        if (elementClass != null && elementClass != written) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "format",
+                    format.yaml(),
+                    "format " + format.yaml() + " writes " + written.getSimpleName() + " elements, but the stream"
+                            + " sent to this sink has " + elementClass.getName(),
+                    "Use format json (or avro) for " + elementClass.getSimpleName() + " elements, or map the stream"
+                            + " to " + written.getSimpleName() + " first.");
+        }
+    }
+
+    static Class<?> required(String p, @Nullable Class<?> type) {
+        if (type == null) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "type",
+                    null,
+                    "format json reads each value into a class, but no type is set",
+                    "Set " + p + "type to the element class, e.g. com.acme.Order (a record or a POJO).");
+        }
+        return type;
+    }
+
+    private JsonSchemas json(String p) {
+        if (json == null) {
+            requireLibrary(
+                    p, "json", JACKSON, "tools.jackson.core:jackson-databind (Jackson 3; Spring Boot manages it)");
+            json = new JsonSchemas(beanFactory, cluster::getIfAvailable);
+        }
+        return json;
+    }
+
+    private void requireLibrary(String p, String format, String className, String artifact) {
+        if (!ClassUtils.isPresent(className, beanFactory.getBeanClassLoader())) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "format",
+                    format,
+                    "format " + format + " needs " + artifact + ", which is not on the classpath",
+                    "Add the dependency " + artifact + ".");
+        }
+    }
+
+    /** Remote mode: the format and what it carries must load on the Flink cluster. */
+    private <S> S shippable(String property, ValueFormat format, S schema) {
+        ClusterClasses classes = cluster.getIfAvailable();
+        ClusterClasses.Missing missing = classes == null ? null : classes.missingFor(schema);
+        if (missing != null) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    format.yaml(),
+                    "format " + format.yaml() + " travels to the Flink cluster, but " + missing,
+                    "Ship the library with streamsplit.flink.remote.jars, or remove it from"
+                            + " streamsplit.flink.remote.exclude-jars.");
+        }
+        return schema;
+    }
+}

@@ -1,0 +1,198 @@
+package io.streamsplit.boot.autoconfigure.kafka.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
+import io.streamsplit.connector.kafka.format.AvroFormat;
+import io.streamsplit.connector.kafka.format.JsonFormat;
+import io.streamsplit.connector.kafka.format.Keyed;
+import io.streamsplit.connector.kafka.format.TextFormat;
+import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.java.typeutils.PojoTypeInfo;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
+import org.apache.flink.formats.avro.typeutils.GenericRecordAvroTypeInfo;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * {@code format:} picks the connector's schema for a YAML source or sink, and each way to get it wrong
+ * fails startup with the property, the value and the fix.
+ */
+class FormatMistakesTest {
+
+    public record Order(String id, long cents) {}
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+            .withPropertyValues(
+                    "streamsplit.kafka.bootstrap-servers=b:1",
+                    "streamsplit.kafka.embedded.enabled=false",
+                    "streamsplit.kafka.startup-check.mode=off",
+                    "streamsplit.kafka.sources.orders.topics=orders");
+
+    private FailureAnalysis failure(String... properties) {
+        return failure(runner, properties);
+    }
+
+    private static FailureAnalysis failure(ApplicationContextRunner runner, String... properties) {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).hasFailed();
+            analysis[0] = FailureReports.analyze(context.getStartupFailure());
+        });
+        assertThat(analysis[0]).as("a failure analyzer explains the failure").isNotNull();
+        return analysis[0];
+    }
+
+    private StreamSplitKafkaSource<?> source(String... properties) {
+        StreamSplitKafkaSource<?>[] source = new StreamSplitKafkaSource<?>[1];
+        runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).hasNotFailed();
+            source[0] = context.getBean("orders", StreamSplitKafkaSource.class);
+        });
+        return source[0];
+    }
+
+    @Test
+    void eachFormatGivesTheSourceItsElementTypeWithoutKryo() {
+        assertThat(source(
+                                "streamsplit.kafka.sources.orders.format=json",
+                                "streamsplit.kafka.sources.orders.type=" + Order.class.getName())
+                        .getProducedType())
+                .isInstanceOf(PojoTypeInfo.class)
+                .extracting(type -> type.getTypeClass())
+                .isEqualTo(Order.class);
+        assertThat(source("streamsplit.kafka.sources.orders.format=string").getProducedType())
+                .isEqualTo(TextFormat.utf8().getProducedType());
+        assertThat(source(
+                                "streamsplit.kafka.sources.orders.format=avro",
+                                "streamsplit.kafka.sources.orders.type=" + Payment.class.getName())
+                        .getProducedType())
+                .isInstanceOf(AvroTypeInfo.class);
+        assertThat(source(
+                                "streamsplit.kafka.sources.orders.format=avro",
+                                "streamsplit.kafka.sources.orders.schema=classpath:avro/payment.avsc")
+                        .getProducedType())
+                .isInstanceOf(GenericRecordAvroTypeInfo.class);
+        assertThat(source(
+                                "streamsplit.kafka.sources.orders.format=json",
+                                "streamsplit.kafka.sources.orders.key-format=string",
+                                "streamsplit.kafka.sources.orders.type=" + Order.class.getName())
+                        .getProducedType())
+                .isEqualTo(Keyed.typeInfo(TextFormat.utf8(), JsonFormat.of(Order.class)));
+        assertThat(AvroFormat.specific(Payment.class).schema()).isEqualTo(Payment.SCHEMA$);
+    }
+
+    @Test
+    void anUnknownFormatListsTheFormats() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.format=xml");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.format", "'xml'");
+        assertThat(analysis.getAction()).contains("one of json, avro, string, bytes");
+    }
+
+    @Test
+    void aFormatAndADeserializerBeanTogetherAreRefused() {
+        FailureAnalysis analysis = failure(
+                runner.withUserConfiguration(TextDeserializer.class),
+                "streamsplit.kafka.sources.orders.format=string",
+                "streamsplit.kafka.sources.orders.deserializer=text");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.format", "both format 'string' and deserializer 'text'");
+        assertThat(analysis.getAction()).contains("Remove streamsplit.kafka.sources.orders.deserializer");
+    }
+
+    @Test
+    void jsonWithoutATypeOrWithATypeNotOnTheClasspath() {
+        FailureAnalysis none = failure("streamsplit.kafka.sources.orders.format=json");
+        assertThat(none.getDescription()).contains("streamsplit.kafka.sources.orders.type", "no type is set");
+        assertThat(none.getAction()).contains("e.g. com.acme.Order");
+        FailureAnalysis missing = failure(
+                "streamsplit.kafka.sources.orders.format=json", "streamsplit.kafka.sources.orders.type=com.acme.Nope");
+        assertThat(missing.getDescription()).contains("streamsplit.kafka.sources.orders.type", "'com.acme.Nope'");
+        assertThat(missing.getAction()).contains("the fully qualified name of a class on the application's classpath");
+    }
+
+    @Test
+    void avroNeedsASpecificRecordOrASchemaThatExistsAndParses() {
+        FailureAnalysis notAvro = failure(
+                "streamsplit.kafka.sources.orders.format=avro",
+                "streamsplit.kafka.sources.orders.type=" + Order.class.getName());
+        assertThat(notAvro.getDescription())
+                .contains("streamsplit.kafka.sources.orders.type", "is not an Avro SpecificRecord");
+        FailureAnalysis nothing = failure("streamsplit.kafka.sources.orders.format=avro");
+        assertThat(nothing.getDescription()).contains("needs a SpecificRecord type or a schema");
+        FailureAnalysis absent = failure(
+                "streamsplit.kafka.sources.orders.format=avro",
+                "streamsplit.kafka.sources.orders.schema=classpath:avro/order.avsc");
+        assertThat(absent.getDescription())
+                .contains("streamsplit.kafka.sources.orders.schema", "avro/order.avsc", "does not exist");
+        FailureAnalysis broken = failure(
+                "streamsplit.kafka.sources.orders.format=avro",
+                "streamsplit.kafka.sources.orders.schema=classpath:avro/broken.avsc");
+        assertThat(broken.getDescription()).contains("does not parse as Avro", "decimal-ish");
+        FailureAnalysis both = failure(
+                "streamsplit.kafka.sources.orders.format=avro",
+                "streamsplit.kafka.sources.orders.type=" + Payment.class.getName(),
+                "streamsplit.kafka.sources.orders.schema=classpath:avro/payment.avsc");
+        assertThat(both.getDescription()).contains("carries its own schema");
+    }
+
+    @Test
+    void formatsThatProduceTheirOwnTypeRefuseAnotherOne() {
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.format=string",
+                "streamsplit.kafka.sources.orders.type=" + Order.class.getName());
+        assertThat(analysis.getDescription()).contains("format string produces String elements, not Order");
+        assertThat(failure("streamsplit.kafka.sources.orders.format=bytes", "streamsplit.kafka.sources.orders.schema=x")
+                        .getDescription())
+                .contains("streamsplit.kafka.sources.orders.schema", "format is bytes");
+    }
+
+    @Test
+    void keysAreReadAsTextOrBytesAndOnlyWithAValueFormat() {
+        assertThat(failure(
+                                "streamsplit.kafka.sources.orders.format=string",
+                                "streamsplit.kafka.sources.orders.key-format=json")
+                        .getDescription())
+                .contains("streamsplit.kafka.sources.orders.key-format", "string or bytes only");
+        assertThat(failure(
+                                runner.withUserConfiguration(TextDeserializer.class),
+                                "streamsplit.kafka.sources.orders.key-format=string")
+                        .getDescription())
+                .contains("key-format is set but format is not");
+    }
+
+    @Test
+    void aSinkFormatAndASerializerBeanTogetherAreRefusedAtStartup() {
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.format=string",
+                "streamsplit.kafka.sinks.totals.topic=totals",
+                "streamsplit.kafka.sinks.totals.format=json",
+                "streamsplit.kafka.sinks.totals.serializer=mine");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sinks.totals.format", "both format 'json' and serializer 'mine'");
+        assertThat(failure(
+                                "streamsplit.kafka.sources.orders.format=string",
+                                "streamsplit.kafka.sinks.totals.topic=totals",
+                                "streamsplit.kafka.sinks.totals.format=avro",
+                                "streamsplit.kafka.sinks.totals.schema=classpath:avro/missing.avsc")
+                        .getDescription())
+                .contains("streamsplit.kafka.sinks.totals.schema", "does not exist");
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TextDeserializer {
+
+        @Bean
+        KafkaRecordDeserializer<String> text() {
+            return record -> new String(record.value(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package io.streamsplit.boot.autoconfigure.kafka.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
+import io.streamsplit.connector.kafka.format.AvroFormat;
+import io.streamsplit.connector.kafka.format.Keyed;
+import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.specific.SpecificData;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Every built-in format end to end, on the embedded broker and the MiniCluster, with no deserializer
+ * or serializer bean: JSON through the application's JsonMapper (snake_case from
+ * {@code spring.jackson.*}), Avro SpecificRecord and GenericRecord (raw and single-object encoded
+ * input), text in a charset with its key, and bytes. The job runs with
+ * {@code pipeline.generic-types: false}, so any element type that fell back to Kryo would fail it.
+ */
+class FormatsIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    public record Line(String sku, int quantity) {}
+
+    public record Order(String customer, BigDecimal amount, Instant placedAt, List<Line> lines) {}
+
+    public record Total(String customer, long cents, int items, Instant placedAt) {}
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class FormatsApplication {
+
+        @Bean
+        StreamSplitPipeline jsonPipeline() {
+            return pipeline -> pipeline.sink(
+                    "totals",
+                    pipeline.<Order>source("orders")
+                            .map(order -> new Total(
+                                    order.customer(),
+                                    order.amount().movePointRight(2).longValueExact(),
+                                    order.lines().stream()
+                                            .mapToInt(Line::quantity)
+                                            .sum(),
+                                    order.placedAt())));
+        }
+
+        @Bean
+        StreamSplitPipeline avroPipelines() {
+            return pipeline -> {
+                pipeline.sink(
+                        "payments-out",
+                        pipeline.<Payment>source("payments")
+                                .map(p -> new Payment(p.getPayer().toUpperCase(), p.getCents() * 2)));
+                pipeline.sink("generic-out", pipeline.<GenericRecord>source("generic"));
+            };
+        }
+
+        @Bean
+        StreamSplitPipeline textAndBytesPipelines() {
+            return pipeline -> {
+                pipeline.sink(
+                        "words-out",
+                        pipeline.<Keyed<String, String>>source("words")
+                                .map(keyed -> keyed.key() + "=" + keyed.value().toUpperCase()));
+                pipeline.sink("raw-out", pipeline.<byte[]>source("raw"));
+            };
+        }
+    }
+
+    @Test
+    void eachFormatReadsAndWritesWithoutABeanAndCountsItsBadRecords() throws Exception {
+        for (String topic : List.of(
+                "orders",
+                "orders.DLT",
+                "totals",
+                "payments",
+                "payments-out",
+                "generic-in",
+                "generic-out",
+                "words",
+                "words-out",
+                "raw",
+                "raw-out")) {
+            KAFKA.broker().createTopic(topic, 1);
+        }
+        String servers = KAFKA.bootstrapServers();
+        String orders = "streamsplit.kafka.sources.orders.";
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(FormatsApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.application.name=formats",
+                        "spring.jackson.property-naming-strategy=SNAKE_CASE",
+                        "streamsplit.kafka.embedded.enabled=false",
+                        "streamsplit.kafka.bootstrap-servers=" + servers,
+                        "streamsplit.flink.parallelism=1",
+                        "streamsplit.flink.checkpointing.interval=500ms",
+                        "streamsplit.flink.configuration.pipeline.generic-types=false",
+                        orders + "topics=orders",
+                        orders + "format=json",
+                        orders + "type=" + Order.class.getName(),
+                        orders + "bad-record-policy=dead-letter",
+                        orders + "dead-letter-topic=orders.DLT",
+                        "streamsplit.kafka.sinks.totals.topic=totals",
+                        "streamsplit.kafka.sinks.totals.format=json",
+                        "streamsplit.kafka.sinks.totals.key=customer",
+                        "streamsplit.kafka.sources.payments.topics=payments",
+                        "streamsplit.kafka.sources.payments.format=avro",
+                        "streamsplit.kafka.sources.payments.type=" + Payment.class.getName(),
+                        "streamsplit.kafka.sources.payments.bad-record-policy=skip",
+                        "streamsplit.kafka.sinks.payments-out.topic=payments-out",
+                        "streamsplit.kafka.sinks.payments-out.format=avro",
+                        "streamsplit.kafka.sources.generic.topics=generic-in",
+                        "streamsplit.kafka.sources.generic.format=avro",
+                        "streamsplit.kafka.sources.generic.schema=classpath:avro/payment.avsc",
+                        "streamsplit.kafka.sinks.generic-out.topic=generic-out",
+                        "streamsplit.kafka.sinks.generic-out.format=avro",
+                        "streamsplit.kafka.sinks.generic-out.schema=classpath:avro/payment.avsc",
+                        "streamsplit.kafka.sources.words.topics=words",
+                        "streamsplit.kafka.sources.words.format=string",
+                        "streamsplit.kafka.sources.words.key-format=string",
+                        "streamsplit.kafka.sources.words.charset=ISO-8859-1",
+                        "streamsplit.kafka.sinks.words-out.topic=words-out",
+                        "streamsplit.kafka.sinks.words-out.format=string",
+                        "streamsplit.kafka.sinks.words-out.charset=ISO-8859-1",
+                        "streamsplit.kafka.sources.raw.topics=raw",
+                        "streamsplit.kafka.sources.raw.format=bytes",
+                        "streamsplit.kafka.sinks.raw-out.topic=raw-out",
+                        "streamsplit.kafka.sinks.raw-out.format=bytes")
+                .run()) {
+            KafkaTopics.write(
+                    servers,
+                    List.of(
+                            value(
+                                    "orders",
+                                    "{\"customer\":\"c-1\",\"amount\":12.50,\"placed_at\":\"2026-01-31T10:15:30Z\","
+                                            + "\"lines\":[{\"sku\":\"A\",\"quantity\":2},{\"sku\":\"B\",\"quantity\":1}]}"),
+                            value("orders", "not json"),
+                            value("orders", "{\"customer\":\"c-2\",\"amount\":\"lots\"}"),
+                            value(
+                                    "orders",
+                                    "{\"customer\":\"c-3\",\"amount\":0.99,\"placed_at\":\"2026-02-01T00:00:00Z\","
+                                            + "\"lines\":[]}")));
+            AvroFormat<Payment> avro = AvroFormat.specific(Payment.class);
+            KafkaTopics.write(
+                    servers,
+                    List.of(
+                            new ProducerRecord<>("payments", avro.serialize(new Payment("ann", 100))),
+                            new ProducerRecord<>(
+                                    "payments",
+                                    bytes(new BinaryMessageEncoder<Payment>(SpecificData.get(), Payment.SCHEMA$)
+                                            .encode(new Payment("bob", 5)))),
+                            new ProducerRecord<>("payments", new byte[0]),
+                            new ProducerRecord<>(
+                                    "payments", new byte[] {(byte) 0xC3, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 9})));
+            GenericRecord generic = new GenericData.Record(Payment.SCHEMA$);
+            generic.put("payer", "cy");
+            generic.put("cents", 7L);
+            AvroFormat<GenericRecord> genericAvro = AvroFormat.generic(Payment.SCHEMA$);
+            KafkaTopics.write(servers, List.of(new ProducerRecord<>("generic-in", genericAvro.serialize(generic))));
+            KafkaTopics.write(
+                    servers,
+                    List.of(new ProducerRecord<>(
+                            "words",
+                            "k1".getBytes(StandardCharsets.UTF_8),
+                            "Grüße".getBytes(StandardCharsets.ISO_8859_1))));
+            byte[] raw = {0, 1, 2, (byte) 0xFF};
+            KafkaTopics.write(servers, List.of(new ProducerRecord<>("raw", raw)));
+
+            JsonMapper plain = JsonMapper.builder().build();
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+                List<ConsumerRecord<byte[], byte[]>> totals = KafkaTopics.readAll(servers, "totals");
+                assertThat(totals).hasSize(2);
+                assertThat(totals.stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)))
+                        .containsExactly("c-1", "c-3");
+                assertThat(totals.stream().map(r -> plain.readTree(r.value())))
+                        .containsExactly(
+                                plain.readTree("{\"customer\":\"c-1\",\"cents\":1250,\"items\":3,"
+                                        + "\"placed_at\":\"2026-01-31T10:15:30Z\"}"),
+                                plain.readTree("{\"customer\":\"c-3\",\"cents\":99,\"items\":0,"
+                                        + "\"placed_at\":\"2026-02-01T00:00:00Z\"}"));
+                assertThat(KafkaTopics.readAll(servers, "payments-out").stream().map(r -> read(avro, r.value())))
+                        .containsExactly(new Payment("ANN", 200), new Payment("BOB", 10));
+                assertThat(KafkaTopics.readAll(servers, "generic-out").stream()
+                                .map(r -> read(genericAvro, r.value()).toString()))
+                        .containsExactly("{\"payer\": \"cy\", \"cents\": 7}");
+                assertThat(KafkaTopics.readAll(servers, "words-out").stream().map(ConsumerRecord::value))
+                        .containsExactly("k1=GRÜSSE".getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(KafkaTopics.readAll(servers, "raw-out").stream().map(ConsumerRecord::value))
+                        .containsExactly(raw);
+            });
+            List<ConsumerRecord<byte[], byte[]>> deadLetters = KafkaTopics.readAll(servers, "orders.DLT");
+            assertThat(deadLetters.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)))
+                    .containsExactly("not json", "{\"customer\":\"c-2\",\"amount\":\"lots\"}");
+            assertThat(header(deadLetters.get(1), DeadLetterRecord.HEADER_EXCEPTION_MESSAGE))
+                    .contains("does not fit " + Order.class.getName() + " at $.amount");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(app.getBean(KafkaSplitStates.class)
+                                .read()
+                                .sources()
+                                .get("orders")
+                                .recordsDeadLettered())
+                        .isEqualTo(2);
+                assertThat(app.getBean(KafkaSplitStates.class)
+                                .read()
+                                .sources()
+                                .get("payments")
+                                .recordsSkipped())
+                        .as("an empty value and a single-object record of another schema")
+                        .isEqualTo(2);
+            });
+        }
+    }
+
+    private static ProducerRecord<byte[], byte[]> value(String topic, String json) {
+        return new ProducerRecord<>(topic, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static <T> T read(AvroFormat<T> format, byte[] value) {
+        try {
+            return format.deserialize(value);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        return Arrays.copyOfRange(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.limit());
+    }
+}

@@ -1,0 +1,90 @@
+package io.streamsplit.connector.kafka.sink;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Kafka key of a sink record: one record component, public field or getter of the element, as
+ * UTF-8 text ({@code byte[]} values as they are; {@code null} gives no key). Used by the Spring Boot
+ * starter for a sink's {@code key:}; it lives here because it travels in the job graph.
+ *
+ * @param <T> the element type
+ */
+@Internal
+public final class ElementFieldKey<T> implements SerializationSchema<T> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Class<T> type;
+    private final String field;
+    private transient @Nullable Method accessor;
+    private transient @Nullable Field publicField;
+
+    private ElementFieldKey(Class<T> type, String field) {
+        this.type = type;
+        this.field = field;
+    }
+
+    /**
+     * The key {@code field} of {@code type}.
+     *
+     * @throws IllegalArgumentException if {@code type} has no such record component, public field or getter
+     */
+    public static <T> ElementFieldKey<T> of(Class<T> type, String field) {
+        ElementFieldKey<T> key = new ElementFieldKey<>(type, field);
+        key.resolve();
+        return key;
+    }
+
+    private void resolve() {
+        if (accessor != null || publicField != null) {
+            return;
+        }
+        if (type.isRecord()) {
+            for (RecordComponent component : type.getRecordComponents()) {
+                if (component.getName().equals(field)) {
+                    accessor = component.getAccessor();
+                    return;
+                }
+            }
+        }
+        for (Field candidate : type.getFields()) {
+            if (candidate.getName().equals(field) && !Modifier.isStatic(candidate.getModifiers())) {
+                publicField = candidate;
+                return;
+            }
+        }
+        String capitalized = Character.toUpperCase(field.charAt(0)) + field.substring(1);
+        for (String getter : new String[] {"get" + capitalized, "is" + capitalized}) {
+            try {
+                accessor = type.getMethod(getter);
+                return;
+            } catch (NoSuchMethodException notThisOne) {
+                // try the next form
+            }
+        }
+        throw new IllegalArgumentException(
+                type.getName() + " has no record component, public field or getter named '" + field + "'");
+    }
+
+    @Override
+    public byte @Nullable [] serialize(T element) {
+        resolve();
+        Object value;
+        try {
+            value = accessor != null ? accessor.invoke(element) : publicField.get(element);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Cannot read key '" + field + "' of " + element, e);
+        }
+        if (value == null) {
+            return null;
+        }
+        return value instanceof byte[] bytes ? bytes : String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+    }
+}

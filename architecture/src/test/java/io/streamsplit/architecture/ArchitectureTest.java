@@ -34,6 +34,7 @@ class ArchitectureTest {
 
     private static final String BOOT = "io.streamsplit.boot.autoconfigure";
     private static final String SOURCE = "io.streamsplit.connector.kafka.source";
+    private static final String KIT = "io.streamsplit.boot.test";
     private static final String FORMAT = "io.streamsplit.connector.kafka.format";
     private static final List<String> INTERNAL =
             List.of(SOURCE + ".enumerator..", SOURCE + ".reader..", SOURCE + ".split..");
@@ -79,9 +80,24 @@ class ArchitectureTest {
     }
 
     @Test
+    void theTestKitIsForTestsOnly() {
+        assertThat(CLASSES.containPackage(KIT)).as("the test kit is imported").isTrue();
+        noClasses()
+                .that()
+                .resideOutsideOfPackage(KIT + "..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(KIT + "..")
+                .because("applications use it with scope test, and nothing in main code may need it")
+                .check(CLASSES);
+    }
+
+    @Test
     void actuateIsALeaf() {
         noClasses()
                 .that()
+                .resideInAPackage(BOOT + "..")
+                .and()
                 .resideOutsideOfPackage(BOOT + ".actuate..")
                 .should()
                 .dependOnClassesThat()

@@ -1,6 +1,7 @@
 package io.streamsplit.sample;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -9,13 +10,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Known input for the sample's pipeline and the totals it must give: a batch record of two orders, a
+ * Known input for the sample's pipeline, for an application in another process (the fat-jar test),
+ * and the totals it must give: a batch record of two orders, a
  * single order, a JSON refund and a malformed record, all in one 5-second event-time
  * window; a later order moves the watermark past the window.
  */
 final class OneWindowOfOrders {
 
-    private static final long WINDOW_START = 1_700_000_000_000L;
+    static final Instant WINDOW_START = Instant.ofEpochMilli(1_700_000_000_000L);
     private static final String WINDOW =
             "\"windowStart\":\"2023-11-14T22:13:20Z\",\"windowEnd\":\"2023-11-14T22:13:25Z\"";
 
@@ -26,43 +28,38 @@ final class OneWindowOfOrders {
 
     private OneWindowOfOrders() {}
 
-    /** Writes the input to the {@code orders} and {@code refunds} topics at {@code bootstrapServers}. */
+    /** The input, for topics {@code orders} and {@code refunds}, in the order it is sent. */
+    static List<ProducerRecord<byte[], byte[]>> records() {
+        return List.of(
+                record("orders", null, 0, order("o1", "alice", 100, 1000) + "\n" + order("o2", "alice", 250, 2000)),
+                record("orders", null, 0, order("o3", "bob", 70, 3000)),
+                record("orders", null, 0, "not an order"),
+                record("refunds", "alice", 4000, "{\"refundId\":\"r1\",\"customer\":\"alice\",\"amountCents\":30}"),
+                record("orders", null, 0, order("o4", "carol", 1, 20_000)));
+    }
+
+    /** Writes the input to {@code bootstrapServers} with a producer of its own (for an app in another process). */
     static void produce(String bootstrapServers) throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            send(
-                    producer,
-                    "orders",
-                    null,
-                    WINDOW_START,
-                    order("o1", "alice", 100, 1000) + "\n" + order("o2", "alice", 250, 2000));
-            send(producer, "orders", null, WINDOW_START, order("o3", "bob", 70, 3000));
-            send(producer, "orders", null, WINDOW_START, "not an order");
-            send(
-                    producer,
-                    "refunds",
-                    "alice",
-                    WINDOW_START + 4000,
-                    "{\"refundId\":\"r1\",\"customer\":\"alice\",\"amountCents\":30}");
-            send(producer, "orders", null, WINDOW_START, order("o4", "carol", 1, 20_000));
+            for (ProducerRecord<byte[], byte[]> record : records()) {
+                producer.send(record).get();
+            }
         }
     }
 
     private static String order(String id, String customer, long cents, long offsetMillis) {
-        return new Order(id, customer, cents, WINDOW_START + offsetMillis).format();
+        return new Order(id, customer, cents, WINDOW_START.toEpochMilli() + offsetMillis).format();
     }
 
-    private static void send(
-            KafkaProducer<byte[], byte[]> producer, String topic, String key, long timestamp, String value)
-            throws Exception {
-        producer.send(new ProducerRecord<>(
-                        topic,
-                        null,
-                        timestamp,
-                        key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                        value.getBytes(StandardCharsets.UTF_8)))
-                .get();
+    private static ProducerRecord<byte[], byte[]> record(String topic, String key, long offsetMillis, String value) {
+        return new ProducerRecord<>(
+                topic,
+                null,
+                WINDOW_START.toEpochMilli() + offsetMillis,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8));
     }
 }

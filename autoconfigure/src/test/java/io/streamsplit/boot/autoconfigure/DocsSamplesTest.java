@@ -39,7 +39,7 @@ import org.springframework.core.io.ByteArrayResource;
  * without an unknown key, and every Java block is a whole compilation unit (imports included) that
  * compiles against the starter, the connector and the pipeline API.
  */
-class DocsSamplesTest {
+public class DocsSamplesTest {
 
     private static final Pattern BLOCK = Pattern.compile("```(yaml|java)\\n(.*?)```", Pattern.DOTALL);
 
@@ -59,6 +59,17 @@ class DocsSamplesTest {
     @ParameterizedTest
     @MethodSource("pages")
     void yamlSamplesBindWithoutUnknownKeys(Path page) throws IOException {
+        yamlSamplesBind(page);
+    }
+
+    @ParameterizedTest
+    @MethodSource("pages")
+    void javaSamplesCompileWithTheirImports(Path page, @TempDir Path classes) throws IOException {
+        javaSamplesCompile(page, classes);
+    }
+
+    /** Every YAML block of {@code page} binds to {@code streamsplit.*} without an unknown key. */
+    public static void yamlSamplesBind(Path page) throws IOException {
         for (String yaml : blocks(page, "yaml")) {
             List<PropertySource<?>> sources = new YamlPropertySourceLoader()
                     .load(page.getFileName().toString(), new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
@@ -87,9 +98,8 @@ class DocsSamplesTest {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("pages")
-    void javaSamplesCompileWithTheirImports(Path page, @TempDir Path classes) throws IOException {
+    /** Every Java block of {@code page} is a whole compilation unit that compiles against the test classpath. */
+    public static void javaSamplesCompile(Path page, Path classes) throws IOException {
         List<JavaFileObject> units = new ArrayList<>();
         for (String java : blocks(page, "java")) {
             assertThat(java)

@@ -292,6 +292,15 @@ public class StreamSplitJob implements SmartLifecycle {
         return PHASE;
     }
 
+    /**
+     * Not paused with its context: Spring's test context cache pauses contexts it is not using, and
+     * cancelling a Flink job loses its state; resuming would start it over and repeat its output.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
     private static String rootMessage(Throwable failure) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {

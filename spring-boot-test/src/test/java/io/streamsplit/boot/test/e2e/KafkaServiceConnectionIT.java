@@ -1,38 +1,36 @@
-package io.streamsplit.boot.autoconfigure.kafka.connection;
+package io.streamsplit.boot.test.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.WordsApplication;
+import io.streamsplit.boot.test.PipelineTester;
+import io.streamsplit.boot.test.ReceivedRecord;
+import io.streamsplit.boot.test.StreamSplitTest;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.testcontainers.service.connection.ServiceConnection;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.kafka.KafkaContainer;
 
 /**
- * A Testcontainers Kafka with {@code @ServiceConnection} needs no StreamSplit property: sources
- * and sinks take the container's address from Spring Boot's {@code KafkaConnectionDetails}.
- * Skipped where Docker is absent; the same resolution is covered without Docker by
+ * {@code @StreamSplitTest(kafka = CONNECTION_DETAILS)} with a Testcontainers Kafka declared
+ * {@code @ServiceConnection}: no StreamSplit property names the broker; sources, sinks and the tester
+ * take the container's address from Spring Boot's {@code KafkaConnectionDetails}, and the test still
+ * gets its topics. Skipped where Docker is absent; without Docker the same resolution is covered by
  * {@code StreamSplitAutoConfigurationTest.aKafkaConnectionDetailsBeanWinsOverSpringKafkaProperties}.
  */
 @Testcontainers(disabledWithoutDocker = true)
-@SpringBootTest(
+@StreamSplitTest(
         classes = WordsApplication.class,
+        kafka = StreamSplitTest.Kafka.CONNECTION_DETAILS,
         properties = {
             "streamsplit.kafka.sources.words.topics=tc-in",
             "streamsplit.kafka.sources.words.deserializer=wordDeserializer",
             "streamsplit.kafka.sinks.upper.topic=tc-out",
-            "streamsplit.kafka.sinks.upper.serializer=utf8",
-            "streamsplit.flink.parallelism=1",
-            "streamsplit.flink.checkpointing.interval=500ms"
+            "streamsplit.kafka.sinks.upper.serializer=utf8"
         })
 class KafkaServiceConnectionIT {
 
@@ -41,15 +39,21 @@ class KafkaServiceConnectionIT {
     static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka-native:3.8.0");
 
     @Autowired
+    PipelineTester pipeline;
+
+    @Autowired
     @Qualifier("words")
     StreamSplitKafkaSource<String> words;
 
     @Test
-    void sourcesAndSinksUseTheContainerAndThePipelineRuns() throws Exception {
+    void sourcesSinksAndTheTesterUseTheContainer() {
         assertThat(words.consumerProperties()).containsEntry("bootstrap.servers", KAFKA.getBootstrapServers());
-        KafkaTopics.write(KAFKA.getBootstrapServers(), "tc-in", List.of("x", "y"));
-        await().atMost(Duration.ofSeconds(90))
-                .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.getBootstrapServers(), "tc-out"))
-                        .containsExactlyInAnyOrder("X", "Y"));
+        assertThat(pipeline.bootstrapServers()).isEqualTo(KAFKA.getBootstrapServers());
+        pipeline.send("tc-in", null, "x");
+        pipeline.send("tc-in", null, "y");
+
+        assertThat(pipeline.awaitRecords("tc-out", 2))
+                .extracting(ReceivedRecord::value)
+                .containsExactlyInAnyOrder("X", "Y");
     }
 }

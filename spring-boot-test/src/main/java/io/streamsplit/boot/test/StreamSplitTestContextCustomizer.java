@@ -1,0 +1,114 @@
+package io.streamsplit.boot.test;
+
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.support.BeanDefinitionBuilder;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.MergedContextConfiguration;
+import org.springframework.test.context.support.TestPropertySourceUtils;
+
+/**
+ * Prepares one {@link StreamSplitTest} context: starts its broker (embedded mode), points every source
+ * and sink at it, sets the test defaults just below the test's own properties, and registers the
+ * {@link PipelineTester} (first, so it creates the application's topics before the Kafka startup check runs).
+ */
+final class StreamSplitTestContextCustomizer implements ContextCustomizer {
+
+    static final String PROPERTY_SOURCE = "streamsplit-test";
+    private static final String BROKER_BEAN = "streamSplitTestKafkaBroker";
+
+    private final TestSettings settings;
+
+    StreamSplitTestContextCustomizer(TestSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {
+        ConfigurableEnvironment environment = context.getEnvironment();
+        DefaultListableBeanFactory beanFactory = (DefaultListableBeanFactory) context.getBeanFactory();
+        Map<String, Object> defaults = new LinkedHashMap<>();
+        defaults.put("streamsplit.flink.mode", "embedded");
+        defaults.put("streamsplit.flink.parallelism", settings.parallelism());
+        defaults.put("streamsplit.flink.checkpointing.interval", settings.checkpointInterval());
+        defaults.put("streamsplit.flink.restart.delay", "200ms");
+        EmbeddedKafkaBroker broker = null;
+        if (settings.kafka() == StreamSplitTest.Kafka.EMBEDDED) {
+            broker = EmbeddedKafkaBroker.builder()
+                    // tests send records with explicit (often old) timestamps: time-based retention must not
+                    // delete them before the job reads them
+                    .brokerProperty("log.retention.ms", "-1")
+                    .build()
+                    .start();
+            EmbeddedKafkaBroker started = broker;
+            beanFactory.registerSingleton(BROKER_BEAN, started);
+            beanFactory.registerDisposableBean(BROKER_BEAN, started::close);
+            pointEverythingAt(started.bootstrapServers(), environment, defaults);
+        }
+        addBelowTestProperties(environment.getPropertySources(), new MapPropertySource(PROPERTY_SOURCE, defaults));
+        @Nullable EmbeddedKafkaBroker testBroker = broker;
+        beanFactory.registerBeanDefinition(
+                PipelineTester.BEAN_NAME,
+                BeanDefinitionBuilder.genericBeanDefinition(
+                                PipelineTester.class, () -> new PipelineTester(beanFactory, settings, testBroker))
+                        .getBeanDefinition());
+        if (settings.awaitJob()) {
+            beanFactory.registerBeanDefinition(
+                    JobRunningBarrier.BEAN_NAME,
+                    BeanDefinitionBuilder.genericBeanDefinition(
+                                    JobRunningBarrier.class,
+                                    () -> new JobRunningBarrier(beanFactory.getBean(PipelineTester.class)))
+                            .getBeanDefinition());
+        }
+    }
+
+    /** Every bootstrap-servers setting, global and per source or sink, now names the test broker. */
+    private static void pointEverythingAt(
+            String servers, ConfigurableEnvironment environment, Map<String, Object> defaults) {
+        defaults.put("streamsplit.kafka.bootstrap-servers", servers);
+        defaults.put("spring.kafka.bootstrap-servers", servers);
+        defaults.put("streamsplit.kafka.embedded.enabled", false);
+        StreamSplitKafkaProperties kafka = Binder.get(environment)
+                .bind("streamsplit.kafka", Bindable.of(StreamSplitKafkaProperties.class))
+                .orElseGet(StreamSplitKafkaProperties::new);
+        kafka.getSources().forEach((name, source) -> {
+            if (!source.getBootstrapServers().isEmpty()) {
+                defaults.put("streamsplit.kafka.sources." + name + ".bootstrap-servers", servers);
+            }
+        });
+        kafka.getSinks().forEach((name, sink) -> {
+            if (!sink.getBootstrapServers().isEmpty()) {
+                defaults.put("streamsplit.kafka.sinks." + name + ".bootstrap-servers", servers);
+            }
+        });
+    }
+
+    private static void addBelowTestProperties(MutablePropertySources sources, MapPropertySource defaults) {
+        String inlined = TestPropertySourceUtils.INLINED_PROPERTIES_PROPERTY_SOURCE_NAME;
+        if (sources.contains(inlined)) {
+            sources.addAfter(inlined, defaults);
+        } else {
+            sources.addFirst(defaults);
+        }
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof StreamSplitTestContextCustomizer customizer && customizer.settings.equals(settings);
+    }
+
+    @Override
+    public int hashCode() {
+        return settings.hashCode();
+    }
+}

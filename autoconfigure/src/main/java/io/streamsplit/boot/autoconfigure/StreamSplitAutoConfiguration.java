@@ -33,7 +33,6 @@ import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.io.File;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
@@ -244,20 +243,8 @@ public final class StreamSplitAutoConfiguration {
     @ConditionalOnMissingBean
     FlinkRestClient streamSplitFlinkRestClient(
             StreamSplitProperties properties, ObjectProvider<EmbeddedFlinkCluster> embedded) {
-        FlinkProperties flink = properties.getFlink();
-        if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
-            URI base = URI.create("http://" + flink.getRemote().getHost() + ":"
-                    + flink.getRemote().getPort());
-            return new FlinkRestClient(() -> base);
-        }
-        EmbeddedFlinkCluster cluster = embedded.getObject();
-        return new FlinkRestClient(() -> {
-            try {
-                return cluster.restAddress();
-            } catch (Exception e) {
-                throw new IllegalStateException("The embedded Flink cluster has no REST address: " + e.getMessage(), e);
-            }
-        });
+        return FlinkRestClient.of(
+                properties.getFlink(), () -> embedded.getObject().restAddress());
     }
 
     @Bean

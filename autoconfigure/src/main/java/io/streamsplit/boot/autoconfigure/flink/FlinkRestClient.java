@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,6 +31,22 @@ public final class FlinkRestClient {
 
     public FlinkRestClient(Supplier<URI> baseUri) {
         this.baseUri = baseUri;
+    }
+
+    /** The REST API of the cluster {@code flink} names: the remote one, else the embedded one at {@code embedded}. */
+    public static FlinkRestClient of(FlinkProperties flink, Callable<URI> embedded) {
+        if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
+            URI base = URI.create("http://" + flink.getRemote().getHost() + ":"
+                    + flink.getRemote().getPort());
+            return new FlinkRestClient(() -> base);
+        }
+        return new FlinkRestClient(() -> {
+            try {
+                return embedded.call();
+            } catch (Exception e) {
+                throw new IllegalStateException("The embedded Flink cluster has no REST address: " + e.getMessage(), e);
+            }
+        });
     }
 
     public JsonNode get(String path) throws IOException, InterruptedException {

@@ -18,8 +18,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
@@ -32,16 +36,20 @@ import org.slf4j.LoggerFactory;
 final class KafkaCluster {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaCluster.class);
+    private static final String TRANSACTION_MAX_TIMEOUT = "transaction.max.timeout.ms";
 
     private record Use(String user, String property, String topic, boolean write) {}
 
     private record Match(String source, String property, Pattern pattern, boolean discovery) {}
+
+    private record Transactions(String sink, String property, Duration timeout) {}
 
     private final String servers;
     private final String serversProperty;
     private final Properties admin;
     private final List<Use> uses = new ArrayList<>();
     private final List<Match> matches = new ArrayList<>();
+    private final List<Transactions> transactions = new ArrayList<>();
 
     KafkaCluster(String servers, String serversProperty, Properties admin) {
         this.servers = servers;
@@ -59,6 +67,11 @@ final class KafkaCluster {
 
     void match(String source, String property, Pattern pattern, boolean discovery) {
         matches.add(new Match(source, property, pattern, discovery));
+    }
+
+    /** An exactly-once sink: its transactions must not outlive what the brokers allow. */
+    void transactions(String sink, String property, Duration timeout) {
+        transactions.add(new Transactions(sink, property, timeout));
     }
 
     /** Asks the cluster once; creates missing sink topics when allowed; returns what keeps a source or sink from working. */
@@ -103,10 +116,62 @@ final class KafkaCluster {
                 return problems;
             }
             problems.addAll(topics(client, topics, timeout, create));
+            problems.addAll(transactionTimeouts(client, timeout));
         } catch (KafkaException e) {
             problems.add(failed(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        return problems;
+    }
+
+    /**
+     * A sink whose {@code transaction.timeout.ms} exceeds a broker's {@code transaction.max.timeout.ms}
+     * fails its first transaction at runtime (InvalidTxnTimeoutException, job restarting for good); say
+     * so now. A cluster that does not let this client describe broker configs is not checked.
+     */
+    private List<KafkaProblem> transactionTimeouts(Admin client, Duration timeout) throws InterruptedException {
+        if (transactions.isEmpty()) {
+            return List.of();
+        }
+        long max = Long.MAX_VALUE;
+        String broker = null;
+        try {
+            List<ConfigResource> brokers = new ArrayList<>();
+            for (Node node : client.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                brokers.add(new ConfigResource(ConfigResource.Type.BROKER, node.idString()));
+            }
+            for (Map.Entry<ConfigResource, Config> config : client.describeConfigs(brokers)
+                    .all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .entrySet()) {
+                ConfigEntry entry = config.getValue().get(TRANSACTION_MAX_TIMEOUT);
+                if (entry != null && entry.value() != null && Long.parseLong(entry.value()) < max) {
+                    max = Long.parseLong(entry.value());
+                    broker = config.getKey().name();
+                }
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug(
+                    "Kafka at {}: could not read {} to check the sinks' transaction timeouts: {}",
+                    servers,
+                    TRANSACTION_MAX_TIMEOUT,
+                    e.toString());
+            return List.of();
+        }
+        List<KafkaProblem> problems = new ArrayList<>();
+        for (Transactions sink : transactions) {
+            if (sink.timeout().toMillis() > max) {
+                problems.add(new KafkaProblem(
+                        sink.property(),
+                        String.valueOf(sink.timeout().toMillis()),
+                        "exactly-once sink '" + sink.sink() + "' opens transactions with a timeout of "
+                                + sink.timeout().toMillis() + " ms, but broker " + broker + " of Kafka at " + servers
+                                + " allows at most " + max + " ms (" + TRANSACTION_MAX_TIMEOUT
+                                + "); its first transaction would fail and the job would restart until it gives up",
+                        "Set " + sink.property() + " to at most " + max + ", or raise " + TRANSACTION_MAX_TIMEOUT
+                                + " on the brokers."));
+            }
         }
         return problems;
     }

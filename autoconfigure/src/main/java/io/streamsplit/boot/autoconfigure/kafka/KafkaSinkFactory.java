@@ -363,6 +363,14 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         }
     }
 
+    /** The transaction timeout an exactly-once sink with these producer settings uses. */
+    static Duration transactionTimeout(Map<?, ?> producer) {
+        Object configured = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        return configured == null
+                ? DEFAULT_TRANSACTION_TIMEOUT
+                : Duration.ofMillis(Long.parseLong(configured.toString().trim()));
+    }
+
     private void checkExactlyOnce(String p, Properties producer) {
         if (!flink.getCheckpointing().isEnabled()) {
             throw new InvalidStreamSplitConfigurationException(
@@ -372,10 +380,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                             + " (streamsplit.flink.checkpointing.enabled=false)",
                     "Turn checkpointing on, or use delivery-guarantee at-least-once.");
         }
-        Object configured = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        Duration timeout = configured == null
-                ? DEFAULT_TRANSACTION_TIMEOUT
-                : Duration.ofMillis(Long.parseLong(configured.toString().trim()));
+        Duration timeout = transactionTimeout(producer);
         producer.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout.toMillis()));
         Duration interval = flink.getCheckpointing().getInterval();
         // a transaction stays open for a checkpoint interval, plus a restart before it is committed

@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
+import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.slf4j.Logger;
@@ -105,7 +106,6 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         problems.addAll(found);
     }
 
-    /** Every source, sink and dead-letter writer, grouped by the cluster (servers and security settings) it uses. */
     /**
      * Every source as built (an application's own {@code StreamSplitKafkaSource} bean stands for itself,
      * not for the YAML entry it replaced), every sink and dead-letter writer, grouped by the cluster
@@ -140,13 +140,18 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         kafka.getSinks().forEach((name, sink) -> {
             String p = "streamsplit.kafka.sinks." + name + ".";
             String servers = bootstrapServers.resolve(p + "bootstrap-servers", sink.getBootstrapServers());
+            Properties producer = clientProperties.forClient(servers, sink.getProperties());
             KafkaCluster cluster = cluster(
                     clusters,
                     servers,
                     bootstrapServers.origin(p + "bootstrap-servers", sink.getBootstrapServers()),
-                    clientProperties.forClient(servers, sink.getProperties()));
+                    producer);
             if (sink.getTopic() != null && !sink.getTopic().isBlank()) {
                 cluster.write("sink '" + name + "'", p + "topic", sink.getTopic());
+            }
+            if (sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
+                cluster.transactions(
+                        name, p + "properties.transaction.timeout.ms", KafkaSinkFactory.transactionTimeout(producer));
             }
         });
         return List.copyOf(clusters.values());

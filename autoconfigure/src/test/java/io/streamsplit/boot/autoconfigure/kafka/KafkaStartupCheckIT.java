@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.Words;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -145,6 +146,36 @@ class KafkaStartupCheckIT {
                     .singleElement()
                     .satisfies(problem -> assertThat(problem.summary())
                             .contains("streamsplit.kafka.bootstrap-servers", "does not resolve"));
+        }
+    }
+
+    @Test
+    void anExactlyOnceSinkWhoseTransactionsOutliveTheBrokersLimitFailsAtStartupNotAtItsFirstCommit() {
+        try (EmbeddedKafkaBroker strict = EmbeddedKafkaBroker.builder()
+                .brokerProperty("transaction.max.timeout.ms", "120000")
+                .build()
+                .start()) {
+            strict.createTopic("eos-in", 1);
+            strict.createTopic("eos-out", 1);
+            FailureAnalysis analysis = failedStart(
+                    strict.bootstrapServers(), "eos", "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once");
+            assertThat(analysis.getDescription())
+                    .contains(
+                            "streamsplit.kafka.sinks.upper.properties.transaction.timeout.ms",
+                            "'600000'",
+                            "exactly-once sink 'upper' opens transactions with a timeout of 600000 ms",
+                            "allows at most 120000 ms (transaction.max.timeout.ms)");
+            assertThat(analysis.getAction())
+                    .contains("Set streamsplit.kafka.sinks.upper.properties.transaction.timeout.ms to at most 120000");
+
+            // within the broker's limit it starts
+            try (ConfigurableApplicationContext app = Words.start(
+                    strict.bootstrapServers(),
+                    "eos",
+                    "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once",
+                    "streamsplit.kafka.sinks.upper.properties.transaction.timeout.ms=90000")) {
+                assertThat(app.isRunning()).isTrue();
+            }
         }
     }
 }

@@ -90,9 +90,9 @@ enum ValueFormat {
             case STRING ->
                 (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(StringDeserializer.class);
             case JSON ->
-                (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new OrderSchema());
+                (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new OrderSchema(false));
             case JSON3 ->
-                (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new Order3Schema());
+                (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new OrderSchema(true));
             case JSON_FORMAT ->
                 (KafkaRecordDeserializationSchema)
                         KafkaRecordDeserializationSchema.valueOnly(JsonFormat.of(Order.class));
@@ -137,33 +137,19 @@ enum ValueFormat {
         return MAPPER3.readValue(json, Order.class);
     }
 
-    /** The official source's Jackson 3 schema: the same call as {@link #order3}. */
-    static final class Order3Schema implements DeserializationSchema<Order> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public Order deserialize(byte[] message) {
-            return order3(message);
-        }
-
-        @Override
-        public boolean isEndOfStream(Order next) {
-            return false;
-        }
-
-        @Override
-        public TypeInformation<Order> getProducedType() {
-            return TypeInformation.of(Order.class);
-        }
-    }
-
-    /** The official source's JSON schema: the same Jackson call. */
+    /** The official source's schema for {@link #order} or {@link #order3}: the same Jackson call as our path. */
     static final class OrderSchema implements DeserializationSchema<Order> {
         private static final long serialVersionUID = 1L;
 
+        private final boolean jackson3;
+
+        OrderSchema(boolean jackson3) {
+            this.jackson3 = jackson3;
+        }
+
         @Override
         public Order deserialize(byte[] message) {
-            return order(message);
+            return jackson3 ? order3(message) : order(message);
         }
 
         @Override

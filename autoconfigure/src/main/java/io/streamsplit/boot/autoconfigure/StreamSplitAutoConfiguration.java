@@ -283,7 +283,7 @@ public final class StreamSplitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     JobClient streamSplitJobClient(StreamSplitJob job) {
-        return new SubmittedJobClient(job.submission());
+        return new SubmittedJobClient(job::submission);
     }
 
     private static List<Path> existingJars(List<String> jars) {

@@ -363,7 +363,7 @@ class StreamSplitAutoConfigurationTest {
                 .setTopics("mine")
                 .setValueOnlyDeserializer(new org.apache.flink.api.common.serialization.SimpleStringSchema())
                 .build();
-        static final JobClient CLIENT = new SubmittedJobClient(new java.util.concurrent.CompletableFuture<>());
+        static final JobClient CLIENT = new SubmittedJobClient(java.util.concurrent.CompletableFuture::new);
 
         @Bean
         StreamExecutionEnvironment myEnvironment() {

@@ -22,9 +22,9 @@ public class KafkaSplitsEndpoint {
 
     private final KafkaSplitStates splits;
     private final StreamSplitJob job;
-    private final String savepointDirectory;
+    private final @Nullable String savepointDirectory;
 
-    KafkaSplitsEndpoint(KafkaSplitStates splits, StreamSplitJob job, String savepointDirectory) {
+    KafkaSplitsEndpoint(KafkaSplitStates splits, StreamSplitJob job, @Nullable String savepointDirectory) {
         this.splits = splits;
         this.job = job;
         this.savepointDirectory = savepointDirectory;

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -64,6 +65,14 @@ public final class StreamSplitActuatorAutoConfiguration {
                 sources, job, SplitMetricsReader.inProcess(embedded.getObject().inProcessMetrics()), "embedded");
     }
 
+    /** Where savepoints go: {@code shutdown.savepoint-directory}, else Flink's own setting. */
+    private static @Nullable String savepointDirectory(StreamSplitProperties properties) {
+        String directory = properties.getFlink().getShutdown().getSavepointDirectory();
+        return directory != null
+                ? directory
+                : properties.getFlink().getConfiguration().get("execution.checkpointing.savepoint-dir");
+    }
+
     /** Every source bean by name: the YAML-configured ones and any the application defines itself. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Map<String, StreamSplitKafkaSource<?>> sources(ListableBeanFactory beanFactory) {
@@ -107,11 +116,20 @@ public final class StreamSplitActuatorAutoConfiguration {
         @ConditionalOnMissingBean
         KafkaSplitsEndpoint kafkaSplitsEndpoint(
                 KafkaSplitStates splits, StreamSplitJob job, StreamSplitProperties properties) {
-            String directory = properties.getFlink().getShutdown().getSavepointDirectory();
-            if (directory == null) {
-                directory = properties.getFlink().getConfiguration().get("execution.checkpointing.savepoint-dir");
-            }
-            return new KafkaSplitsEndpoint(splits, job, directory);
+            return new KafkaSplitsEndpoint(splits, job, savepointDirectory(properties));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    @ConditionalOnAvailableEndpoint(StreamSplitEndpoint.class)
+    static final class OperationsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        StreamSplitEndpoint streamSplitEndpoint(
+                StreamSplitJob job, KafkaSplitStates splits, JobProgress progress, StreamSplitProperties properties) {
+            return new StreamSplitEndpoint(job, splits, progress, properties, savepointDirectory(properties));
         }
     }
 

@@ -85,6 +85,17 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                     "kafkaProblems",
                     problems.stream().map(KafkaProblem::summary).toList());
         }
+        String savepoint = job.operatorSavepoint();
+        if (savepoint != null) {
+            return health.status(Status.OUT_OF_SERVICE)
+                    .withDetail("status", "STOPPED")
+                    .withDetail("savepoint", savepoint)
+                    .withDetail(
+                            "reason",
+                            "stopped with a savepoint from the streamsplit endpoint; POST"
+                                    + " {\"operation\":\"start\"} resumes it")
+                    .build();
+        }
         if (!submission.isDone()) {
             return health.unknown().withDetail("status", "SUBMITTING").build();
         }

@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -48,7 +51,10 @@ public class StreamSplitJob implements SmartLifecycle {
     private final ListableBeanFactory beanFactory;
     private final Supplier<PipelineContext> contextFactory;
     private final String target;
-    private final CompletableFuture<JobClient> submission = new CompletableFuture<>();
+    private volatile CompletableFuture<JobClient> submission = new CompletableFuture<>();
+    /** The savepoint of a stop from the {@code streamsplit} endpoint, until the job is started again. */
+    private volatile @Nullable String operatorSavepoint;
+
     private final @Nullable FlinkRestClient rest;
     private final @Nullable JobFailures failures;
     private volatile boolean running;
@@ -78,8 +84,77 @@ public class StreamSplitJob implements SmartLifecycle {
         return jobName;
     }
 
-    /** Completes with the job's client once submitted; fails if the submission failed or nothing was submitted. */
+    /**
+     * The current run's submission: completes with the job's client once submitted; fails if the
+     * submission failed or nothing was submitted. A job stopped and started again is a new run.
+     */
     public CompletableFuture<JobClient> submission() {
+        return submission;
+    }
+
+    /** The savepoint the job was stopped with from the {@code streamsplit} endpoint, or {@code null} when not stopped. */
+    public @Nullable String operatorSavepoint() {
+        return operatorSavepoint;
+    }
+
+    /**
+     * Stops the running job with a savepoint (its sinks commit what they wrote) and returns the path;
+     * {@link #startFromSavepoint()} resumes from it.
+     */
+    public synchronized String stopWithSavepoint(@Nullable String directory) throws Exception {
+        CompletableFuture<JobClient> current = submission;
+        if (operatorSavepoint != null || !current.isDone() || current.isCompletedExceptionally()) {
+            throw new IllegalStateException(
+                    operatorSavepoint != null ? "the job is already stopped" : "the job is not running");
+        }
+        JobClient client = current.join();
+        Duration timeout = flink.getShutdown().getTimeout();
+        stopping = true;
+        String path;
+        try {
+            path = client.stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            client.getJobExecutionResult()
+                    .handle((result, failure) -> null)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            stopping = false;
+            throw e;
+        }
+        operatorSavepoint = path;
+        LOG.info(
+                "Stopped Flink job '{}' ({}) with savepoint {} from the streamsplit endpoint; POST"
+                        + " {\"operation\":\"start\"} resumes from it",
+                jobName,
+                client.getJobID(),
+                path);
+        return path;
+    }
+
+    /** Submits the job stopped by {@link #stopWithSavepoint} again, restored from its savepoint. */
+    public synchronized CompletableFuture<JobClient> startFromSavepoint() {
+        String savepoint = operatorSavepoint;
+        if (savepoint == null) {
+            throw new IllegalStateException("the job was not stopped from the endpoint; nothing to start");
+        }
+        if (flink.getCheckpointing().getStorage() != null) {
+            // the job keeps one id across runs so that a restarted app finds its checkpoints; a second run
+            // in this app would need another id, and the next app start would resume from the older one
+            throw new IllegalStateException("with streamsplit.flink.checkpointing.storage the job is resumed by"
+                    + " restarting the application with streamsplit.flink.restore-path=" + savepoint);
+        }
+        // the executor takes the restore path from the environment's configuration, not from the graph
+        ((Configuration) environment.getConfiguration()).set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        StreamGraph graph = buildGraph(beanFactory.getBeansOfType(StreamSplitPipeline.class));
+        graph.setJobId(new JobID()); // a run is a new Flink job
+        CompletableFuture<JobClient> run = new CompletableFuture<>();
+        submission = run;
+        stopping = false;
+        operatorSavepoint = null;
+        LOG.info("Starting Flink job '{}' again from savepoint {}", jobName, savepoint);
+        Thread submitter = new Thread(() -> submit(graph, run), "streamsplit-submit-" + jobName);
+        submitter.setDaemon(true);
+        submitter.start();
         return submission;
     }
 
@@ -110,7 +185,8 @@ public class StreamSplitJob implements SmartLifecycle {
         if (cluster != null) {
             requireOnCluster(graph, cluster);
         }
-        Thread submitter = new Thread(() -> submit(graph), "streamsplit-submit-" + jobName);
+        CompletableFuture<JobClient> run = submission;
+        Thread submitter = new Thread(() -> submit(graph, run), "streamsplit-submit-" + jobName);
         submitter.setDaemon(true);
         submitter.start();
         running = true;
@@ -173,7 +249,7 @@ public class StreamSplitJob implements SmartLifecycle {
         }
     }
 
-    private void submit(StreamGraph graph) {
+    private void submit(StreamGraph graph, CompletableFuture<JobClient> run) {
         try {
             if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
                 FlinkVersionCheck.requireCompatible(URI.create("http://"
@@ -181,7 +257,7 @@ public class StreamSplitJob implements SmartLifecycle {
             }
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
-            submission.complete(client);
+            run.complete(client);
             JobFailureReporter reporter = failures == null || rest == null
                     ? null
                     : new JobFailureReporter(jobName, client.getJobID().toString(), rest, failures);
@@ -207,7 +283,7 @@ public class StreamSplitJob implements SmartLifecycle {
                 }
             });
         } catch (Exception e) {
-            submission.completeExceptionally(e);
+            run.completeExceptionally(e);
             LOG.error(
                     "Could not submit Flink job '{}' to {}: {}. The application keeps running without the job.",
                     jobName,

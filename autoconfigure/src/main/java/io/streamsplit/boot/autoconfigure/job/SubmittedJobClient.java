@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -22,20 +23,24 @@ public final class SubmittedJobClient implements JobClient {
 
     private static final Duration JOB_ID_WAIT = Duration.ofMinutes(2);
 
-    private final CompletableFuture<JobClient> submission;
+    private final Supplier<CompletableFuture<JobClient>> submission;
 
-    public SubmittedJobClient(CompletableFuture<JobClient> submission) {
+    /** @param submission the current run's submission (a job stopped and started again is a new run) */
+    public SubmittedJobClient(Supplier<CompletableFuture<JobClient>> submission) {
         this.submission = submission;
     }
 
     private <R> CompletableFuture<R> then(Function<JobClient, CompletableFuture<R>> call) {
-        return submission.thenCompose(call);
+        return submission.get().thenCompose(call);
     }
 
     @Override
     public JobID getJobID() {
         try {
-            return submission.get(JOB_ID_WAIT.toMillis(), TimeUnit.MILLISECONDS).getJobID();
+            return submission
+                    .get()
+                    .get(JOB_ID_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+                    .getJobID();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the Flink job to be submitted", e);
@@ -83,8 +88,9 @@ public final class SubmittedJobClient implements JobClient {
 
     @Override
     public String toString() {
-        return submission.isDone() && !submission.isCompletedExceptionally()
-                ? "JobClient[" + submission.join().getJobID() + "]"
+        CompletableFuture<JobClient> current = submission.get();
+        return current.isDone() && !current.isCompletedExceptionally()
+                ? "JobClient[" + current.join().getJobID() + "]"
                 : "JobClient[not submitted yet]";
     }
 }

@@ -1,0 +1,126 @@
+package io.streamsplit.boot.autoconfigure.actuate;
+
+import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * {@code /actuator/streamsplit}: the job by the names of {@code application.yml} — its state, last
+ * checkpoint, restarts, each source (splits, lag) and sink (topic, guarantee) — and, with a POST of
+ * {@code {"operation":"stop"}} or {@code {"operation":"start"}}, stops the job with a savepoint and
+ * starts it again from that savepoint. Like every endpoint it is exposed over the web only when
+ * included ({@code management.endpoints.web.exposure.include=streamsplit}); secure the POST as any
+ * write operation.
+ */
+@Endpoint(id = "streamsplit")
+public class StreamSplitEndpoint {
+
+    private static final Duration SUBMIT_WAIT = Duration.ofSeconds(60);
+
+    private final StreamSplitJob job;
+    private final KafkaSplitStates splits;
+    private final JobProgress progress;
+    private final StreamSplitProperties properties;
+    private final @Nullable String savepointDirectory;
+
+    StreamSplitEndpoint(
+            StreamSplitJob job,
+            KafkaSplitStates splits,
+            JobProgress progress,
+            StreamSplitProperties properties,
+            @Nullable String savepointDirectory) {
+        this.job = job;
+        this.splits = splits;
+        this.progress = progress;
+        this.properties = properties;
+        this.savepointDirectory = savepointDirectory;
+    }
+
+    @ReadOperation
+    public Map<String, Object> job() {
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("job", job.jobName());
+        String savepoint = job.operatorSavepoint();
+        JobSplits live = splits.read();
+        state.put("jobId", live.jobId());
+        state.put("state", savepoint != null ? "STOPPED" : live.status());
+        if (savepoint != null) {
+            state.put("savepoint", savepoint);
+        }
+        state.put("parallelism", properties.getFlink().getParallelism());
+        if (live.jobId() != null && savepoint == null) {
+            try {
+                JobCheckpoints checkpoints = progress.read(live.jobId());
+                state.put("restarts", checkpoints.restarts());
+                state.put("lastCheckpoint", checkpoints.details(Instant.now()));
+            } catch (Exception e) {
+                state.put("error", "could not read the job's checkpoints: " + e.getMessage());
+            }
+        }
+        if (live.message() != null && savepoint == null) {
+            state.put("message", live.message());
+        }
+        Map<String, Object> sources = new LinkedHashMap<>();
+        live.sources()
+                .forEach((name, source) -> sources.put(
+                        name,
+                        Map.of(
+                                "topics", source.topics(),
+                                "assignedSplits", source.assignedSplits() == null ? 0 : source.assignedSplits(),
+                                "lag", source.lag())));
+        state.put("sources", sources);
+        Map<String, Object> sinks = new LinkedHashMap<>();
+        properties.getKafka().getSinks().forEach((name, sink) -> {
+            Map<String, Object> described = new LinkedHashMap<>();
+            described.put("topic", sink.getTopic() != null ? sink.getTopic() : "(topic-selector)");
+            described.put("deliveryGuarantee", sink.getDeliveryGuarantee().name());
+            sinks.put(name, described);
+        });
+        state.put("sinks", sinks);
+        return state;
+    }
+
+    /** {@code stop}: stop with a savepoint, returning its path; {@code start}: start again from it. */
+    @WriteOperation
+    public Map<String, Object> operate(String operation) {
+        long started = System.nanoTime();
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("operation", operation);
+        try {
+            switch (operation) {
+                case "stop" -> result.put("savepoint", job.stopWithSavepoint(savepointDirectory));
+                case "start" -> {
+                    JobClient client = job.startFromSavepoint().get(SUBMIT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                    result.put("jobId", client.getJobID().toString());
+                }
+                default ->
+                    throw new InvalidEndpointRequestException(
+                            "Unknown operation '" + operation + "': use stop or start", "unknown operation");
+            }
+        } catch (IllegalStateException e) {
+            throw new InvalidEndpointRequestException("Cannot " + operation + ": " + e.getMessage(), e.getMessage());
+        } catch (InvalidEndpointRequestException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "Could not " + operation + " Flink job '" + job.jobName() + "': "
+                            + e.getMessage()
+                            + (operation.equals("stop") && savepointDirectory == null
+                                    ? " (no savepoint directory: set streamsplit.flink.shutdown.savepoint-directory)"
+                                    : ""),
+                    e);
+        }
+        result.put("tookMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        return result;
+    }
+}

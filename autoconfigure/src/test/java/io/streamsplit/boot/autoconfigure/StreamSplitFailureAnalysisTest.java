@@ -123,6 +123,16 @@ class StreamSplitFailureAnalysisTest {
     }
 
     @Test
+    void aRateLimitThatIsNotPositive() {
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.max-records-per-second=0");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.max-records-per-second", "'0'", "must be positive");
+        assertThat(analysis.getAction()).contains("read unthrottled");
+    }
+
+    @Test
     void negativeDiscoveryInterval() {
         FailureAnalysis analysis = failure(
                 "streamsplit.kafka.sources.orders.topics=orders",

@@ -128,8 +128,13 @@ public final class StreamSplitActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         StreamSplitEndpoint streamSplitEndpoint(
-                StreamSplitJob job, KafkaSplitStates splits, JobProgress progress, StreamSplitProperties properties) {
-            return new StreamSplitEndpoint(job, splits, progress, properties, savepointDirectory(properties));
+                StreamSplitJob job,
+                KafkaSplitStates splits,
+                JobProgress progress,
+                StreamSplitProperties properties,
+                ListableBeanFactory beanFactory) {
+            return new StreamSplitEndpoint(
+                    () -> sources(beanFactory), job, splits, progress, properties, savepointDirectory(properties));
         }
     }
 

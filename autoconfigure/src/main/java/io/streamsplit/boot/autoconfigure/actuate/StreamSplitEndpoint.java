@@ -2,11 +2,13 @@ package io.streamsplit.boot.autoconfigure.actuate;
 
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.flink.core.execution.JobClient;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -16,7 +18,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * {@code /actuator/streamsplit}: the job by the names of {@code application.yml} — its state, last
- * checkpoint, restarts, each source (splits, lag) and sink (topic, guarantee) — and, with a POST of
+ * checkpoint, restarts, each source (splits, lag, rate limit) and sink (topic, guarantee) — and, with a POST of
  * {@code {"operation":"stop"}} or {@code {"operation":"start"}}, stops the job with a savepoint and
  * starts it again from that savepoint. Like every endpoint it is exposed over the web only when
  * included ({@code management.endpoints.web.exposure.include=streamsplit}); secure the POST as any
@@ -32,13 +34,16 @@ public class StreamSplitEndpoint {
     private final JobProgress progress;
     private final StreamSplitProperties properties;
     private final @Nullable String savepointDirectory;
+    private final Supplier<Map<String, StreamSplitKafkaSource<?>>> built;
 
     StreamSplitEndpoint(
+            Supplier<Map<String, StreamSplitKafkaSource<?>>> built,
             StreamSplitJob job,
             KafkaSplitStates splits,
             JobProgress progress,
             StreamSplitProperties properties,
             @Nullable String savepointDirectory) {
+        this.built = built;
         this.job = job;
         this.splits = splits;
         this.progress = progress;
@@ -71,13 +76,21 @@ public class StreamSplitEndpoint {
             state.put("message", live.message());
         }
         Map<String, Object> sources = new LinkedHashMap<>();
-        live.sources()
-                .forEach((name, source) -> sources.put(
-                        name,
-                        Map.of(
-                                "topics", source.topics(),
-                                "assignedSplits", source.assignedSplits() == null ? 0 : source.assignedSplits(),
-                                "lag", source.lag())));
+        Map<String, StreamSplitKafkaSource<?>> built = this.built.get();
+        live.sources().forEach((name, source) -> {
+            double limit = built.containsKey(name) ? built.get(name).maxRecordsPerSecond() : 0;
+            sources.put(
+                    name,
+                    Map.of(
+                            "topics",
+                            source.topics(),
+                            "assignedSplits",
+                            source.assignedSplits() == null ? 0 : source.assignedSplits(),
+                            "lag",
+                            source.lag(),
+                            "maxRecordsPerSecond",
+                            limit > 0 ? limit : "unthrottled"));
+        });
         state.put("sources", sources);
         Map<String, Object> sinks = new LinkedHashMap<>();
         properties.getKafka().getSinks().forEach((name, sink) -> {

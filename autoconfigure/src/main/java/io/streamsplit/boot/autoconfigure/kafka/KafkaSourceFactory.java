@@ -115,6 +115,9 @@ public final class KafkaSourceFactory {
             if (source.getDiscoveryInterval() != null) {
                 builder.setPartitionDiscoveryInterval(source.getDiscoveryInterval());
             }
+            if (source.getMaxRecordsPerSecond() != null) {
+                builder.setMaxRecordsPerSecond(source.getMaxRecordsPerSecond());
+            }
             if (source.getCommitOffsets() != null) {
                 builder.setCommitOffsetsOnCheckpoint(source.getCommitOffsets());
             }

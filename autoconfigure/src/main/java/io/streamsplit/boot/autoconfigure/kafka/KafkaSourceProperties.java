@@ -82,6 +82,9 @@ public class KafkaSourceProperties {
     /** How often to look for new partitions and topics, and for deleted ones. Unset: only once at start. */
     private @Nullable Duration discoveryInterval;
 
+    /** At most this many records per second for the whole source, split evenly over its readers. Unset: unthrottled. */
+    private @Nullable Double maxRecordsPerSecond;
+
     /** Built-in value format: json, avro, string or bytes. Unset: a deserializer or record-emitter bean. */
     private @Nullable ValueFormat format;
 
@@ -236,6 +239,14 @@ public class KafkaSourceProperties {
 
     public void setDiscoveryInterval(@Nullable Duration discoveryInterval) {
         this.discoveryInterval = discoveryInterval;
+    }
+
+    public @Nullable Double getMaxRecordsPerSecond() {
+        return maxRecordsPerSecond;
+    }
+
+    public void setMaxRecordsPerSecond(@Nullable Double maxRecordsPerSecond) {
+        this.maxRecordsPerSecond = maxRecordsPerSecond;
     }
 
     public @Nullable String getDeserializer() {

@@ -44,6 +44,7 @@ final class SourcePropertyPaths {
             case DESERIALIZER -> "deserializer";
             case CLIENT_ID_PREFIX -> "client-id-prefix";
             case METADATA_TIMEOUT -> "properties.default.api.timeout.ms";
+            case MAX_RECORDS_PER_SECOND -> "max-records-per-second";
             case PROPERTY -> "properties";
         };
     }

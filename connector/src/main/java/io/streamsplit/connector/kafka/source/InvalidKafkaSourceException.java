@@ -49,6 +49,7 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
         DESERIALIZER,
         CLIENT_ID_PREFIX,
         METADATA_TIMEOUT,
+        MAX_RECORDS_PER_SECOND,
         /** A Kafka client property; {@link #propertyKey()} says which. */
         PROPERTY
     }
@@ -112,5 +113,30 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
                     text, Matcher.quoteReplacement(names.apply(Setting.valueOf(reference.group(1)))));
         }
         return reference.appendTail(text).toString();
+    }
+
+    /** {@code value}, or this exception when it is null or blank. */
+    static String requireText(String value, Setting setting, String what) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidKafkaSourceException(
+                    setting,
+                    value,
+                    "The " + what + " must not be blank",
+                    "the " + what + " is blank",
+                    "Set {" + setting + "} to a value, or remove it.");
+        }
+        return value;
+    }
+
+    /** Throws unless {@code positive}: {@code what} (e.g. "Metadata timeout") is {@code value}, which must be positive. */
+    static void requirePositive(boolean positive, @Nullable Object value, Setting setting, String what, String fix) {
+        if (!positive) {
+            throw new InvalidKafkaSourceException(
+                    setting,
+                    value,
+                    what + " is " + value + "; expected a positive value",
+                    "the value must be positive",
+                    fix);
+        }
     }
 }

@@ -73,6 +73,7 @@ public final class StreamSplitKafkaSource<OUT>
             String groupId,
             boolean commitOffsets,
             BadRecordPolicy badRecordPolicy,
+            double maxRecordsPerSecond,
             KafkaRecordEmitter<T> emitter,
             Properties consumerProperties,
             SerializableSupplier<KafkaMetadata> metadataFactory)
@@ -82,6 +83,11 @@ public final class StreamSplitKafkaSource<OUT>
         this.config = config;
         this.mapping = mapping;
         this.producedType = producedType;
+    }
+
+    /** The source's rate limit in records per second (all readers together), or 0: unlimited. */
+    public double maxRecordsPerSecond() {
+        return config.maxRecordsPerSecond();
     }
 
     /** Starts building a source. */
@@ -180,7 +186,11 @@ public final class StreamSplitKafkaSource<OUT>
     @SuppressWarnings({"unchecked", "rawtypes"})
     public SourceReader<OUT, KafkaPartitionSplit> createReader(SourceReaderContext readerContext) {
         KafkaSourceReader.Settings settings = new KafkaSourceReader.Settings(
-                config.name(), config.consumerProperties(), config.commitOffsets(), config.badRecordPolicy());
+                config.name(),
+                config.consumerProperties(),
+                config.commitOffsets(),
+                config.badRecordPolicy(),
+                config.maxRecordsPerSecond());
         return KafkaSourceReader.create(
                 settings, (KafkaRecordEmitter) config.emitter(), (ElementMapping) mapping, readerContext);
     }

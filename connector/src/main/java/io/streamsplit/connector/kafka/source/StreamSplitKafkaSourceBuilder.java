@@ -37,13 +37,10 @@ import org.apache.kafka.common.TopicPartition;
  *         .build();
  * }</pre>
  *
- * <p>Defaults: start from the earliest offset, unbounded, partitions discovered once at start,
- * offsets committed on checkpoint when a group id is set, {@code isolation.level=read_committed},
- * {@code allow.auto.create.topics=false}, {@code max.poll.records=2000} (Kafka: 500) and
- * {@code max.partition.fetch.bytes} sized per reader: 32 MB shared among the partitions a reader starts
- * with, between 1 MB (Kafka's default, from 32 partitions per reader) and 8 MB (up to 4) — bigger fetches
- * cost fewer round trips per record, while {@code fetch.max.bytes} (50 MB) still bounds one fetch,
- * reset to earliest when an offset is out of range, bad records fail the job.
+ * <p>Defaults: earliest offset, unbounded, no rate limit, partitions discovered once at start, offsets
+ * committed on checkpoint when a group id is set, {@code isolation.level=read_committed}, no topic
+ * auto-creation, {@code max.poll.records=2000}, {@code max.partition.fetch.bytes} 32 MB per reader
+ * shared among its partitions (1–8 MB each), reset to earliest when out of range, bad records fail.
  *
  * @param <T> the element type
  */
@@ -61,6 +58,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     private StoppingOffsets stoppingOffsets;
     private OffsetResetStrategy offsetResetStrategy;
     private Duration discoveryInterval = Duration.ZERO;
+    private double maxRecordsPerSecond;
     private Boolean commitOffsets;
     private BadRecordPolicy badRecordPolicy = BadRecordPolicy.FAIL;
     private KafkaRecordEmitter<T> emitter;
@@ -74,7 +72,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** A name for logs, metrics and client ids (e.g. the YAML source name); defaults to the subscription. */
     public StreamSplitKafkaSourceBuilder<T> setName(String name) {
-        this.name = requireText(name, Setting.NAME, "source name");
+        this.name = InvalidKafkaSourceException.requireText(name, Setting.NAME, "source name");
         return this;
     }
 
@@ -82,7 +80,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     public StreamSplitKafkaSourceBuilder<T> setBootstrapServers(String bootstrapServers) {
         return setProperty(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                requireText(bootstrapServers, Setting.BOOTSTRAP_SERVERS, "bootstrap servers"));
+                InvalidKafkaSourceException.requireText(
+                        bootstrapServers, Setting.BOOTSTRAP_SERVERS, "bootstrap servers"));
     }
 
     /** Reads all partitions of these topics. */
@@ -159,7 +158,9 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** The consumer group: where offsets are committed on checkpoint and read by {@link StartingOffsets#committed}. */
     public StreamSplitKafkaSourceBuilder<T> setGroupId(String groupId) {
-        return setProperty(ConsumerConfig.GROUP_ID_CONFIG, requireText(groupId, Setting.GROUP_ID, "group id"));
+        return setProperty(
+                ConsumerConfig.GROUP_ID_CONFIG,
+                InvalidKafkaSourceException.requireText(groupId, Setting.GROUP_ID, "group id"));
     }
 
     /** Where a new job starts; default {@link StartingOffsets#earliest()}. */
@@ -196,6 +197,21 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                     "Set a positive duration such as 30s, or remove {DISCOVERY_INTERVAL} to discover once at start.");
         }
         this.discoveryInterval = interval;
+        return this;
+    }
+
+    /**
+     * At most this many records per second for the whole source, split evenly over its readers
+     * (Flink's {@code RateLimiterStrategy} on {@code SourceReaderBase}); default: unlimited.
+     */
+    public StreamSplitKafkaSourceBuilder<T> setMaxRecordsPerSecond(double recordsPerSecond) {
+        InvalidKafkaSourceException.requirePositive(
+                recordsPerSecond > 0 && !Double.isInfinite(recordsPerSecond),
+                recordsPerSecond,
+                Setting.MAX_RECORDS_PER_SECOND,
+                "Max records per second",
+                "Set a positive rate such as 1000, or remove {MAX_RECORDS_PER_SECOND} to read unthrottled.");
+        this.maxRecordsPerSecond = recordsPerSecond;
         return this;
     }
 
@@ -250,20 +266,19 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Prefix of the Kafka client ids ({@code <prefix>-<subtask>}, {@code <prefix>-enumerator}); default the name. */
     public StreamSplitKafkaSourceBuilder<T> setClientIdPrefix(String prefix) {
-        this.clientIdPrefix = requireText(prefix, Setting.CLIENT_ID_PREFIX, "client id prefix");
+        this.clientIdPrefix =
+                InvalidKafkaSourceException.requireText(prefix, Setting.CLIENT_ID_PREFIX, "client id prefix");
         return this;
     }
 
     /** How long the enumerator waits for metadata requests (default 30 s). */
     public StreamSplitKafkaSourceBuilder<T> setMetadataTimeout(Duration timeout) {
-        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            throw new InvalidKafkaSourceException(
-                    Setting.METADATA_TIMEOUT,
-                    timeout,
-                    "Metadata timeout is " + timeout + "; expected a positive duration",
-                    "the duration must be positive",
-                    "Set a positive duration such as 30s.");
-        }
+        InvalidKafkaSourceException.requirePositive(
+                timeout != null && !timeout.isZero() && !timeout.isNegative(),
+                timeout,
+                Setting.METADATA_TIMEOUT,
+                "Metadata timeout",
+                "Set a positive duration such as 30s.");
         this.metadataTimeout = timeout;
         return this;
     }
@@ -376,21 +391,10 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                 groupId,
                 commit,
                 badRecordPolicy,
+                maxRecordsPerSecond,
                 emitter,
                 consumer,
                 metadata);
         return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), elementType);
-    }
-
-    private static String requireText(String value, Setting setting, String what) {
-        if (value == null || value.isBlank()) {
-            throw new InvalidKafkaSourceException(
-                    setting,
-                    value,
-                    "The " + what + " must not be blank",
-                    "the " + what + " is blank",
-                    "Set {" + setting + "} to a value, or remove it.");
-        }
-        return value;
     }
 }

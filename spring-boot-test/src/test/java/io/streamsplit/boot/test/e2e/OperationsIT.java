@@ -34,6 +34,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
             "streamsplit.kafka.sources.words.topics=ops-in",
             "streamsplit.kafka.sources.words.group-id=operated",
             "streamsplit.kafka.sources.words.deserializer=wordDeserializer",
+            "streamsplit.kafka.sources.words.max-records-per-second=5000",
             "streamsplit.kafka.sinks.upper.topic=ops-out",
             "streamsplit.kafka.sinks.upper.serializer=utf8",
             "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once",
@@ -62,7 +63,8 @@ class OperationsIT {
         assertThat(running)
                 .contains("\"job\":\"operated\"", "\"state\":\"RUNNING\"", "\"parallelism\":2")
                 .contains("\"sinks\":{\"upper\":{\"topic\":\"ops-out\",\"deliveryGuarantee\":\"EXACTLY_ONCE\"}}")
-                .contains("\"sources\":{\"words\":{");
+                .contains("\"sources\":{\"words\":{")
+                .contains("\"maxRecordsPerSecond\":5000.0");
 
         LOG.info("GET /actuator/streamsplit: {}", running);
         long stopAt = System.nanoTime();

@@ -18,6 +18,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.metrics.MetricGroup;
@@ -50,8 +51,13 @@ public final class KafkaSourceReader<T, OUT>
     private static final int MAX_PARTITION_FETCH = 8 << 20;
 
     /** What a reader needs from its source. */
+    /** @param maxRecordsPerSecond the source's rate limit over all readers, or 0: unlimited */
     public record Settings(
-            String sourceName, Properties consumerProperties, boolean commitOffsets, BadRecordPolicy badRecordPolicy)
+            String sourceName,
+            Properties consumerProperties,
+            boolean commitOffsets,
+            BadRecordPolicy badRecordPolicy,
+            double maxRecordsPerSecond)
             implements java.io.Serializable {}
 
     /**
@@ -88,7 +94,16 @@ public final class KafkaSourceReader<T, OUT>
             KafkaSourceRecordEmitter<T, OUT> recordEmitter,
             KafkaSourceReaderMetrics metrics,
             SourceReaderContext context) {
-        super(fetchers, recordEmitter, context.getConfiguration(), context);
+        super(
+                fetchers,
+                recordEmitter,
+                null,
+                context.getConfiguration(),
+                context,
+                // null, not noOp(), when unthrottled: SourceReaderBase then keeps its plain emit path
+                settings.maxRecordsPerSecond() > 0
+                        ? RateLimiterStrategy.perSecond(settings.maxRecordsPerSecond())
+                        : null);
         this.settings = settings;
         this.userEmitter = userEmitter;
         this.metrics = metrics;
@@ -105,6 +120,13 @@ public final class KafkaSourceReader<T, OUT>
         consumerProperties.putAll(settings.consumerProperties());
         String clientId = consumerProperties.getProperty("client.id", settings.sourceName());
         consumerProperties.setProperty("client.id", clientId + "-" + context.getIndexOfSubtask());
+        if (settings.maxRecordsPerSecond() > 0) {
+            // Flink's limiter charges a fetch's records at once, after emitting them: fetches of a tenth of
+            // a second's share keep a throttled reader near its rate instead of in bursts of a whole fetch
+            int share = (int) Math.max(1, settings.maxRecordsPerSecond() / context.currentParallelism() / 10);
+            int configured = Integer.parseInt(consumerProperties.getProperty("max.poll.records", "500"));
+            consumerProperties.setProperty("max.poll.records", String.valueOf(Math.min(configured, share)));
+        }
         KafkaSourceFetcherManager fetchers = new KafkaSourceFetcherManager(
                 removedReporter -> new KafkaPartitionSplitReader(
                         settings.sourceName(), consumerProperties, metrics, removedReporter),

@@ -117,6 +117,21 @@ class OrderTotalsFatJarRemoteIT {
         });
 
         String jobId = jobId();
+        // the Flink Kubernetes Operator's autoscaler bounds a Kafka source's parallelism by the partitions
+        // it finds in the source's metric names and reads its backlog from pendingRecords: both are there
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            Map<String, AutoscalerView.Source> sources = AutoscalerView.read(cluster, jobId);
+            assertThat(sources).hasSize(2);
+            AutoscalerView.Source orders = sources.values().stream()
+                    .filter(s -> s.partitions().stream().anyMatch(p -> p.startsWith("orders-")))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no source vertex reports orders partitions: " + sources));
+            assertThat(orders.partitions()).containsExactlyInAnyOrder("orders-0", "orders-1");
+            assertThat(orders.pendingRecordsMetrics()).isNotEmpty();
+            assertThat(orders.backlog()).isZero();
+            assertThat(sources.values())
+                    .anySatisfy(s -> assertThat(s.partitions()).containsExactlyInAnyOrder("refunds-0", "refunds-1"));
+        });
         app.destroy(); // SIGTERM: Spring's graceful shutdown stops the job
         assertThat(app.waitFor(60, TimeUnit.SECONDS))
                 .as("the application exits")

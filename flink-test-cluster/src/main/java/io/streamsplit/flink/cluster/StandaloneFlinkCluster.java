@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real standalone Flink session cluster for tests: one JobManager
- * ({@code StandaloneSessionClusterEntrypoint}) and one TaskManager ({@code TaskManagerRunner}), each in
- * its own JVM with only Flink's jars (and a logging binding) on its classpath, as {@code bin/start-cluster.sh}
+ * ({@code StandaloneSessionClusterEntrypoint}) and one or more TaskManagers ({@code TaskManagerRunner}),
+ * each in its own JVM with only Flink's jars (and a logging binding) on its classpath, as {@code bin/start-cluster.sh}
  * would start them from a distribution. The classpath is resolved by this module's build
  * ({@code flink-cluster.classpath}), so the cluster runs the project's Flink version.
  *
@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  *     URI rest = cluster.restAddress();      // submit jobs here
  * }                                          // both JVMs are gone
  * }</pre>
+ *
+ * <p>{@link #killTaskManager(int)} kills a TaskManager as {@code kill -9} would and
+ * {@link #startTaskManager()} starts a replacement, for recovery tests.
  *
  * <p>Processes are killed on {@link #close()} and, as a last resort, by a JVM shutdown hook, so a
  * failing test does not leave a cluster behind. Logs go to {@code <workDir>/jobmanager.log} and
@@ -50,14 +53,47 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
     private final Path workDir;
     private final int restPort;
+    private final int taskSlots;
     private final List<Process> processes = new ArrayList<>();
+    /** TaskManager JVMs by index; a killed one stays in the list, dead. */
+    private final List<Process> taskManagers = new ArrayList<>();
+
+    private final String classpath = clusterClasspath();
     private final Thread shutdownHook = new Thread(this::kill, "flink-test-cluster-shutdown");
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private StandaloneFlinkCluster(Path workDir, int restPort) {
+    private StandaloneFlinkCluster(Path workDir, int restPort, int taskSlots) {
         this.workDir = workDir;
         this.restPort = restPort;
+        this.taskSlots = taskSlots;
+    }
+
+    /** Kills TaskManager {@code index} as {@code kill -9} would (no shutdown hooks) and waits until it is gone. */
+    public void killTaskManager(int index) {
+        Process taskManager = taskManagers.get(index);
+        taskManager.destroyForcibly();
+        try {
+            if (!taskManager.waitFor(20, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(
+                        "TaskManager " + index + " (pid " + taskManager.pid() + ") did not die");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        LOG.info("Killed Flink TaskManager {} (pid {})", index, taskManager.pid());
+    }
+
+    /** Starts one more TaskManager JVM; returns its index. Its slots register with the JobManager shortly after. */
+    public int startTaskManager() {
+        int index = taskManagers.size();
+        try {
+            taskManagers.add(launch(index == 0 ? "taskmanager" : "taskmanager-" + index, TASK_MANAGER, "512m"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start TaskManager " + index, e);
+        }
+        return index;
     }
 
     /** A builder with one TaskManager of two slots and a work directory under {@code java.io.tmpdir}. */
@@ -138,7 +174,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         }
     }
 
-    private void launch(String name, String mainClass, String heap, String classpath) throws IOException {
+    private Process launch(String name, String mainClass, String heap) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + heap,
@@ -159,14 +195,15 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                 .start();
         processes.add(process);
         LOG.info("Started Flink {} (pid {}), log {}", name, process.pid(), workDir.resolve(name + ".log"));
+        return process;
     }
 
-    private void awaitReady(int slots, Duration timeout) {
+    private void awaitReady(int taskManagerCount, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
             for (Process process : processes) {
-                if (!process.isAlive()) {
+                if (!process.isAlive() && !taskManagers.contains(process)) {
                     throw notReady("a cluster process exited with code " + process.exitValue());
                 }
             }
@@ -176,8 +213,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                 Matcher total = SLOTS.matcher(last);
                 if (tms.find()
                         && total.find()
-                        && Integer.parseInt(tms.group(1)) >= 1
-                        && Integer.parseInt(total.group(1)) >= slots) {
+                        && Integer.parseInt(tms.group(1)) >= taskManagerCount
+                        && Integer.parseInt(total.group(1)) >= taskManagerCount * taskSlots) {
                     return;
                 }
             } catch (RuntimeException notYet) {
@@ -244,6 +281,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     public static final class Builder {
 
         private int taskSlots = 2;
+        private int taskManagers = 1;
         private Path workDir;
         private Duration startTimeout = Duration.ofSeconds(90);
         private final Map<String, String> configuration = new LinkedHashMap<>();
@@ -253,6 +291,12 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         /** Slots of the one TaskManager (default 2): the largest parallelism a job can run with. */
         public Builder taskSlots(int taskSlots) {
             this.taskSlots = taskSlots;
+            return this;
+        }
+
+        /** How many TaskManager JVMs to start (default 1), each with {@link #taskSlots(int)} slots. */
+        public Builder taskManagers(int taskManagers) {
+            this.taskManagers = taskManagers;
             return this;
         }
 
@@ -315,12 +359,13 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                         yaml.append(key).append(": ").append(quoted(value)).append('\n'));
                 Files.writeString(dir.resolve("conf").resolve("config.yaml"), yaml.toString());
 
-                StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort);
+                StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort, taskSlots);
                 Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
-                String classpath = clusterClasspath();
-                cluster.launch("jobmanager", JOB_MANAGER, "384m", classpath);
-                cluster.launch("taskmanager", TASK_MANAGER, "512m", classpath);
-                cluster.awaitReady(taskSlots, startTimeout);
+                cluster.launch("jobmanager", JOB_MANAGER, "384m");
+                for (int i = 0; i < taskManagers; i++) {
+                    cluster.startTaskManager();
+                }
+                cluster.awaitReady(taskManagers, startTimeout);
                 LOG.info(
                         "Standalone Flink cluster up at {} ({} slots), work dir {}",
                         cluster.restAddress(),

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.flink.core.execution.JobClient;
@@ -19,8 +20,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 /**
  * {@code /actuator/streamsplit}: the job by the names of {@code application.yml} — its state, last
  * checkpoint, restarts, each source (splits, lag, rate limit) and sink (topic, guarantee) — and, with a POST of
- * {@code {"operation":"stop"}} or {@code {"operation":"start"}}, stops the job with a savepoint and
- * starts it again from that savepoint. Like every endpoint it is exposed over the web only when
+ * {@code {"operation":"stop"}}, {@code {"operation":"start"}} or
+ * {@code {"operation":"rescale","parallelism":4}}, stops the job with a savepoint and starts it again
+ * from that savepoint (at a new parallelism). Like every endpoint it is exposed over the web only when
  * included ({@code management.endpoints.web.exposure.include=streamsplit}); secure the POST as any
  * write operation.
  */
@@ -62,7 +64,7 @@ public class StreamSplitEndpoint {
         if (savepoint != null) {
             state.put("savepoint", savepoint);
         }
-        state.put("parallelism", properties.getFlink().getParallelism());
+        state.put("parallelism", job.parallelism());
         if (live.jobId() != null && savepoint == null) {
             try {
                 JobCheckpoints checkpoints = progress.read(live.jobId());
@@ -103,22 +105,32 @@ public class StreamSplitEndpoint {
         return state;
     }
 
-    /** {@code stop}: stop with a savepoint, returning its path; {@code start}: start again from it. */
+    /**
+     * {@code stop}: stop with a savepoint, returning its path; {@code start}: start again from it;
+     * {@code rescale} (with {@code parallelism}): both, the new run at that parallelism.
+     */
     @WriteOperation
-    public Map<String, Object> operate(String operation) {
+    public Map<String, Object> operate(String operation, @Nullable Integer parallelism) {
         long started = System.nanoTime();
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("operation", operation);
         try {
             switch (operation) {
                 case "stop" -> result.put("savepoint", job.stopWithSavepoint(savepointDirectory));
-                case "start" -> {
-                    JobClient client = job.startFromSavepoint().get(SUBMIT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    result.put("jobId", client.getJobID().toString());
+                case "start" -> result.put("jobId", submitted(job.startFromSavepoint(null)));
+                case "rescale" -> {
+                    if (parallelism == null) {
+                        throw new InvalidEndpointRequestException(
+                                "rescale needs a parallelism, e.g. {\"operation\":\"rescale\",\"parallelism\":4}",
+                                "missing parallelism");
+                    }
+                    result.put("savepoint", job.rescale(parallelism, savepointDirectory));
+                    result.put("jobId", submitted(job.submission()));
+                    result.put("parallelism", parallelism);
                 }
                 default ->
                     throw new InvalidEndpointRequestException(
-                            "Unknown operation '" + operation + "': use stop or start", "unknown operation");
+                            "Unknown operation '" + operation + "': use stop, start or rescale", "unknown operation");
             }
         } catch (IllegalStateException e) {
             throw new InvalidEndpointRequestException("Cannot " + operation + ": " + e.getMessage(), e.getMessage());
@@ -135,5 +147,12 @@ public class StreamSplitEndpoint {
         }
         result.put("tookMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         return result;
+    }
+
+    private static String submitted(CompletableFuture<JobClient> submission) throws Exception {
+        return submission
+                .get(SUBMIT_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+                .getJobID()
+                .toString();
     }
 }

@@ -131,17 +131,21 @@ public class StreamSplitJob implements SmartLifecycle {
         return path;
     }
 
-    /** Submits the job stopped by {@link #stopWithSavepoint} again, restored from its savepoint. */
-    public synchronized CompletableFuture<JobClient> startFromSavepoint() {
+    /**
+     * Submits the job stopped by {@link #stopWithSavepoint} again, restored from its savepoint; with
+     * {@code parallelism}, at that parallelism (Flink redistributes keyed state, the enumerator the splits).
+     */
+    public synchronized CompletableFuture<JobClient> startFromSavepoint(@Nullable Integer parallelism) {
         String savepoint = operatorSavepoint;
         if (savepoint == null) {
             throw new IllegalStateException("the job was not stopped from the endpoint; nothing to start");
         }
-        if (flink.getCheckpointing().getStorage() != null) {
-            // the job keeps one id across runs so that a restarted app finds its checkpoints; a second run
-            // in this app would need another id, and the next app start would resume from the older one
-            throw new IllegalStateException("with streamsplit.flink.checkpointing.storage the job is resumed by"
-                    + " restarting the application with streamsplit.flink.restore-path=" + savepoint);
+        requireRestartable(savepoint);
+        if (parallelism != null) {
+            if (parallelism < 1) {
+                throw new IllegalStateException("parallelism " + parallelism + " is not positive");
+            }
+            environment.setParallelism(parallelism);
         }
         // the executor takes the restore path from the environment's configuration, not from the graph
         ((Configuration) environment.getConfiguration()).set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
@@ -151,11 +155,37 @@ public class StreamSplitJob implements SmartLifecycle {
         submission = run;
         stopping = false;
         operatorSavepoint = null;
-        LOG.info("Starting Flink job '{}' again from savepoint {}", jobName, savepoint);
+        LOG.info(
+                "Starting Flink job '{}' again from savepoint {} (parallelism {})",
+                jobName,
+                savepoint,
+                environment.getParallelism());
         Thread submitter = new Thread(() -> submit(graph, run), "streamsplit-submit-" + jobName);
         submitter.setDaemon(true);
         submitter.start();
         return submission;
+    }
+
+    /** Stops the job with a savepoint and starts it again from there at {@code parallelism}; returns the savepoint. */
+    public synchronized String rescale(int parallelism, @Nullable String directory) throws Exception {
+        requireRestartable("<the savepoint>");
+        String savepoint = stopWithSavepoint(directory);
+        startFromSavepoint(parallelism);
+        return savepoint;
+    }
+
+    /** The parallelism the job is (or will be) submitted with. */
+    public int parallelism() {
+        return environment.getParallelism();
+    }
+
+    private void requireRestartable(String savepoint) {
+        if (flink.getCheckpointing().getStorage() != null) {
+            // the job keeps one id across runs so that a restarted app finds its checkpoints; a second run
+            // in this app would need another id, and the next app start would resume from the older one
+            throw new IllegalStateException("with streamsplit.flink.checkpointing.storage the job is resumed by"
+                    + " restarting the application with streamsplit.flink.restore-path=" + savepoint);
+        }
     }
 
     /** Whether the application is stopping the job (so a CANCELED status is expected, not a failure). */

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.test.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.autoconfigure.WordsApplication;
 import io.streamsplit.boot.test.PipelineTester;
@@ -12,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 /**
  * Stopping the job from {@code /actuator/streamsplit} takes a savepoint and says where; health says
  * STOPPED (out of service), not DOWN; starting it again resumes from that savepoint, so under
- * exactly-once every record reaches the output once — the ones sent while it was stopped included.
+ * exactly-once every record reaches the output once — the ones sent while it was stopped included —
+ * and a rescale (savepoint, start at the new parallelism) keeps that, with the splits redistributed.
  */
 @StreamSplitTest(
         classes = WordsApplication.class,
@@ -99,20 +102,39 @@ class OperationsIT {
         List<String> after = words("after", 50);
         after.forEach(word -> pipeline.send("ops-in", null, word));
         pipeline.awaitRecords("ops-out", 150);
+
+        long rescaleAt = System.nanoTime();
+        HttpResponse<String> rescale = post("{\"operation\":\"rescale\",\"parallelism\":1}");
+        assertThat(rescale.statusCode()).as(rescale.body()).isEqualTo(200);
+        LOG.info("POST rescale: {}", rescale.body());
+        pipeline.awaitJobRunning();
+        long rescaleMillis = (System.nanoTime() - rescaleAt) / 1_000_000;
+        assertThat(get("/actuator/streamsplit").body()).contains("\"state\":\"RUNNING\"", "\"parallelism\":1");
+        // one reader now owns both partitions
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(pipeline.splits("words").splits())
+                        .extracting(split -> split.readerSubtask())
+                        .containsOnly(0)
+                        .hasSize(2));
+        List<String> rescaled = words("rescaled", 50);
+        rescaled.forEach(word -> pipeline.send("ops-in", null, word));
+        pipeline.awaitRecords("ops-out", 200);
         pipeline.awaitCheckpoint(); // anything replayed would be committed by now
         List<String> out =
                 pipeline.read("ops-out").stream().map(ReceivedRecord::value).toList();
         assertThat(out)
-                .hasSize(150)
-                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 3)
+                .hasSize(200)
+                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 4)
                         .boxed()
-                        .flatMap(i -> List.of(before, whileStopped, after).get(i).stream())
+                        .flatMap(i -> List.of(before, whileStopped, after, rescaled).get(i).stream())
                         .map(String::toUpperCase)
                         .toList());
         LOG.info(
-                "stop → savepoint path: {} ms; start → first record of the stopped time (read_committed): {} ms",
+                "stop → savepoint path: {} ms; start → first record of the stopped time (read_committed): {} ms;"
+                        + " rescale 2 → 1 → all tasks running: {} ms",
                 stopMillis,
-                firstRecordMillis);
+                firstRecordMillis,
+                rescaleMillis);
     }
 
     @Test

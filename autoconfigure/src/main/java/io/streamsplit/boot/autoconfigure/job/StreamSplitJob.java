@@ -9,7 +9,6 @@ import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +22,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
-import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.util.ExceptionUtils;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -213,7 +211,7 @@ public class StreamSplitJob implements SmartLifecycle {
         ClusterClasses cluster =
                 beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
         if (cluster != null) {
-            requireOnCluster(graph, cluster);
+            cluster.requireLoadable(graph);
         }
         CompletableFuture<JobClient> run = submission;
         Thread submitter = new Thread(() -> submit(graph, run), "streamsplit-submit-" + jobName);
@@ -248,35 +246,6 @@ public class StreamSplitJob implements SmartLifecycle {
         }
         graph.setJobName(jobName);
         return graph;
-    }
-
-    /**
-     * Remote mode: every operator's function, key selector and serializer must load on the cluster
-     * from the shipped jars. A lambda is rebuilt there through the class that defines it, so a lambda
-     * written in a class whose methods mention Spring types cannot run on a cluster without Spring.
-     */
-    private static void requireOnCluster(StreamGraph graph, ClusterClasses cluster) {
-        for (StreamNode node : graph.getStreamNodes()) {
-            List<Object> parts = new ArrayList<>();
-            parts.add(node.getOperatorFactory());
-            parts.addAll(Arrays.asList(node.getStatePartitioners()));
-            parts.addAll(Arrays.asList(node.getTypeSerializersIn()));
-            parts.add(node.getTypeSerializerOut());
-            parts.add(node.getStateKeySerializer());
-            node.getOutEdges().forEach(edge -> parts.add(edge.getPartitioner()));
-            for (Object part : parts) {
-                ClusterClasses.Missing missing = part == null ? null : cluster.missingFor(part);
-                if (missing != null) {
-                    throw new IllegalStateException("Operator '" + node.getOperatorName() + "' of the Flink job"
-                            + " cannot be loaded on the Flink cluster: " + missing + ". Spring and the starter's"
-                            + " Spring side are not shipped, and the cluster rebuilds a lambda or method reference"
-                            + " through the class that defines it. Move the function into a class whose fields"
-                            + " and method signatures do not mention Spring types (e.g. its own class implementing"
-                            + " the Flink function interface); if a library is missing, ship it with"
-                            + " streamsplit.flink.remote.jars.");
-                }
-            }
-        }
     }
 
     private void submit(StreamGraph graph, CompletableFuture<JobClient> run) {

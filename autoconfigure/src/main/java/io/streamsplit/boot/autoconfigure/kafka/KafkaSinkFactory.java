@@ -37,9 +37,6 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  */
 public final class KafkaSinkFactory implements SmartInitializingSingleton {
 
-    /** Below a stock broker's 15-minute transaction.max.timeout.ms, well above a checkpoint interval. */
-    static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(10);
-
     private static final Duration BROKER_TRANSACTION_CAP = Duration.ofMinutes(15);
 
     private final StreamSplitKafkaProperties kafka;
@@ -363,14 +360,6 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         }
     }
 
-    /** The transaction timeout an exactly-once sink with these producer settings uses. */
-    static Duration transactionTimeout(Map<?, ?> producer) {
-        Object configured = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
-        return configured == null
-                ? DEFAULT_TRANSACTION_TIMEOUT
-                : Duration.ofMillis(Long.parseLong(configured.toString().trim()));
-    }
-
     private void checkExactlyOnce(String p, Properties producer) {
         if (!flink.getCheckpointing().isEnabled()) {
             throw new InvalidStreamSplitConfigurationException(
@@ -380,7 +369,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                             + " (streamsplit.flink.checkpointing.enabled=false)",
                     "Turn checkpointing on, or use delivery-guarantee at-least-once.");
         }
-        Duration timeout = transactionTimeout(producer);
+        Duration timeout = KafkaSinkProperties.transactionTimeout(producer);
         producer.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout.toMillis()));
         Duration interval = flink.getCheckpointing().getInterval();
         // a transaction stays open for a checkpoint interval, plus a restart before it is committed
@@ -396,7 +385,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                             + " the broker aborts it after " + timeout.toMillis() + " ms and its records are lost",
                     "Use transaction.timeout.ms=" + suggested.toMillis() + " (at least " + needed.toMillis()
                             + ", at most the broker's transaction.max.timeout.ms, 900000 by default), or remove it"
-                            + " for the default " + DEFAULT_TRANSACTION_TIMEOUT.toMillis() + ".");
+                            + " for the default " + KafkaSinkProperties.DEFAULT_TRANSACTION_TIMEOUT.toMillis() + ".");
         }
     }
 }

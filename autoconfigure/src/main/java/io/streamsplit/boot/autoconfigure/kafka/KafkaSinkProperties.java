@@ -3,11 +3,13 @@ package io.streamsplit.boot.autoconfigure.kafka;
 import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.Resource;
 
@@ -16,6 +18,17 @@ import org.springframework.core.io.Resource;
  * {@code KafkaSink}.
  */
 public class KafkaSinkProperties {
+
+    /** Below a stock broker's 15-minute transaction.max.timeout.ms, well above a checkpoint interval. */
+    static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(10);
+
+    /** The transaction timeout an exactly-once sink with these producer settings uses. */
+    static Duration transactionTimeout(Map<?, ?> producer) {
+        Object ms = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        return ms == null
+                ? DEFAULT_TRANSACTION_TIMEOUT
+                : Duration.ofMillis(Long.parseLong(ms.toString().trim()));
+    }
 
     /** Topic to write to. Set either this or topic-selector. */
     private @Nullable String topic;

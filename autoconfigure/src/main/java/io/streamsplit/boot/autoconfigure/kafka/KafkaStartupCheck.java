@@ -151,7 +151,9 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
             }
             if (sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
                 cluster.transactions(
-                        name, p + "properties.transaction.timeout.ms", KafkaSinkFactory.transactionTimeout(producer));
+                        name,
+                        p + "properties.transaction.timeout.ms",
+                        KafkaSinkProperties.transactionTimeout(producer));
             }
         });
         return List.copyOf(clusters.values());

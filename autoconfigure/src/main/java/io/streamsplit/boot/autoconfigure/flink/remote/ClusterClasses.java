@@ -10,9 +10,14 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,6 +57,35 @@ public final class ClusterClasses implements AutoCloseable {
         public String toString() {
             return (className.equals(needed) ? className : className + " needs " + needed)
                     + ", which is in no shipped jar (the application has it from " + from + ")";
+        }
+    }
+
+    /**
+     * Remote mode: every operator's function, key selector and serializer must load on the cluster
+     * from the shipped jars. A lambda is rebuilt there through the class that defines it, so a lambda
+     * written in a class whose methods mention Spring types cannot run on a cluster without Spring.
+     */
+    public void requireLoadable(StreamGraph graph) {
+        for (StreamNode node : graph.getStreamNodes()) {
+            List<Object> parts = new ArrayList<>();
+            parts.add(node.getOperatorFactory());
+            parts.addAll(Arrays.asList(node.getStatePartitioners()));
+            parts.addAll(Arrays.asList(node.getTypeSerializersIn()));
+            parts.add(node.getTypeSerializerOut());
+            parts.add(node.getStateKeySerializer());
+            node.getOutEdges().forEach(edge -> parts.add(edge.getPartitioner()));
+            for (Object part : parts) {
+                Missing missing = part == null ? null : missingFor(part);
+                if (missing != null) {
+                    throw new IllegalStateException("Operator '" + node.getOperatorName() + "' of the Flink job"
+                            + " cannot be loaded on the Flink cluster: " + missing + ". Spring and the starter's"
+                            + " Spring side are not shipped, and the cluster rebuilds a lambda or method reference"
+                            + " through the class that defines it. Move the function into a class whose fields"
+                            + " and method signatures do not mention Spring types (e.g. its own class implementing"
+                            + " the Flink function interface); if a library is missing, ship it with"
+                            + " streamsplit.flink.remote.jars.");
+                }
+            }
         }
     }
 

@@ -9,7 +9,6 @@ import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.autoconfigure.job.JobFailures;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
-import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
@@ -82,19 +81,7 @@ public final class PipelineTester implements SmartInitializingSingleton, Disposa
     @Override
     public void afterSingletonsInstantiated() {
         Set<String> topics = new LinkedHashSet<>(settings.topics());
-        StreamSplitKafkaProperties kafka =
-                beans.getBean(StreamSplitProperties.class).getKafka();
-        kafka.getSources().values().forEach(source -> {
-            topics.addAll(source.getTopics());
-            if (source.getDeadLetterTopic() != null) {
-                topics.add(source.getDeadLetterTopic());
-            }
-        });
-        kafka.getSinks().values().forEach(sink -> {
-            if (sink.getTopic() != null && !sink.getTopic().isBlank()) {
-                topics.add(sink.getTopic());
-            }
-        });
+        topics.addAll(beans.getBean(StreamSplitProperties.class).getKafka().namedTopics());
         beans.getBeansOfType(StreamSplitKafkaSource.class).values().forEach(source -> topics.addAll(source.topics()));
         io().create(List.copyOf(topics), settings.partitions());
     }

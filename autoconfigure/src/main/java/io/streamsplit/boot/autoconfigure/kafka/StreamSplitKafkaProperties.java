@@ -3,8 +3,10 @@ package io.streamsplit.boot.autoconfigure.kafka;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /** {@code streamsplit.kafka.*}: the connection every source and sink shares, and the named sources and sinks. */
@@ -98,6 +100,23 @@ public class StreamSplitKafkaProperties {
 
     public StartupCheck getStartupCheck() {
         return startupCheck;
+    }
+
+    /** Every topic the configuration names: the sources' topics and dead-letter topics, the sinks' topics. */
+    public Set<String> namedTopics() {
+        Set<String> topics = new LinkedHashSet<>();
+        sources.values().forEach(source -> {
+            topics.addAll(source.getTopics());
+            if (source.getDeadLetterTopic() != null) {
+                topics.add(source.getDeadLetterTopic());
+            }
+        });
+        sinks.values().forEach(sink -> {
+            if (sink.getTopic() != null && !sink.getTopic().isBlank()) {
+                topics.add(sink.getTopic());
+            }
+        });
+        return topics;
     }
 
     public CreateTopics getCreateTopics() {

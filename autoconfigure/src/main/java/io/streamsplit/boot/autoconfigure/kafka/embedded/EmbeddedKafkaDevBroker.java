@@ -3,7 +3,6 @@ package io.streamsplit.boot.autoconfigure.kafka.embedded;
 import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
-import java.util.LinkedHashSet;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +45,7 @@ public class EmbeddedKafkaDevBroker implements DisposableBean {
             EmbeddedKafkaBroker started = builder.build().start();
             int partitions = PropertyChecks.positive(
                     "streamsplit.kafka.embedded.partitions", kafka.getEmbedded().getPartitions());
-            Set<String> topics = configuredTopics();
+            Set<String> topics = kafka.namedTopics();
             topics.forEach(topic -> started.createTopic(topic, partitions));
             broker = started;
             LOG.warn(
@@ -62,22 +61,6 @@ public class EmbeddedKafkaDevBroker implements DisposableBean {
                     topics);
         }
         return broker;
-    }
-
-    private Set<String> configuredTopics() {
-        Set<String> topics = new LinkedHashSet<>();
-        kafka.getSources().values().forEach(source -> {
-            topics.addAll(source.getTopics());
-            if (source.getDeadLetterTopic() != null) {
-                topics.add(source.getDeadLetterTopic());
-            }
-        });
-        kafka.getSinks().values().forEach(sink -> {
-            if (sink.getTopic() != null) {
-                topics.add(sink.getTopic());
-            }
-        });
-        return topics;
     }
 
     @Override

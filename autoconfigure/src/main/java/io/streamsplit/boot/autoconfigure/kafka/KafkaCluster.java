@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
@@ -101,8 +102,9 @@ final class KafkaCluster {
         settings.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
         try (Admin client = Admin.create(settings)) {
             Set<String> topics;
+            DescribeClusterResult cluster = client.describeCluster();
             try {
-                client.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                cluster.clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 topics = client.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 problems.add(unreachable(timeout));
@@ -116,7 +118,7 @@ final class KafkaCluster {
                 return problems;
             }
             problems.addAll(topics(client, topics, timeout, create));
-            problems.addAll(transactionTimeouts(client, timeout));
+            problems.addAll(transactionTimeouts(client, cluster, timeout));
         } catch (KafkaException e) {
             problems.add(failed(e));
         } catch (InterruptedException e) {
@@ -130,7 +132,8 @@ final class KafkaCluster {
      * fails its first transaction at runtime (InvalidTxnTimeoutException, job restarting for good); say
      * so now. A cluster that does not let this client describe broker configs is not checked.
      */
-    private List<KafkaProblem> transactionTimeouts(Admin client, Duration timeout) throws InterruptedException {
+    private List<KafkaProblem> transactionTimeouts(Admin client, DescribeClusterResult cluster, Duration timeout)
+            throws InterruptedException {
         if (transactions.isEmpty()) {
             return List.of();
         }
@@ -138,7 +141,7 @@ final class KafkaCluster {
         String broker = null;
         try {
             List<ConfigResource> brokers = new ArrayList<>();
-            for (Node node : client.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            for (Node node : cluster.nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 brokers.add(new ConfigResource(ConfigResource.Type.BROKER, node.idString()));
             }
             for (Map.Entry<ConfigResource, Config> config : client.describeConfigs(brokers)

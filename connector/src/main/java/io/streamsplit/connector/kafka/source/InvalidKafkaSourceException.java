@@ -50,6 +50,7 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
         CLIENT_ID_PREFIX,
         METADATA_TIMEOUT,
         MAX_RECORDS_PER_SECOND,
+        CONTROL_TOPIC,
         /** A Kafka client property; {@link #propertyKey()} says which. */
         PROPERTY
     }
@@ -126,6 +127,13 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
                     "Set {" + setting + "} to a value, or remove it.");
         }
         return value;
+    }
+
+    /** Throws unless {@code set}: a setting {@code build()} needs is missing. */
+    static void requireSet(boolean set, Setting setting, String javaMessage, String problem, String action) {
+        if (!set) {
+            throw new InvalidKafkaSourceException(setting, null, javaMessage, problem, action);
+        }
     }
 
     /** Throws unless {@code positive}: {@code what} (e.g. "Metadata timeout") is {@code value}, which must be positive. */

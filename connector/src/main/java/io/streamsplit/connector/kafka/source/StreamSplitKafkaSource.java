@@ -1,5 +1,7 @@
 package io.streamsplit.connector.kafka.source;
 
+import io.streamsplit.connector.kafka.source.control.ControlTopicReader;
+import io.streamsplit.connector.kafka.source.control.SourceControlRelay;
 import io.streamsplit.connector.kafka.source.enumerator.AdminKafkaMetadata;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorState;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaEnumeratorStateSerializer;
@@ -28,6 +30,7 @@ import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.function.SerializableSupplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.jspecify.annotations.Nullable;
 
@@ -74,6 +77,7 @@ public final class StreamSplitKafkaSource<OUT>
             boolean commitOffsets,
             BadRecordPolicy badRecordPolicy,
             double maxRecordsPerSecond,
+            @Nullable String controlTopic,
             KafkaRecordEmitter<T> emitter,
             Properties consumerProperties,
             SerializableSupplier<KafkaMetadata> metadataFactory)
@@ -88,6 +92,11 @@ public final class StreamSplitKafkaSource<OUT>
     /** The source's rate limit in records per second (all readers together), or 0: unlimited. */
     public double maxRecordsPerSecond() {
         return config.maxRecordsPerSecond();
+    }
+
+    /** The topic the running source takes pause, resume and rate commands from, or {@code null}: none. */
+    public @Nullable String controlTopic() {
+        return config.controlTopic();
     }
 
     /** Starts building a source. */
@@ -179,7 +188,21 @@ public final class StreamSplitKafkaSource<OUT>
                 config.stoppingOffsets(),
                 config.groupId(),
                 config.discoveryIntervalMillis());
-        return new KafkaSourceEnumerator(settings, context, config.metadataFactory(), checkpoint);
+        String controlTopic = config.controlTopic();
+        SourceControlRelay control = controlTopic == null
+                ? null
+                : new SourceControlRelay(config.name(), controlTopic, () -> controlReader(controlTopic), context);
+        return new KafkaSourceEnumerator(settings, context, config.metadataFactory(), checkpoint, control);
+    }
+
+    private ControlTopicReader controlReader(String topic) {
+        Properties consumer = config.consumerProperties();
+        String clientId = consumer.getProperty(ConsumerConfig.CLIENT_ID_CONFIG, config.name());
+        return new ControlTopicReader(
+                topic,
+                config.name(),
+                ControlTopicReader.consumerProperties(consumer, clientId),
+                ControlTopicReader.DEFAULT_TIMEOUT);
     }
 
     @Override
@@ -190,7 +213,8 @@ public final class StreamSplitKafkaSource<OUT>
                 config.consumerProperties(),
                 config.commitOffsets(),
                 config.badRecordPolicy(),
-                config.maxRecordsPerSecond());
+                config.maxRecordsPerSecond(),
+                config.controlTopic() != null);
         return KafkaSourceReader.create(
                 settings, (KafkaRecordEmitter) config.emitter(), (ElementMapping) mapping, readerContext);
     }

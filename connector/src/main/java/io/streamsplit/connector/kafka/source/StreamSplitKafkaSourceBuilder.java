@@ -59,6 +59,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     private OffsetResetStrategy offsetResetStrategy;
     private Duration discoveryInterval = Duration.ZERO;
     private double maxRecordsPerSecond;
+    private String controlTopic;
     private Boolean commitOffsets;
     private BadRecordPolicy badRecordPolicy = BadRecordPolicy.FAIL;
     private KafkaRecordEmitter<T> emitter;
@@ -215,6 +216,12 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         return this;
     }
 
+    /** A compacted topic the running source takes pause, resume and rate commands from; default none. */
+    public StreamSplitKafkaSourceBuilder<T> setControlTopic(String topic) {
+        this.controlTopic = InvalidKafkaSourceException.requireText(topic, Setting.CONTROL_TOPIC, "control topic");
+        return this;
+    }
+
     /** Whether to commit offsets to the consumer group on checkpoint; default: yes when a group id is set. */
     public StreamSplitKafkaSourceBuilder<T> setCommitOffsetsOnCheckpoint(boolean commit) {
         this.commitOffsets = commit;
@@ -308,51 +315,41 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Checks the settings and builds the source. */
     public StreamSplitKafkaSource<T> build() {
-        if (subscription == null) {
-            throw new InvalidKafkaSourceException(
-                    Setting.TOPICS,
-                    null,
-                    "No topics to read: call setTopics," + " setTopicPattern or setPartitions",
-                    "the source reads no topic",
-                    "Set {TOPICS} (e.g. orders) or {TOPIC_PATTERN} (e.g. orders-.*).");
-        }
-        if (emitter == null) {
-            throw new InvalidKafkaSourceException(
-                    Setting.DESERIALIZER,
-                    null,
-                    "No deserializer: call" + " setValueOnlyDeserializer, setDeserializer or setRecordEmitter",
-                    "the source has no deserializer or record emitter",
-                    "Set {DESERIALIZER}.");
-        }
+        InvalidKafkaSourceException.requireSet(
+                subscription != null,
+                Setting.TOPICS,
+                "No topics to read: call setTopics, setTopicPattern or setPartitions",
+                "the source reads no topic",
+                "Set {TOPICS} (e.g. orders) or {TOPIC_PATTERN} (e.g. orders-.*).");
+        InvalidKafkaSourceException.requireSet(
+                emitter != null,
+                Setting.DESERIALIZER,
+                "No deserializer: call setValueOnlyDeserializer, setDeserializer or setRecordEmitter",
+                "the source has no deserializer or record emitter",
+                "Set {DESERIALIZER}.");
         String bootstrap = properties.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
-        if (bootstrap == null || bootstrap.isBlank()) {
-            throw new InvalidKafkaSourceException(
-                    Setting.BOOTSTRAP_SERVERS,
-                    null,
-                    "No Kafka cluster: call" + " setBootstrapServers(\"host:port\")",
-                    "no Kafka cluster is set",
-                    "Set {BOOTSTRAP_SERVERS} (host:port[,host:port]).");
-        }
+        InvalidKafkaSourceException.requireSet(
+                bootstrap != null && !bootstrap.isBlank(),
+                Setting.BOOTSTRAP_SERVERS,
+                "No Kafka cluster: call setBootstrapServers(\"host:port\")",
+                "no Kafka cluster is set",
+                "Set {BOOTSTRAP_SERVERS} (host:port[,host:port]).");
         String groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
-        if (startingOffsets.needsGroupId() && groupId == null) {
-            throw new InvalidKafkaSourceException(
-                    Setting.GROUP_ID,
-                    null,
-                    "Starting offsets '" + startingOffsets
-                            + "' read the consumer group's commits, but no group id is set: call setGroupId(...)",
-                    "{STARTING_OFFSETS} is '" + startingOffsets.kind().name().toLowerCase(Locale.ROOT) + "', which"
-                            + " reads the consumer group's commits, but no group id is set",
-                    "Set {GROUP_ID}.");
-        }
-        if (Boolean.TRUE.equals(commitOffsets) && groupId == null) {
-            throw new InvalidKafkaSourceException(
-                    Setting.GROUP_ID,
-                    null,
-                    "Committing offsets on checkpoint needs a"
-                            + " consumer group: call setGroupId(...) or setCommitOffsetsOnCheckpoint(false)",
-                    "{COMMIT_OFFSETS} is true but there is no consumer group to commit to",
-                    "Set {GROUP_ID}, or set {COMMIT_OFFSETS} to false.");
-        }
+        InvalidKafkaSourceException.requireSet(
+                groupId != null || !startingOffsets.needsGroupId(),
+                Setting.GROUP_ID,
+                "Starting offsets '" + startingOffsets
+                        + "' read the consumer group's commits, but no group id is set: call setGroupId(...)",
+                "{STARTING_OFFSETS} is '" + startingOffsets.kind().name().toLowerCase(Locale.ROOT) + "', which"
+                        + " reads the consumer group's commits, but no group id is set",
+                "Set {GROUP_ID}.");
+        InvalidKafkaSourceException.requireSet(
+                groupId != null || !Boolean.TRUE.equals(commitOffsets),
+                Setting.GROUP_ID,
+                "Committing offsets on checkpoint needs a"
+                        + " consumer group: call setGroupId(...) or setCommitOffsetsOnCheckpoint(false)",
+                "{COMMIT_OFFSETS} is true but there is no consumer group to commit to",
+                "Set {GROUP_ID}, or set {COMMIT_OFFSETS} to false.");
         if (stoppingOffsets != null && !discoveryInterval.isZero()) {
             throw new InvalidKafkaSourceException(
                     Setting.DISCOVERY_INTERVAL,
@@ -392,6 +389,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                 commit,
                 badRecordPolicy,
                 maxRecordsPerSecond,
+                controlTopic,
                 emitter,
                 consumer,
                 metadata);

@@ -2,6 +2,7 @@ package io.streamsplit.connector.kafka.source.enumerator;
 
 import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.control.SourceControlRelay;
 import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.io.Serializable;
@@ -22,6 +23,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.apache.flink.util.FlinkRuntimeException;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,12 +77,24 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     private boolean initialDiscoveryResolving;
 
     private KafkaMetadata metadata;
+    private final @Nullable SourceControlRelay control;
 
     public KafkaSourceEnumerator(
             Settings settings,
             SplitEnumeratorContext<KafkaPartitionSplit> context,
             Supplier<KafkaMetadata> metadataFactory,
             KafkaEnumeratorState restored) {
+        this(settings, context, metadataFactory, restored, null);
+    }
+
+    /** @param control relays pause, resume and rate commands from a control topic; {@code null}: none */
+    public KafkaSourceEnumerator(
+            Settings settings,
+            SplitEnumeratorContext<KafkaPartitionSplit> context,
+            Supplier<KafkaMetadata> metadataFactory,
+            KafkaEnumeratorState restored,
+            @Nullable SourceControlRelay control) {
+        this.control = control;
         this.settings = settings;
         this.context = context;
         this.metadataFactory = metadataFactory;
@@ -92,6 +106,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     @Override
     public void start() {
         metadata = metadataFactory.get();
+        if (control != null) {
+            control.start();
+        }
         context.metricGroup().gauge(KafkaSourceMetricNames.ASSIGNED_SPLITS, () -> (long) assigned.size());
         context.metricGroup().gauge(KafkaSourceMetricNames.PENDING_SPLITS, () -> (long) pending.size());
         context.metricGroup().setUnassignedSplitsGauge(() -> (long) pending.size());
@@ -334,6 +351,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
             // a reader restored from a checkpoint taken before the removal may still hold these
             sendRemoval(subtaskId, removedOwned);
         }
+        if (control != null) {
+            control.addReader(subtaskId);
+        }
         assignPendingSplits();
     }
 
@@ -344,6 +364,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     @Override
     public void close() {
+        if (control != null) {
+            control.close();
+        }
         if (metadata != null) {
             metadata.close();
         }

@@ -55,6 +55,11 @@ public final class KafkaSourceMetricNames {
     /** Reader: offset commits that failed (retried on the next checkpoint). */
     public static final String COMMITS_FAILED = "commitsFailed";
 
+    /** Reader: 1 while its operator has paused the source (control topic), else 0. */
+    public static final String SOURCE_PAUSED = "sourcePaused";
+    /** Reader: its share of the source's rate limit in records per second; 0 when unthrottled. */
+    public static final String MAX_RECORDS_PER_SECOND = "maxRecordsPerSecond";
+
     /** Enumerator gauge: partitions handed to readers. */
     public static final String ASSIGNED_SPLITS = "assignedSplits";
     /** Enumerator gauge: splits waiting for their reader to register. */

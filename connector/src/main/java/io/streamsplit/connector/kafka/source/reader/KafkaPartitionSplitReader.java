@@ -47,6 +47,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     private static final Logger LOG = LoggerFactory.getLogger(KafkaPartitionSplitReader.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
     private static final long LOG_END_REFRESH_MILLIS = 1000;
+    private static final Duration LOG_END_LOOKUP_TIMEOUT = Duration.ofSeconds(2);
 
     private final String sourceName;
     private final Properties consumerProperties;
@@ -60,6 +61,10 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     private final Map<TopicPartition, Long> stoppingOffsets = new HashMap<>();
     private final Set<String> finishedBeforeFetch = new HashSet<>();
     private long lastLogEndRefresh;
+    /** The whole source is paused by its operator (control topic); new splits start paused too. */
+    private boolean sourcePaused;
+    /** Partitions paused by Flink's watermark alignment; a source resume leaves them paused. */
+    private final Set<TopicPartition> alignmentPaused = new HashSet<>();
 
     KafkaPartitionSplitReader(
             String sourceName,
@@ -173,6 +178,10 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
             return;
         }
         lastLogEndRefresh = now;
+        if (sourcePaused) {
+            refreshPausedLogEndOffsets(kafka);
+            return;
+        }
         for (TopicPartition tp : assigned.keySet()) {
             OptionalLong lag = kafka.currentLag(tp);
             if (lag.isPresent()) {
@@ -182,6 +191,15 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                     // position not known yet; next refresh
                 }
             }
+        }
+    }
+
+    /** A paused partition is not fetched, so its lag would freeze: ask the broker for its end instead. */
+    private void refreshPausedLogEndOffsets(KafkaConsumer<byte[], byte[]> kafka) {
+        try {
+            kafka.endOffsets(assigned.keySet(), LOG_END_LOOKUP_TIMEOUT).forEach(metrics::recordLogEndOffset);
+        } catch (TimeoutException | WakeupException e) {
+            // broker slow or the fetcher woken: the next refresh asks again
         }
     }
 
@@ -204,6 +222,12 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
             kafka.assign(assigned.keySet());
             for (KafkaPartitionSplit split : added) {
                 kafka.seek(split.topicPartition(), split.startingOffset());
+            }
+            if (sourcePaused) {
+                List<TopicPartition> partitions =
+                        added.stream().map(KafkaPartitionSplit::topicPartition).toList();
+                kafka.pause(partitions);
+                partitions.forEach(tp -> metrics.recordPaused(tp, true));
             }
             LOG.debug("Source {}: reading {}", sourceName, added);
         } else if (splitsChange instanceof SplitsRemoval) {
@@ -243,11 +267,40 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         if (pause.isEmpty() && resume.isEmpty()) {
             return; // none of ours (perhaps no splits yet): leave the consumer unsized
         }
+        alignmentPaused.addAll(pause);
+        resume.forEach(alignmentPaused::remove);
         KafkaConsumer<byte[], byte[]> kafka = consumer();
         kafka.pause(pause);
-        kafka.resume(resume);
         pause.forEach(tp -> metrics.recordPaused(tp, true));
-        resume.forEach(tp -> metrics.recordPaused(tp, false));
+        if (!sourcePaused) {
+            kafka.resume(resume);
+            resume.forEach(tp -> metrics.recordPaused(tp, false));
+        }
+    }
+
+    /**
+     * Pauses or resumes every split of this reader for its source's operator: the consumer stops
+     * fetching, while positions, commits on checkpoint and log-end offsets (for lag) go on.
+     */
+    void pauseSource(boolean paused) {
+        if (paused == sourcePaused) {
+            return;
+        }
+        sourcePaused = paused;
+        KafkaConsumer<byte[], byte[]> kafka = consumer;
+        if (kafka == null || assigned.isEmpty()) {
+            return; // splits added later start in this state
+        }
+        List<TopicPartition> partitions = assigned.keySet().stream()
+                .filter(tp -> paused || !alignmentPaused.contains(tp))
+                .toList();
+        if (paused) {
+            kafka.pause(partitions);
+        } else {
+            kafka.resume(partitions);
+        }
+        partitions.forEach(tp -> metrics.recordPaused(tp, paused));
+        LOG.info("Source {}: {} {}", sourceName, paused ? "paused reading" : "resumed reading", assigned.keySet());
     }
 
     /** Commits offsets for a completed checkpoint; runs on the fetcher thread like every consumer call. */

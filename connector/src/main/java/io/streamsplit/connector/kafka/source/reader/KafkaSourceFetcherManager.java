@@ -16,14 +16,17 @@ import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The single-fetcher manager of a Kafka reader, plus the two things only the fetcher thread may
- * do with the consumer: committing offsets, and reporting removed splits to the reader.
+ * The single-fetcher manager of a Kafka reader, plus what only the fetcher thread may do with the
+ * consumer: committing offsets, pausing the whole source, and reporting removed splits to the reader.
  */
 @Internal
 final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRecordRun, KafkaPartitionSplit> {
 
     /** Queue slot used when the fetcher reports removed splits outside a regular fetch. */
     private static final int REMOVAL_REPORT_THREAD_INDEX = Integer.MAX_VALUE / 2;
+
+    /** Set on the task thread; read there when a fetcher (and its split reader) is created. */
+    private volatile boolean sourcePaused;
 
     KafkaSourceFetcherManager(
             Function<Consumer<Set<String>>, KafkaPartitionSplitReader> readerFactory, Configuration configuration) {
@@ -55,6 +58,30 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
         });
     }
 
+    /**
+     * Pauses or resumes all of this reader's splits, now and for splits added later; the fetcher
+     * is woken so the change applies within one fetch, not after the current poll.
+     */
+    void pauseSource(boolean paused) {
+        sourcePaused = paused;
+        SplitFetcher<KafkaRecordRun, KafkaPartitionSplit> fetcher = getRunningFetcher();
+        if (fetcher == null) {
+            return; // the next fetcher's split reader starts in this state
+        }
+        KafkaPartitionSplitReader reader = (KafkaPartitionSplitReader) fetcher.getSplitReader();
+        fetcher.enqueueTask(new SplitFetcherTask() {
+            @Override
+            public boolean run() {
+                reader.pauseSource(paused);
+                return true;
+            }
+
+            @Override
+            public void wakeUp() {}
+        });
+        reader.wakeUp();
+    }
+
     private void reportRemoved(Set<String> splitIds) {
         try {
             while (!getQueue().put(REMOVAL_REPORT_THREAD_INDEX, new KafkaPartitionRecords(splitIds))) {
@@ -74,7 +101,9 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
         }
 
         SplitReader<KafkaRecordRun, KafkaPartitionSplit> create() {
-            return factory.apply(manager::reportRemoved);
+            KafkaPartitionSplitReader reader = factory.apply(manager::reportRemoved);
+            reader.pauseSource(manager.sourcePaused); // before its fetcher thread starts
+            return reader;
         }
     }
 }

@@ -2,6 +2,9 @@ package io.streamsplit.connector.kafka.source.reader;
 
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import io.streamsplit.connector.kafka.source.control.AdjustableRateLimiter;
+import io.streamsplit.connector.kafka.source.control.SourceControl;
+import io.streamsplit.connector.kafka.source.control.SourceControlEvent;
 import io.streamsplit.connector.kafka.source.enumerator.PartitionsRemovedEvent;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
@@ -18,7 +21,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.metrics.MetricGroup;
@@ -26,6 +28,7 @@ import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,14 +53,20 @@ public final class KafkaSourceReader<T, OUT>
 
     private static final int MAX_PARTITION_FETCH = 8 << 20;
 
-    /** What a reader needs from its source. */
-    /** @param maxRecordsPerSecond the source's rate limit over all readers, or 0: unlimited */
+    /**
+     * What a reader needs from its source.
+     *
+     * @param maxRecordsPerSecond the source's rate limit over all readers, or 0: unlimited
+     * @param controlled whether the enumerator relays pause, resume and rate commands (a control
+     *     topic); such a reader waits, paused, for the enumerator's first word
+     */
     public record Settings(
             String sourceName,
             Properties consumerProperties,
             boolean commitOffsets,
             BadRecordPolicy badRecordPolicy,
-            double maxRecordsPerSecond)
+            double maxRecordsPerSecond,
+            boolean controlled)
             implements java.io.Serializable {}
 
     /**
@@ -87,26 +96,34 @@ public final class KafkaSourceReader<T, OUT>
     /** Written by commit callbacks on the fetcher thread only. */
     private int commitFailuresInARow;
 
+    private final @Nullable AdjustableRateLimiter<KafkaPartitionSplit> limiter;
+    /** The operator's last word, per the enumerator; paused until it speaks when the source is controlled. */
+    private volatile SourceControl control = SourceControl.RUNNING;
+
     private KafkaSourceReader(
             Settings settings,
             KafkaRecordEmitter<T> userEmitter,
             KafkaSourceFetcherManager fetchers,
             KafkaSourceRecordEmitter<T, OUT> recordEmitter,
             KafkaSourceReaderMetrics metrics,
-            SourceReaderContext context) {
+            SourceReaderContext context,
+            @Nullable AdjustableRateLimiter<KafkaPartitionSplit> limiter) {
         super(
                 fetchers,
                 recordEmitter,
                 null,
                 context.getConfiguration(),
                 context,
-                // null, not noOp(), when unthrottled: SourceReaderBase then keeps its plain emit path
-                settings.maxRecordsPerSecond() > 0
-                        ? RateLimiterStrategy.perSecond(settings.maxRecordsPerSecond())
-                        : null);
+                // null when neither throttled nor controlled: SourceReaderBase then keeps its plain emit path
+                limiter == null ? null : parallelism -> limiter);
         this.settings = settings;
         this.userEmitter = userEmitter;
         this.metrics = metrics;
+        this.limiter = limiter;
+        if (settings.controlled()) {
+            fetchers.pauseSource(true); // until the enumerator says how the source is to run
+        }
+        metrics.trackControl(() -> limiter == null ? 0 : limiter.rate(), () -> control.paused());
     }
 
     /** Creates the reader of subtask {@code context.getIndexOfSubtask()}. */
@@ -138,7 +155,20 @@ public final class KafkaSourceReader<T, OUT>
                 settings.badRecordPolicy(),
                 metrics,
                 context.metricGroup().getIOMetricGroup().getNumRecordsInCounter());
-        return new KafkaSourceReader<>(settings, userEmitter, fetchers, recordEmitter, metrics, context);
+        AdjustableRateLimiter<KafkaPartitionSplit> limiter = settings.maxRecordsPerSecond() > 0 || settings.controlled()
+                ? new AdjustableRateLimiter<>(settings.maxRecordsPerSecond() / context.currentParallelism())
+                : null;
+        return new KafkaSourceReader<>(settings, userEmitter, fetchers, recordEmitter, metrics, context, limiter);
+    }
+
+    /** Runs the way the operator said: paused or reading, at this reader's share of the rate in force. */
+    private void apply(SourceControl next) {
+        control = next;
+        ((KafkaSourceFetcherManager) splitFetcherManager).pauseSource(next.paused());
+        if (limiter != null) {
+            limiter.setRate(next.effectiveRate(settings.maxRecordsPerSecond()) / context.currentParallelism());
+        }
+        LOG.debug("Source {}: reader {} now {}", settings.sourceName(), context.getIndexOfSubtask(), next);
     }
 
     private static Configuration readerConfiguration(Configuration taskConfiguration) {
@@ -259,6 +289,10 @@ public final class KafkaSourceReader<T, OUT>
 
     @Override
     public void handleSourceEvents(SourceEvent event) {
+        if (event instanceof SourceControlEvent controlEvent) {
+            apply(controlEvent.control());
+            return;
+        }
         if (!(event instanceof PartitionsRemovedEvent removal)) {
             super.handleSourceEvents(event);
             return;

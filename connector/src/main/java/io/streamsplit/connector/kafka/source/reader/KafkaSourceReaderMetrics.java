@@ -7,11 +7,13 @@ import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNam
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.CURRENT_OFFSET;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.LAG;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.LOG_END_OFFSET;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.MAX_RECORDS_PER_SECOND;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.PARTITION_GROUP;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.PAUSED;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.READER_GROUP;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.RECORDS_DEAD_LETTERED;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.RECORDS_SKIPPED;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.SOURCE_PAUSED;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.STARTING_OFFSET;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.STOPPING_OFFSET;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.TOPIC_GROUP;
@@ -19,6 +21,8 @@ import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNam
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -30,7 +34,8 @@ import org.apache.kafka.common.TopicPartition;
  * {@link io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames}.
  *
  * <p>Under the reader's operator group: {@code KafkaSourceReader.numRecordsSkipped},
- * {@code .numRecordsDeadLettered}, {@code .commitsSucceeded}, {@code .commitsFailed}, and per
+ * {@code .numRecordsDeadLettered}, {@code .commitsSucceeded}, {@code .commitsFailed},
+ * {@code .sourcePaused}, {@code .maxRecordsPerSecond} (this reader's share, 0: unthrottled), and per
  * partition {@code KafkaSourceReader.topic.<topic>.partition.<n>.currentOffset},
  * {@code .committedOffset}, {@code .logEndOffset}, {@code .lag}, {@code .startingOffset},
  * {@code .stoppingOffset} (-1 when unbounded), {@code .paused} (1 while paused for watermark
@@ -57,6 +62,12 @@ public final class KafkaSourceReaderMetrics {
         this.commitsSucceeded = group.counter(COMMITS_SUCCEEDED);
         this.commitsFailed = group.counter(COMMITS_FAILED);
         readerGroup.setPendingRecordsGauge(this::totalLag);
+    }
+
+    /** Reports the reader's control: its share of the rate limit, and whether the source is paused. */
+    void trackControl(DoubleSupplier ratePerSecond, BooleanSupplier sourcePaused) {
+        group.gauge(MAX_RECORDS_PER_SECOND, ratePerSecond::getAsDouble);
+        group.gauge(SOURCE_PAUSED, () -> sourcePaused.getAsBoolean() ? 1 : 0);
     }
 
     /** Starts reporting a split's progress (again, if the partition was read before). */

@@ -108,6 +108,8 @@ public class KafkaSplitStates {
         long recordsIn = 0;
         long skipped = 0;
         long deadLettered = 0;
+        Map<Integer, Boolean> paused = new HashMap<>();
+        Double rate = null;
         for (RawMetric m : all) {
             if (!m.isOf(name)) {
                 continue;
@@ -128,6 +130,9 @@ public class KafkaSplitStates {
                     case KafkaSourceMetricNames.RECORDS_SKIPPED -> skipped += Math.max(0, m.asLong());
                     case KafkaSourceMetricNames.RECORDS_DEAD_LETTERED -> deadLettered += Math.max(0, m.asLong());
                     case KafkaSourceMetricNames.OUTPUT_WATERMARK -> watermarks.put(m.subtask(), m.asLong());
+                    case KafkaSourceMetricNames.SOURCE_PAUSED -> paused.put(m.subtask(), m.asLong() == 1);
+                    case KafkaSourceMetricNames.MAX_RECORDS_PER_SECOND ->
+                        rate = (rate == null ? 0 : rate) + Math.max(0, m.asDouble());
                     default -> {}
                 }
             }
@@ -157,7 +162,12 @@ public class KafkaSplitStates {
         long lag = splits.stream().mapToLong(s -> s.lag() == null ? 0 : s.lag()).sum();
         Long lastDiscovery = enumerator.get(KafkaSourceMetricNames.LAST_DISCOVERY_TIME);
         Duration discovery = built.discoveryInterval();
+        String state = paused.isEmpty() || !paused.containsValue(true)
+                ? "RUNNING"
+                : paused.containsValue(false) ? "CHANGING" : "PAUSED";
         return new SourceState(
+                state,
+                rate == null ? null : Math.round(rate * 1000) / 1000.0,
                 built.topics(),
                 built.topicPattern(),
                 built.getBoundedness() == Boundedness.BOUNDED,

@@ -1,10 +1,15 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One configured source: its subscription and every split it reads.
  *
+ * @param state {@code RUNNING}, {@code PAUSED} (every reader paused from the control topic), or
+ *     {@code CHANGING} while some readers have applied a pause or resume and others not yet
+ * @param maxRecordsPerSecond the rate limit in force over all readers ({@code 0}: unthrottled), or
+ *     {@code null} while no reader reported it
  * @param topics configured topics (empty for a pattern)
  * @param pattern configured topic pattern, or {@code null}
  * @param bounded whether the source stops (stopping-offsets not 'none')
@@ -19,6 +24,8 @@ import java.util.List;
  * @param splits the splits, by topic and partition
  */
 public record SourceState(
+        String state,
+        @Nullable Double maxRecordsPerSecond,
         List<String> topics,
         String pattern,
         boolean bounded,

@@ -3,12 +3,14 @@ package io.streamsplit.boot.autoconfigure.actuate;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.connector.kafka.source.control.SourceControl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.flink.core.execution.JobClient;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +24,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * checkpoint, restarts, each source (splits, lag, rate limit) and sink (topic, guarantee) — and, with a POST of
  * {@code {"operation":"stop"}}, {@code {"operation":"start"}} or
  * {@code {"operation":"rescale","parallelism":4}}, stops the job with a savepoint and starts it again
- * from that savepoint (at a new parallelism). Like every endpoint it is exposed over the web only when
+ * from that savepoint (at a new parallelism); {@code {"operation":"pause","source":"orders"}},
+ * {@code resume} and {@code {"operation":"throttle","source":"orders","maxRecordsPerSecond":500}}
+ * command a running source through {@code streamsplit.kafka.control-topic}. Like every endpoint it is exposed over the web only when
  * included ({@code management.endpoints.web.exposure.include=streamsplit}); secure the POST as any
  * write operation.
  */
@@ -30,6 +34,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 public class StreamSplitEndpoint {
 
     private static final Duration SUBMIT_WAIT = Duration.ofSeconds(60);
+    private static final Duration APPLY_WAIT = Duration.ofSeconds(10);
 
     private final StreamSplitJob job;
     private final KafkaSplitStates splits;
@@ -37,6 +42,7 @@ public class StreamSplitEndpoint {
     private final StreamSplitProperties properties;
     private final @Nullable String savepointDirectory;
     private final Supplier<Map<String, StreamSplitKafkaSource<?>>> built;
+    private final SourceControls controls;
 
     StreamSplitEndpoint(
             Supplier<Map<String, StreamSplitKafkaSource<?>>> built,
@@ -46,6 +52,7 @@ public class StreamSplitEndpoint {
             StreamSplitProperties properties,
             @Nullable String savepointDirectory) {
         this.built = built;
+        this.controls = new SourceControls(built);
         this.job = job;
         this.splits = splits;
         this.progress = progress;
@@ -80,18 +87,19 @@ public class StreamSplitEndpoint {
         Map<String, Object> sources = new LinkedHashMap<>();
         Map<String, StreamSplitKafkaSource<?>> built = this.built.get();
         live.sources().forEach((name, source) -> {
-            double limit = built.containsKey(name) ? built.get(name).maxRecordsPerSecond() : 0;
-            sources.put(
-                    name,
-                    Map.of(
-                            "topics",
-                            source.topics(),
-                            "assignedSplits",
-                            source.assignedSplits() == null ? 0 : source.assignedSplits(),
-                            "lag",
-                            source.lag(),
-                            "maxRecordsPerSecond",
-                            limit > 0 ? limit : "unthrottled"));
+            Map<String, Object> described = new LinkedHashMap<>();
+            described.put("state", source.state());
+            described.put("topics", source.topics());
+            described.put("assignedSplits", source.assignedSplits() == null ? 0 : source.assignedSplits());
+            described.put("lag", source.lag());
+            Double rate = source.maxRecordsPerSecond();
+            double limit = rate != null
+                    ? rate
+                    : built.containsKey(name) ? built.get(name).maxRecordsPerSecond() : 0;
+            described.put("maxRecordsPerSecond", limit > 0 ? limit : "unthrottled");
+            described.put(
+                    "controllable", built.containsKey(name) && built.get(name).controlTopic() != null);
+            sources.put(name, described);
         });
         state.put("sources", sources);
         Map<String, Object> sinks = new LinkedHashMap<>();
@@ -110,7 +118,11 @@ public class StreamSplitEndpoint {
      * {@code rescale} (with {@code parallelism}): both, the new run at that parallelism.
      */
     @WriteOperation
-    public Map<String, Object> operate(String operation, @Nullable Integer parallelism) {
+    public Map<String, Object> operate(
+            String operation,
+            @Nullable Integer parallelism,
+            @Nullable String source,
+            @Nullable Double maxRecordsPerSecond) {
         long started = System.nanoTime();
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("operation", operation);
@@ -128,9 +140,13 @@ public class StreamSplitEndpoint {
                     result.put("jobId", submitted(job.submission()));
                     result.put("parallelism", parallelism);
                 }
+                case "pause", "resume", "throttle" ->
+                    result.putAll(control(operation, required(operation, source), maxRecordsPerSecond));
                 default ->
                     throw new InvalidEndpointRequestException(
-                            "Unknown operation '" + operation + "': use stop, start or rescale", "unknown operation");
+                            "Unknown operation '" + operation
+                                    + "': use stop, start, rescale, pause, resume or throttle",
+                            "unknown operation");
             }
         } catch (IllegalStateException e) {
             throw new InvalidEndpointRequestException("Cannot " + operation + ": " + e.getMessage(), e.getMessage());
@@ -147,6 +163,75 @@ public class StreamSplitEndpoint {
         }
         result.put("tookMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         return result;
+    }
+
+    private static String required(String operation, @Nullable String source) {
+        if (source == null || source.isBlank()) {
+            throw new InvalidEndpointRequestException(
+                    operation + " needs a source, e.g. {\"operation\":\"" + operation + "\",\"source\":\"orders\""
+                            + (operation.equals("throttle") ? ",\"maxRecordsPerSecond\":500" : "") + "}",
+                    "missing source");
+        }
+        return source;
+    }
+
+    /**
+     * Writes the source's next command to its control topic and waits (up to 10 s) until its readers
+     * report it applied; {@code throttle} without a rate goes back to the configured one, 0 unthrottles.
+     */
+    private Map<String, Object> control(String operation, String source, @Nullable Double rate) throws Exception {
+        if (rate != null && (rate < 0 || rate.isNaN() || rate.isInfinite())) {
+            throw new InvalidEndpointRequestException(
+                    "maxRecordsPerSecond is " + rate + "; use a positive rate, 0 for unthrottled, or leave it"
+                            + " out for the configured rate",
+                    "bad rate");
+        }
+        SourceControl next = controls.change(source, current -> switch (operation) {
+            case "pause" -> current.withPaused(true);
+            case "resume" -> current.withPaused(false);
+            default -> current.withMaxRecordsPerSecond(rate);
+        });
+        double configured = built.get().get(source).maxRecordsPerSecond();
+        double expectedRate = next.effectiveRate(configured);
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("source", source);
+        result.put("requested", describe(next.paused(), expectedRate));
+        SourceState live = awaitApplied(source, next.paused(), expectedRate);
+        result.put("applied", live != null);
+        if (live == null) {
+            result.put(
+                    "note",
+                    "written to the control topic; the source's readers had not reported it within "
+                            + APPLY_WAIT.toSeconds() + " s (in remote mode metrics lag by"
+                            + " metrics.fetcher.update-interval): GET /actuator/streamsplit shows the state");
+        } else {
+            result.put("state", live.state());
+            result.put("lag", live.lag());
+        }
+        return result;
+    }
+
+    private static Map<String, Object> describe(boolean paused, double rate) {
+        Map<String, Object> described = new LinkedHashMap<>();
+        described.put("state", paused ? "PAUSED" : "RUNNING");
+        described.put("maxRecordsPerSecond", rate > 0 ? rate : "unthrottled");
+        return described;
+    }
+
+    /** The source's live state once every reader reports the command applied, or {@code null} after the wait. */
+    private @Nullable SourceState awaitApplied(String source, boolean paused, double rate) {
+        long deadline = System.nanoTime() + APPLY_WAIT.toNanos();
+        do {
+            SourceState live = splits.read().sources().get(source);
+            if (live != null
+                    && live.state().equals(paused ? "PAUSED" : "RUNNING")
+                    && Math.abs((live.maxRecordsPerSecond() == null ? 0 : live.maxRecordsPerSecond()) - rate)
+                            <= rate * 0.001) {
+                return live;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        } while (System.nanoTime() < deadline);
+        return null;
     }
 
     private static String submitted(CompletableFuture<JobClient> submission) throws Exception {

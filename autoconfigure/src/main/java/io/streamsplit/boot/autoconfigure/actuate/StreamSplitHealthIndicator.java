@@ -277,6 +277,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         Map<String, Object> sources = new LinkedHashMap<>();
         splits.read().sources().forEach((name, source) -> {
             Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("state", source.state()); // PAUSED is an operator's choice, not a failure
             summary.put("assignedSplits", source.assignedSplits());
             summary.put("pendingSplits", source.pendingSplits().size());
             summary.put("lag", source.lag());

@@ -69,6 +69,21 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
                     "Bad records sent to the dead-letter topic",
                     source,
                     SourceState::recordsDeadLettered);
+            Gauge.builder(
+                            "streamsplit.kafka.source.paused",
+                            this,
+                            m -> sourceValue(m, source, s -> "PAUSED".equals(s.state()) ? 1 : 0))
+                    .tag("source", source)
+                    .description("1 while an operator has paused the source (control topic), else 0")
+                    .register(registry);
+            Gauge.builder(
+                            "streamsplit.kafka.source.max.records.per.second",
+                            this,
+                            m -> sourceValue(
+                                    m, source, s -> s.maxRecordsPerSecond() == null ? 0 : s.maxRecordsPerSecond()))
+                    .tag("source", source)
+                    .description("The source's rate limit in force over all readers; 0: unthrottled")
+                    .register(registry);
         }
         Gauge.builder("streamsplit.flink.checkpoint.age", this, m -> m.checkpointAgeSeconds())
                 .baseUnit("seconds")
@@ -90,6 +105,13 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
                 .tag("source", source)
                 .description(description)
                 .register(registry);
+    }
+
+    private static double sourceValue(
+            StreamSplitMeters meters, String source, java.util.function.ToDoubleFunction<SourceState> value) {
+        JobSplits current = meters.latest;
+        SourceState state = current == null ? null : current.sources().get(source);
+        return state == null ? Double.NaN : value.applyAsDouble(state);
     }
 
     private double checkpointAgeSeconds() {

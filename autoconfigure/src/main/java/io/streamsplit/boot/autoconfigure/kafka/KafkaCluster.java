@@ -51,6 +51,8 @@ final class KafkaCluster {
     private final List<Use> uses = new ArrayList<>();
     private final List<Match> matches = new ArrayList<>();
     private final List<Transactions> transactions = new ArrayList<>();
+    /** Control topic → the property that names it; created at startup when missing. */
+    private final Map<String, String> controlTopics = new LinkedHashMap<>();
 
     KafkaCluster(String servers, String serversProperty, Properties admin) {
         this.servers = servers;
@@ -68,6 +70,11 @@ final class KafkaCluster {
 
     void match(String source, String property, Pattern pattern, boolean discovery) {
         matches.add(new Match(source, property, pattern, discovery));
+    }
+
+    /** The control topic of a source: pause, resume and rate commands; created (compacted, one partition) if missing. */
+    void control(String property, String topic) {
+        controlTopics.putIfAbsent(topic, property);
     }
 
     /** An exactly-once sink: its transactions must not outlive what the brokers allow. */
@@ -118,6 +125,7 @@ final class KafkaCluster {
                 return problems;
             }
             problems.addAll(topics(client, topics, timeout, create));
+            problems.addAll(createControlTopics(client, topics, timeout, create));
             problems.addAll(transactionTimeouts(client, cluster, timeout));
         } catch (KafkaException e) {
             problems.add(failed(e));
@@ -279,6 +287,46 @@ final class KafkaCluster {
                 Thread.currentThread().interrupt();
             }
         });
+        return problems;
+    }
+
+    /**
+     * The control topic is StreamSplit's own: naming it asks for it, so a missing one is created
+     * whatever {@code create-topics.enabled} says — one partition (the order of commands is kept),
+     * compacted (only each source's latest command matters).
+     */
+    private List<KafkaProblem> createControlTopics(
+            Admin client, Set<String> existing, Duration timeout, CreateTopics create) throws InterruptedException {
+        List<KafkaProblem> problems = new ArrayList<>();
+        for (Map.Entry<String, String> control : controlTopics.entrySet()) {
+            String topic = control.getKey();
+            if (existing.contains(topic)) {
+                continue;
+            }
+            NewTopic newTopic = new NewTopic(topic, Optional.of(1), Optional.ofNullable(create.getReplicationFactor()))
+                    .configs(Map.of("cleanup.policy", "compact"));
+            try {
+                client.createTopics(List.of(newTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                LOG.info("Created control topic '{}' ({}) on Kafka at {}", topic, control.getValue(), servers);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    problems.add(new KafkaProblem(
+                            control.getValue(),
+                            topic,
+                            "control topic '" + topic + "' does not exist and could not be created: "
+                                    + e.getCause().getMessage(),
+                            "Create it (one partition, cleanup.policy=compact), or remove " + control.getValue()
+                                    + " to run without pause, resume and throttle from Actuator."));
+                }
+            } catch (TimeoutException e) {
+                problems.add(new KafkaProblem(
+                        control.getValue(),
+                        topic,
+                        "creating control topic '" + topic + "' did not finish within " + timeout.toMillis() + " ms",
+                        "Create it yourself (one partition, cleanup.policy=compact), or raise"
+                                + " streamsplit.kafka.startup-check.timeout."));
+            }
+        }
         return problems;
     }
 

@@ -118,6 +118,9 @@ public final class KafkaSourceFactory {
             if (source.getMaxRecordsPerSecond() != null) {
                 builder.setMaxRecordsPerSecond(source.getMaxRecordsPerSecond());
             }
+            if (kafka.getControlTopic() != null) {
+                builder.setControlTopic(kafka.getControlTopic());
+            }
             if (source.getCommitOffsets() != null) {
                 builder.setCommitOffsetsOnCheckpoint(source.getCommitOffsets());
             }

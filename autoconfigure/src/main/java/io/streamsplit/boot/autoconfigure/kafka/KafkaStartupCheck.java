@@ -130,6 +130,11 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                         Pattern.compile(built.topicPattern()),
                         !built.discoveryInterval().isZero());
             }
+            if (built.controlTopic() != null) {
+                cluster.control(
+                        yaml != null ? StreamSplitKafkaProperties.CONTROL_TOPIC : p + "(control topic)",
+                        built.controlTopic());
+            }
             if (yaml != null && yaml.getDeadLetterTopic() != null) {
                 cluster.write(
                         "the dead letters of source '" + name + "'",

@@ -45,6 +45,7 @@ final class SourcePropertyPaths {
             case CLIENT_ID_PREFIX -> "client-id-prefix";
             case METADATA_TIMEOUT -> "properties.default.api.timeout.ms";
             case MAX_RECORDS_PER_SECOND -> "max-records-per-second";
+            case CONTROL_TOPIC -> StreamSplitKafkaProperties.CONTROL_TOPIC; // shared by all sources
             case PROPERTY -> "properties";
         };
     }
@@ -52,6 +53,9 @@ final class SourcePropertyPaths {
     /** The full property path of {@code setting}. */
     String path(Setting setting) {
         String key = key(setting);
+        if (setting == Setting.CONTROL_TOPIC) {
+            return key;
+        }
         return key.isEmpty() ? prefix.substring(0, prefix.length() - 1) : prefix + key;
     }
 

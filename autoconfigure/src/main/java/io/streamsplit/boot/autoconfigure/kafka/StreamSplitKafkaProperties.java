@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
 /** {@code streamsplit.kafka.*}: the connection every source and sink shares, and the named sources and sinks. */
 public class StreamSplitKafkaProperties {
 
+    /** The property of {@link #getControlTopic()}. */
+    public static final String CONTROL_TOPIC = "streamsplit.kafka.control-topic";
+
     /** Kafka bootstrap servers for all sources and sinks. Unset: Spring Boot's Kafka settings (spring.kafka.bootstrap-servers, a @ServiceConnection), then the dev-mode embedded broker. */
     private List<String> bootstrapServers = new ArrayList<>();
 
@@ -30,6 +33,13 @@ public class StreamSplitKafkaProperties {
      * WRITE on sink topics), so a missing ACL fails startup with the permission to grant.
      */
     private boolean verifyAccess = true;
+
+    /**
+     * A compacted Kafka topic from which every source of this app takes pause, resume and rate
+     * commands while the job runs (written by the streamsplit Actuator endpoint, keyed by source
+     * name; created at startup when missing). Unset: sources cannot be paused or re-throttled.
+     */
+    private @Nullable String controlTopic;
 
     /** Named Kafka sources; each is also a StreamSplitKafkaSource bean of that name. */
     private Map<String, KafkaSourceProperties> sources = new LinkedHashMap<>();
@@ -76,6 +86,14 @@ public class StreamSplitKafkaProperties {
 
     public void setVerifyAccess(boolean verifyAccess) {
         this.verifyAccess = verifyAccess;
+    }
+
+    public @Nullable String getControlTopic() {
+        return controlTopic;
+    }
+
+    public void setControlTopic(@Nullable String controlTopic) {
+        this.controlTopic = controlTopic;
     }
 
     public Map<String, KafkaSourceProperties> getSources() {

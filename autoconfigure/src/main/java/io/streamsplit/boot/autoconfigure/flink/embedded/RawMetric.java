@@ -28,6 +28,18 @@ public record RawMetric(String operator, int subtask, String topic, int partitio
         return operator.equals(source) || operator.startsWith(source + "_->_");
     }
 
+    /** The value as a number, or -1 when it is none. */
+    public double asDouble() {
+        if (value instanceof Number number) {
+            return number.doubleValue();
+        }
+        try {
+            return Double.parseDouble(String.valueOf(value));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     public long asLong() {
         if (value instanceof Number number) {
             return number.longValue();

@@ -77,6 +77,54 @@ class JobLifecycleIT {
         }
     }
 
+    /**
+     * The config way to rescale: the next run of the application gets another
+     * {@code streamsplit.flink.parallelism} and the last run's savepoint; the restored splits are
+     * spread over the new readers and every record is written once over the three runs.
+     */
+    @Test
+    void aNewParallelismOnRestartFromASavepointRedistributesTheSplits2To4To1(@TempDir Path savepoints)
+            throws Exception {
+        KAFKA.broker().createTopic("rescaled-in", 4);
+        KAFKA.broker().createTopic("rescaled-out", 1);
+        String restore = null;
+        int[] parallelisms = {2, 4, 1};
+        for (int run = 0; run < parallelisms.length; run++) {
+            int parallelism = parallelisms[run];
+            KafkaTopics.write(KAFKA.bootstrapServers(), "rescaled-in", words(run * 40, run * 40 + 40));
+            Path directory = Files.createDirectory(savepoints.resolve("run-" + run));
+            List<String> properties = new java.util.ArrayList<>(List.of(
+                    "streamsplit.flink.parallelism=" + parallelism,
+                    "streamsplit.flink.embedded.task-slots=4",
+                    "streamsplit.flink.shutdown.savepoint=true",
+                    "streamsplit.flink.shutdown.savepoint-directory=" + directory.toUri()));
+            if (restore != null) {
+                properties.add("streamsplit.flink.restore-path=" + restore);
+            }
+            try (ConfigurableApplicationContext app = start("rescaled", properties.toArray(String[]::new))) {
+                awaitOutput("rescaled-out", run * 40 + 40);
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(
+                                        app.getBean(io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates.class)
+                                                .read()
+                                                .sources()
+                                                .get("words")
+                                                .splits())
+                                .as("4 partitions over " + parallelism + " readers")
+                                .hasSize(4)
+                                .extracting(split -> split.readerSubtask())
+                                .containsOnly(
+                                        IntStream.range(0, parallelism).boxed().toArray(Integer[]::new))
+                                .containsAll(
+                                        IntStream.range(0, parallelism).boxed().toList()));
+            }
+            restore = onlySavepoint(directory).toUri().toString();
+        }
+        assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "rescaled-out"))
+                .containsExactlyInAnyOrderElementsOf(
+                        words(0, 120).stream().map(String::toUpperCase).toList());
+    }
+
     @Test
     void twoApplicationsInOneJvmEachRunAndSeeOnlyTheirOwnJob() throws Exception {
         KAFKA.broker().createTopic("left-in", 2);

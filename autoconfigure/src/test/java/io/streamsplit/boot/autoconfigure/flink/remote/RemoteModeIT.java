@@ -11,6 +11,7 @@ import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
 import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitsEndpoint;
 import io.streamsplit.boot.autoconfigure.actuate.SourceState;
 import io.streamsplit.boot.autoconfigure.actuate.SplitState;
+import io.streamsplit.boot.autoconfigure.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaSplitAssignment;
@@ -109,6 +110,78 @@ class RemoteModeIT {
             assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-sp-out"))
                     .containsExactlyInAnyOrder("A", "B", "C");
         }
+    }
+
+    /**
+     * The endpoint's operations against a job on the session cluster: pause and resume reach the
+     * readers in the TaskManager JVM through the control topic; stop, start and rescale go through
+     * Flink's REST API; every record is written once.
+     */
+    @Test
+    void theEndpointPausesResumesStopsStartsAndRescalesAJobOnTheCluster() throws Exception {
+        KAFKA.broker().createTopic("remote-ops-in", 2);
+        KAFKA.broker().createTopic("remote-ops-out", 1);
+        String savepoints = Path.of("target", "tmp", "remote-ops-savepoints")
+                .toAbsolutePath()
+                .toUri()
+                .toString();
+        try (ConfigurableApplicationContext app = startRemote(
+                "remote-ops",
+                "streamsplit.kafka.control-topic=remote-ops-control",
+                "streamsplit.flink.shutdown.savepoint-directory=" + savepoints,
+                "spring.jmx.enabled=true",
+                "management.endpoints.jmx.exposure.include=streamsplit")) {
+            StreamSplitEndpoint endpoint = app.getBean(StreamSplitEndpoint.class);
+            KafkaTopics.write(KAFKA.bootstrapServers(), "remote-ops-in", List.of("a", "b"));
+            awaitRemoteOutput("A", "B");
+
+            Map<String, Object> paused = endpoint.operate("pause", null, "words", null);
+            assertThat(paused).as("%s", paused).containsEntry("applied", true).containsEntry("state", "PAUSED");
+            KafkaTopics.write(KAFKA.bootstrapServers(), "remote-ops-in", List.of("c"));
+            await().during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> KafkaTopics.values(KAFKA.bootstrapServers(), "remote-ops-out")
+                                    .size()
+                            == 2);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> app.getBean(KafkaSplitStates.class)
+                                    .read()
+                                    .sources()
+                                    .get("words")
+                                    .lag()
+                            == 1);
+            Map<String, Object> resumed = endpoint.operate("resume", null, "words", null);
+            assertThat(resumed).as("%s", resumed).containsEntry("applied", true);
+            awaitRemoteOutput("A", "B", "C");
+
+            Map<String, Object> stopped = endpoint.operate("stop", null, null, null);
+            String savepoint = String.valueOf(stopped.get("savepoint"));
+            assertThat(Path.of(URI.create(savepoint))).as("%s", stopped).isDirectory();
+            KafkaTopics.write(KAFKA.bootstrapServers(), "remote-ops-in", List.of("d"));
+            Map<String, Object> started = endpoint.operate("start", null, null, null);
+            assertThat(sessionCluster.jobState(String.valueOf(started.get("jobId"))))
+                    .isIn("CREATED", "INITIALIZING", "RUNNING");
+            awaitRemoteOutput("A", "B", "C", "D");
+
+            Map<String, Object> rescaled = endpoint.operate("rescale", 1, null, null);
+            assertThat(rescaled).as("%s", rescaled).containsEntry("parallelism", 1);
+            KafkaTopics.write(KAFKA.bootstrapServers(), "remote-ops-in", List.of("e"));
+            awaitRemoteOutput("A", "B", "C", "D", "E");
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(app.getBean(KafkaSplitStates.class)
+                                    .read()
+                                    .sources()
+                                    .get("words")
+                                    .splits())
+                            .extracting(SplitState::readerSubtask)
+                            .containsExactly(0, 0));
+        }
+    }
+
+    private static void awaitRemoteOutput(String... values) {
+        await().atMost(Duration.ofSeconds(90))
+                .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-ops-out"))
+                        .containsExactlyInAnyOrder(values));
     }
 
     @Test

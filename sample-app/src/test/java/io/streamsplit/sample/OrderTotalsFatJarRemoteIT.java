@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.flink.cluster.AutoscalerView;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import java.io.IOException;
 import java.net.ServerSocket;

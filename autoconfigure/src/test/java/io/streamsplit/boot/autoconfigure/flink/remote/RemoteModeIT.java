@@ -16,6 +16,7 @@ import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaSplitAssignment;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.flink.cluster.AutoscalerView;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import java.net.URI;
 import java.nio.file.Path;
@@ -41,6 +42,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * application's classes (the pipeline in test-classes, the connector, kafka-clients) were shipped.
  */
 class RemoteModeIT {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RemoteModeIT.class);
 
     @RegisterExtension
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
@@ -175,6 +178,55 @@ class RemoteModeIT {
                                     .splits())
                             .extracting(SplitState::readerSubtask)
                             .containsExactly(0, 0));
+        }
+    }
+
+    /**
+     * The Flink Kubernetes Operator's autoscaler, applied to a job on the cluster whose source reads a
+     * pattern matching two topics with '.' and '-' in their names: it finds all five partitions in the
+     * source vertex's metric names, and reads the backlog of a paused source from pendingRecords.
+     */
+    @Test
+    void theAutoscalerFindsEveryPartitionOfAPatternSourceAndItsBacklog() throws Exception {
+        KAFKA.broker().createTopic("scale.in-a", 2);
+        KAFKA.broker().createTopic("scale.in-b", 3);
+        KAFKA.broker().createTopic("remote-scale-out", 1);
+        try (ConfigurableApplicationContext app = startRemote(
+                "remote-scale",
+                "streamsplit.kafka.sources.words.topics=",
+                "streamsplit.kafka.sources.words.pattern=scale\\.in-.*",
+                "streamsplit.kafka.control-topic=remote-scale-control",
+                "spring.jmx.enabled=true",
+                "management.endpoints.jmx.exposure.include=streamsplit")) {
+            String jobId = app.getBean(JobClient.class).getJobID().toHexString();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                Map<String, AutoscalerView.Source> sources = AutoscalerView.read(sessionCluster, jobId);
+                assertThat(sources).hasSize(1);
+                AutoscalerView.Source words = sources.values().iterator().next();
+                // Flink's metric query service writes '.' as '_'; the partition count is what bounds parallelism
+                assertThat(words.partitions())
+                        .containsExactlyInAnyOrder(
+                                "scale_in-a-0", "scale_in-a-1", "scale_in-b-0", "scale_in-b-1", "scale_in-b-2");
+                assertThat(words.pendingRecordsMetrics()).isNotEmpty();
+                assertThat(words.backlog()).isZero();
+                LOG.info("The autoscaler's view of source vertex {}: {}", sources.keySet(), words);
+            });
+            Map<String, Object> paused = app.getBean(StreamSplitEndpoint.class).operate("pause", null, "words", null);
+            assertThat(paused).as("%s", paused).containsEntry("applied", true);
+            KafkaTopics.write(KAFKA.bootstrapServers(), "scale.in-a", List.of("a1", "a2", "a3"));
+            KafkaTopics.write(KAFKA.bootstrapServers(), "scale.in-b", List.of("b1", "b2"));
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(AutoscalerView.read(sessionCluster, jobId)
+                                    .values()
+                                    .iterator()
+                                    .next()
+                                    .backlog())
+                            .as("the paused source's backlog as the autoscaler reads it")
+                            .isEqualTo(5.0));
+            app.getBean(StreamSplitEndpoint.class).operate("resume", null, "words", null);
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-scale-out"))
+                            .containsExactlyInAnyOrder("A1", "A2", "A3", "B1", "B2"));
         }
     }
 

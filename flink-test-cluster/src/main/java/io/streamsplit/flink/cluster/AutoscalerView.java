@@ -1,6 +1,7 @@
-package io.streamsplit.sample;
+package io.streamsplit.flink.cluster;
 
-import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,34 +10,49 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * A job's sources as the Flink Kubernetes Operator's autoscaler sees them through Flink's REST API:
  * for each source vertex (a plan node without inputs), the Kafka partitions it reads, found by
  * matching the vertex's aggregated subtask metric names, and its backlog ({@code pendingRecords}).
+ * Flink's metric query service writes {@code .} in a topic name as {@code _}, so a topic
+ * {@code orders.v1} shows as partitions {@code orders_v1-0, ...}: the count, which bounds the
+ * parallelism, is unaffected.
+ *
+ * <pre>{@code
+ * Map<String, AutoscalerView.Source> sources = AutoscalerView.read(cluster, jobId);
+ * }</pre>
  */
-final class AutoscalerView {
+public final class AutoscalerView {
 
     /**
      * The autoscaler's partition pattern (Kafka part), from {@code ScalingMetricCollector
      * #updateKafkaPulsarSourceNumPartitions} in apache/flink-kubernetes-operator (flink-autoscaler);
      * the backlog is {@code FlinkMetric.PENDING_RECORDS}: a name ending in {@code .pendingRecords}.
      */
-    static final Pattern PARTITION = Pattern.compile(
+    public static final Pattern PARTITION = Pattern.compile(
             "^.*\\.KafkaSourceReader\\.topic\\.(?<kafkaTopic>.+)\\.partition\\.(?<kafkaId>\\d+)\\.currentOffset$");
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What the autoscaler derives for one source vertex. */
-    record Source(String vertex, Set<String> partitions, List<String> pendingRecordsMetrics, double backlog) {}
+    public record Source(String vertex, Set<String> partitions, List<String> pendingRecordsMetrics, double backlog) {}
 
     private AutoscalerView() {}
 
+    private static JsonNode tree(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Flink REST answered no JSON: " + json, e);
+        }
+    }
+
     /** Every source vertex of job {@code jobId}, by vertex name. */
-    static Map<String, Source> read(StandaloneFlinkCluster cluster, String jobId) {
-        JsonNode job = JSON.readTree(cluster.get("/jobs/" + jobId));
+    public static Map<String, Source> read(StandaloneFlinkCluster cluster, String jobId) {
+        JsonNode job = tree(cluster.get("/jobs/" + jobId));
         Map<String, String> names = new TreeMap<>();
         job.path("vertices")
                 .forEach(v -> names.put(v.path("id").asText(), v.path("name").asText()));
@@ -48,8 +64,7 @@ final class AutoscalerView {
             String vertex = node.path("id").asText();
             String base = "/jobs/" + jobId + "/vertices/" + vertex + "/subtasks/metrics";
             List<String> metrics = new ArrayList<>();
-            JSON.readTree(cluster.get(base))
-                    .forEach(m -> metrics.add(m.path("id").asText()));
+            tree(cluster.get(base)).forEach(m -> metrics.add(m.path("id").asText()));
             Set<String> partitions = new TreeSet<>();
             List<String> pending = new ArrayList<>();
             for (String metric : metrics) {
@@ -63,7 +78,7 @@ final class AutoscalerView {
             }
             double backlog = 0;
             for (String metric : pending) {
-                for (JsonNode value : JSON.readTree(cluster.get(base + "?get=" + metric + "&agg=sum"))) {
+                for (JsonNode value : tree(cluster.get(base + "?get=" + metric + "&agg=sum"))) {
                     backlog += value.path("sum").asDouble();
                 }
             }

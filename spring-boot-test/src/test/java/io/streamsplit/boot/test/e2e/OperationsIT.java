@@ -9,8 +9,6 @@ import io.streamsplit.boot.test.ReceivedRecord;
 import io.streamsplit.boot.test.StreamSplitTest;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,8 +52,6 @@ class OperationsIT {
 
     @LocalServerPort
     int port;
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
     void stopTakesASavepointAndStartResumesFromItWithEveryRecordOnce() throws Exception {
@@ -148,19 +144,10 @@ class OperationsIT {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                        .GET()
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return new ActuatorHttp(port).get(path);
     }
 
     private HttpResponse<String> post(String json) throws IOException, InterruptedException {
-        return http.send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/streamsplit"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return new ActuatorHttp(port).operate(json);
     }
 }

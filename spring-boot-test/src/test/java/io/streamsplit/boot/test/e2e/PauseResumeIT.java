@@ -8,9 +8,6 @@ import io.streamsplit.boot.test.PipelineTester;
 import io.streamsplit.boot.test.ReceivedRecord;
 import io.streamsplit.boot.test.StreamSplitTest;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,8 +58,6 @@ class PauseResumeIT {
 
     @LocalServerPort
     int port;
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
     void aPausedSourceKeepsItsOffsetsAndResumesWithEveryRecordOnce() throws Exception {
@@ -192,19 +187,10 @@ class PauseResumeIT {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                        .GET()
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return new ActuatorHttp(port).get(path);
     }
 
     private HttpResponse<String> post(String json) throws IOException, InterruptedException {
-        return http.send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/streamsplit"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return new ActuatorHttp(port).operate(json);
     }
 }

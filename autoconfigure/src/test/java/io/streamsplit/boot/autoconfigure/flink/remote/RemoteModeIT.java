@@ -83,10 +83,7 @@ class RemoteModeIT {
         KAFKA.broker().createTopic("remote-sp-in", 2);
         KAFKA.broker().createTopic("remote-sp-out", 1);
         // the cluster writes the savepoint; on one machine a local directory is "shared storage"
-        String savepoints = Path.of("target", "tmp", "remote-savepoints")
-                .toAbsolutePath()
-                .toUri()
-                .toString();
+        String savepoints = savepointDirectory("remote-savepoints");
         String savepoint;
         try (ConfigurableApplicationContext app = startRemote(
                 "remote-sp",
@@ -124,10 +121,7 @@ class RemoteModeIT {
     void theEndpointPausesResumesStopsStartsAndRescalesAJobOnTheCluster() throws Exception {
         KAFKA.broker().createTopic("remote-ops-in", 2);
         KAFKA.broker().createTopic("remote-ops-out", 1);
-        String savepoints = Path.of("target", "tmp", "remote-ops-savepoints")
-                .toAbsolutePath()
-                .toUri()
-                .toString();
+        String savepoints = savepointDirectory("remote-ops-savepoints");
         try (ConfigurableApplicationContext app = startRemote(
                 "remote-ops",
                 "streamsplit.kafka.control-topic=remote-ops-control",
@@ -228,6 +222,11 @@ class RemoteModeIT {
                     .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "remote-scale-out"))
                             .containsExactlyInAnyOrder("A1", "A2", "A3", "B1", "B2"));
         }
+    }
+
+    /** A directory the cluster writes savepoints to: on one machine, a local directory is "shared storage". */
+    private static String savepointDirectory(String name) {
+        return Path.of("target", "tmp", name).toAbsolutePath().toUri().toString();
     }
 
     private static void awaitRemoteOutput(String... values) {

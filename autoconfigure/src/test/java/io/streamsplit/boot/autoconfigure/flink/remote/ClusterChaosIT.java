@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -147,6 +148,23 @@ class ClusterChaosIT {
             run.awaitOutputAtLeast(IDS / 2);
             long addedAt = System.nanoTime();
             KAFKA.broker().addPartitions(run.input, 8);
+            // the test's own producer must not race the broker creating them (an idempotent producer
+            // that writes before the new partitions have a leader can be stuck on a sequence error)
+            try (Admin admin = Admin.create(KAFKA.broker().clientProperties())) {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() ->
+                                admin
+                                                .describeTopics(List.of(run.input))
+                                                .allTopicNames()
+                                                .get()
+                                                .get(run.input)
+                                                .partitions()
+                                                .stream()
+                                                .filter(p -> p.leader() != null
+                                                        && !p.leader().isEmpty())
+                                                .count()
+                                        == 8);
+            }
             // the second half goes to the new partitions only
             List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
             for (int id = IDS / 2; id < IDS; id++) {

@@ -49,11 +49,6 @@ public final class SourceControlRelay implements AutoCloseable {
         context.callAsync(started::poll, this::onControl, 0, POLL_INTERVAL_MILLIS);
     }
 
-    /** The control in force, or {@code null} before the topic was read once. */
-    public @Nullable SourceControl current() {
-        return current;
-    }
-
     /** A reader registered (at start or after a failure): it learns the control in force. */
     public void addReader(int subtask) {
         if (current != null) {

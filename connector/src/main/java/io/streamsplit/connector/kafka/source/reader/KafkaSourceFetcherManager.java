@@ -25,7 +25,7 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
     /** Queue slot used when the fetcher reports removed splits outside a regular fetch. */
     private static final int REMOVAL_REPORT_THREAD_INDEX = Integer.MAX_VALUE / 2;
 
-    /** Set on the task thread; read there when a fetcher (and its split reader) is created. */
+    /** Set on the task thread; read when a fetcher (and its split reader) is created, and by the gauge. */
     private volatile boolean sourcePaused;
 
     KafkaSourceFetcherManager(
@@ -80,6 +80,11 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
             public void wakeUp() {}
         });
         reader.wakeUp();
+    }
+
+    /** Whether the operator has this reader's source paused (or it waits, paused, for the first word). */
+    boolean isSourcePaused() {
+        return sourcePaused;
     }
 
     private void reportRemoved(Set<String> splitIds) {

@@ -97,8 +97,6 @@ public final class KafkaSourceReader<T, OUT>
     private int commitFailuresInARow;
 
     private final @Nullable AdjustableRateLimiter<KafkaPartitionSplit> limiter;
-    /** The operator's last word, per the enumerator; paused until it speaks when the source is controlled. */
-    private volatile SourceControl control = SourceControl.RUNNING;
 
     private KafkaSourceReader(
             Settings settings,
@@ -123,7 +121,8 @@ public final class KafkaSourceReader<T, OUT>
         if (settings.controlled()) {
             fetchers.pauseSource(true); // until the enumerator says how the source is to run
         }
-        metrics.trackControl(() -> limiter == null ? 0 : limiter.rate(), () -> control.paused());
+        // the fetchers hold whether the source is paused (also before the enumerator's first word)
+        metrics.trackControl(() -> limiter == null ? 0 : limiter.rate(), fetchers::isSourcePaused);
     }
 
     /** Creates the reader of subtask {@code context.getIndexOfSubtask()}. */
@@ -163,7 +162,6 @@ public final class KafkaSourceReader<T, OUT>
 
     /** Runs the way the operator said: paused or reading, at this reader's share of the rate in force. */
     private void apply(SourceControl next) {
-        control = next;
         ((KafkaSourceFetcherManager) splitFetcherManager).pauseSource(next.paused());
         if (limiter != null) {
             limiter.setRate(next.effectiveRate(settings.maxRecordsPerSecond()) / context.currentParallelism());

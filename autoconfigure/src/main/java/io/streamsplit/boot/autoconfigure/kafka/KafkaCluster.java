@@ -125,7 +125,6 @@ final class KafkaCluster {
                 return problems;
             }
             problems.addAll(topics(client, topics, timeout, create));
-            problems.addAll(createControlTopics(client, topics, timeout, create));
             problems.addAll(transactionTimeouts(client, cluster, timeout));
         } catch (KafkaException e) {
             problems.add(failed(e));
@@ -242,91 +241,87 @@ final class KafkaCluster {
                                 + " created later are found."));
             }
         }
-        if (!toCreate.isEmpty()) {
-            problems.addAll(create(client, toCreate, timeout, create));
-        }
-        return problems;
-    }
-
-    private List<KafkaProblem> create(Admin client, Map<String, Use> topics, Duration timeout, CreateTopics create)
-            throws InterruptedException {
-        List<NewTopic> newTopics = topics.keySet().stream()
-                .map(topic -> new NewTopic(
+        List<Creation> creations = new ArrayList<>();
+        toCreate.forEach((topic, use) -> creations.add(new Creation(
+                new NewTopic(
                         topic,
                         Optional.ofNullable(create.getPartitions()),
-                        Optional.ofNullable(create.getReplicationFactor())))
-                .toList();
-        List<KafkaProblem> problems = new ArrayList<>();
-        client.createTopics(newTopics).values().forEach((topic, future) -> {
-            Use use = topics.get(topic);
-            try {
-                future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                LOG.info(
-                        "Created topic '{}' for {} on Kafka at {} (streamsplit.kafka.create-topics.enabled=true)",
-                        topic,
-                        use.user(),
-                        servers);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    problems.add(
-                            new KafkaProblem(
-                                    use.property(),
-                                    topic,
-                                    "topic '" + topic + "' does not exist and" + " could not be created: "
-                                            + e.getCause().getMessage(),
-                                    "Create it yourself, or check"
-                                            + " streamsplit.kafka.create-topics.partitions/replication-factor against the cluster."));
-                }
-            } catch (TimeoutException e) {
-                problems.add(new KafkaProblem(
-                        use.property(),
-                        topic,
-                        "creating topic '" + topic + "' did not finish" + " within " + timeout.toMillis() + " ms",
-                        "Create it yourself, or raise" + " streamsplit.kafka.startup-check.timeout."));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                        Optional.ofNullable(create.getReplicationFactor())),
+                use.property(),
+                "topic",
+                "for " + use.user() + ", streamsplit.kafka.create-topics.enabled=true",
+                "Create it yourself, or check"
+                        + " streamsplit.kafka.create-topics.partitions/replication-factor against the cluster.",
+                "Create it yourself")));
+        // the control topic is StreamSplit's own: naming it asks for it, whatever create-topics.enabled says;
+        // one partition keeps the order of commands, compaction keeps each source's latest
+        controlTopics.forEach((topic, property) -> {
+            if (!existing.contains(topic) && !toCreate.containsKey(topic)) {
+                creations.add(new Creation(
+                        new NewTopic(topic, Optional.of(1), Optional.ofNullable(create.getReplicationFactor()))
+                                .configs(Map.of("cleanup.policy", "compact")),
+                        property,
+                        "control topic",
+                        property,
+                        "Create it (one partition, cleanup.policy=compact), or remove " + property
+                                + " to run without pause, resume and throttle from Actuator.",
+                        "Create it yourself (one partition, cleanup.policy=compact)"));
             }
         });
+        if (!creations.isEmpty()) {
+            problems.addAll(create(client, creations, timeout));
+        }
         return problems;
     }
 
     /**
-     * The control topic is StreamSplit's own: naming it asks for it, so a missing one is created
-     * whatever {@code create-topics.enabled} says — one partition (the order of commands is kept),
-     * compacted (only each source's latest command matters).
+     * A topic the startup check creates when it is missing.
+     *
+     * @param kind "topic" or "control topic", for messages
+     * @param reason why it is created, for the log
+     * @param failedAction what to do when the broker refuses it
+     * @param createYourself the start of what to do when creating it takes too long
      */
-    private List<KafkaProblem> createControlTopics(
-            Admin client, Set<String> existing, Duration timeout, CreateTopics create) throws InterruptedException {
+    private record Creation(
+            NewTopic topic, String property, String kind, String reason, String failedAction, String createYourself) {}
+
+    /** Creates the topics in one request; a topic created meanwhile by someone else is fine. */
+    private List<KafkaProblem> create(Admin client, List<Creation> creations, Duration timeout) {
+        Map<String, Creation> byTopic = new LinkedHashMap<>();
+        creations.forEach(creation -> byTopic.put(creation.topic().name(), creation));
         List<KafkaProblem> problems = new ArrayList<>();
-        for (Map.Entry<String, String> control : controlTopics.entrySet()) {
-            String topic = control.getKey();
-            if (existing.contains(topic)) {
-                continue;
-            }
-            NewTopic newTopic = new NewTopic(topic, Optional.of(1), Optional.ofNullable(create.getReplicationFactor()))
-                    .configs(Map.of("cleanup.policy", "compact"));
-            try {
-                client.createTopics(List.of(newTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                LOG.info("Created control topic '{}' ({}) on Kafka at {}", topic, control.getValue(), servers);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    problems.add(new KafkaProblem(
-                            control.getValue(),
-                            topic,
-                            "control topic '" + topic + "' does not exist and could not be created: "
-                                    + e.getCause().getMessage(),
-                            "Create it (one partition, cleanup.policy=compact), or remove " + control.getValue()
-                                    + " to run without pause, resume and throttle from Actuator."));
-                }
-            } catch (TimeoutException e) {
-                problems.add(new KafkaProblem(
-                        control.getValue(),
-                        topic,
-                        "creating control topic '" + topic + "' did not finish within " + timeout.toMillis() + " ms",
-                        "Create it yourself (one partition, cleanup.policy=compact), or raise"
-                                + " streamsplit.kafka.startup-check.timeout."));
-            }
-        }
+        client.createTopics(creations.stream().map(Creation::topic).toList())
+                .values()
+                .forEach((topic, future) -> {
+                    Creation creation = byTopic.get(topic);
+                    try {
+                        future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                        LOG.info(
+                                "Created {} '{}' on Kafka at {} ({})",
+                                creation.kind(),
+                                topic,
+                                servers,
+                                creation.reason());
+                    } catch (ExecutionException e) {
+                        if (!(e.getCause() instanceof TopicExistsException)) {
+                            problems.add(new KafkaProblem(
+                                    creation.property(),
+                                    topic,
+                                    creation.kind() + " '" + topic + "' does not exist and could not be created: "
+                                            + e.getCause().getMessage(),
+                                    creation.failedAction()));
+                        }
+                    } catch (TimeoutException e) {
+                        problems.add(new KafkaProblem(
+                                creation.property(),
+                                topic,
+                                "creating " + creation.kind() + " '" + topic + "' did not finish within "
+                                        + timeout.toMillis() + " ms",
+                                creation.createYourself() + ", or raise streamsplit.kafka.startup-check.timeout."));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
         return problems;
     }
 

@@ -148,7 +148,8 @@ public class StreamSplitEndpoint {
                                     + "': use stop, start, rescale, pause, resume or throttle",
                             "unknown operation");
             }
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // the job's state, or a rule of SourceControl (e.g. a negative rate): the request cannot be done
             throw new InvalidEndpointRequestException("Cannot " + operation + ": " + e.getMessage(), e.getMessage());
         } catch (InvalidEndpointRequestException e) {
             throw e;
@@ -180,12 +181,6 @@ public class StreamSplitEndpoint {
      * report it applied; {@code throttle} without a rate goes back to the configured one, 0 unthrottles.
      */
     private Map<String, Object> control(String operation, String source, @Nullable Double rate) throws Exception {
-        if (rate != null && (rate < 0 || rate.isNaN() || rate.isInfinite())) {
-            throw new InvalidEndpointRequestException(
-                    "maxRecordsPerSecond is " + rate + "; use a positive rate, 0 for unthrottled, or leave it"
-                            + " out for the configured rate",
-                    "bad rate");
-        }
         SourceControl next = controls.change(source, current -> switch (operation) {
             case "pause" -> current.withPaused(true);
             case "resume" -> current.withPaused(false);

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -97,9 +98,7 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
     private void counter(
             MeterRegistry registry, String name, String description, String source, ToLongFunction<SourceState> value) {
         FunctionCounter.builder(name, this, m -> {
-                    JobSplits current = m.latest;
-                    SourceState state =
-                            current == null ? null : current.sources().get(source);
+                    SourceState state = m.state(source);
                     return state == null ? 0 : value.applyAsLong(state);
                 })
                 .tag("source", source)
@@ -109,9 +108,14 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
 
     private static double sourceValue(
             StreamSplitMeters meters, String source, java.util.function.ToDoubleFunction<SourceState> value) {
-        JobSplits current = meters.latest;
-        SourceState state = current == null ? null : current.sources().get(source);
+        SourceState state = meters.state(source);
         return state == null ? Double.NaN : value.applyAsDouble(state);
+    }
+
+    /** The source's state as of the last refresh, or {@code null} before one. */
+    private @Nullable SourceState state(String source) {
+        JobSplits current = latest;
+        return current == null ? null : current.sources().get(source);
     }
 
     private double checkpointAgeSeconds() {

@@ -40,14 +40,8 @@ public record RawMetric(String operator, int subtask, String topic, int partitio
         }
     }
 
+    /** The value as a whole number, or -1 when it is none. */
     public long asLong() {
-        if (value instanceof Number number) {
-            return number.longValue();
-        }
-        try {
-            return (long) Double.parseDouble(String.valueOf(value));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return value instanceof Number number ? number.longValue() : (long) asDouble();
     }
 }

@@ -4,6 +4,7 @@ import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.reader.KafkaSourceReader;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.MalformedURLException;
 import java.net.URI;
@@ -56,7 +57,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * the raw loops decode the same way. {@code --b-format json-format} runs the second StreamSplit run of
  * each round with another JSON format: an A/B of two ways to read the same records. StreamSplit's source fetches more per request than
  * Kafka's defaults ({@code max.poll.records} 2,000, and {@code max.partition.fetch.bytes} sized per
- * reader by {@link KafkaSourceReader#partitionFetchBytes(int)}: 8 MB for up to 4 partitions, down to
+ * reader by {@link KafkaSourceReader#partitionFetchBytes(int)}: 8 MB for one partition, down to
  * 1 MB); the official source runs with Kafka's defaults, as a user wiring it by hand gets it, unless
  * {@code --official-tuned 1} gives it the same two settings for the shape. {@code --object-reuse 1}
  * runs both Flink jobs with object reuse, so chained operators pass elements on without copying them.
@@ -70,7 +71,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 public final class SourceThroughputBenchmark {
 
     /** The readers; {@link #STREAMSPLIT_AGAIN} is a second run of StreamSplit's source, only with {@code --aa 1}. */
-    enum Reader {
+    public enum Reader {
         RAW,
         RAW_TUNED,
         OFFICIAL,
@@ -129,7 +130,7 @@ public final class SourceThroughputBenchmark {
      * takes about a second here (its RPC system loads and JIT-compiles anew each time), which
      * would otherwise be counted as the source's start and compete for the CPU during reading.
      */
-    static MiniCluster startCluster(int parallelism) throws Exception {
+    public static MiniCluster startCluster(int parallelism) throws Exception {
         MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
                 .setConfiguration(BenchmarkSupport.jobConfiguration(parallelism))
                 .setNumTaskManagers(1)
@@ -317,6 +318,17 @@ public final class SourceThroughputBenchmark {
     private static long flinkRead(
             Reader reader, MiniCluster cluster, String bootstrap, String topic, ThroughputSettings settings)
             throws Exception {
+        JobExecutionResult result = cluster.executeJobBlocking(jobGraph(reader, bootstrap, topic, settings));
+        Long count = result.getAccumulatorResult(Counting.NAME);
+        return count == null ? 0 : count;
+    }
+
+    /**
+     * The bounded job a Flink reader runs: {@code reader}'s source over {@code topic} → counting map
+     * ({@link Counting}, which also stamps {@link ReadClock}) → discarding sink.
+     */
+    public static JobGraph jobGraph(Reader reader, String bootstrap, String topic, ThroughputSettings settings)
+            throws IOException {
         Configuration jobConfig = BenchmarkSupport.jobConfiguration(settings.parallelism());
         // off by default, as in Flink: every chained operator then gets its own copy of each element
         jobConfig.set(PipelineOptions.OBJECT_REUSE, settings.objectReuse());
@@ -343,9 +355,7 @@ public final class SourceThroughputBenchmark {
         job.setClasspaths(env.getConfiguration().getOptional(PipelineOptions.CLASSPATHS).orElse(List.of()).stream()
                 .map(SourceThroughputBenchmark::url)
                 .toList());
-        JobExecutionResult result = cluster.executeJobBlocking(job);
-        Long count = result.getAccumulatorResult(Counting.NAME);
-        return count == null ? 0 : count;
+        return job;
     }
 
     /** StreamSplit's source for {@code reader}; the second run of an A/B gets the {@code --b} settings. */

@@ -39,7 +39,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Defaults: earliest offset, unbounded, no rate limit, partitions discovered once at start, offsets
  * committed on checkpoint when a group id is set, {@code isolation.level=read_committed}, no topic
- * auto-creation, {@code max.poll.records=2000}, {@code max.partition.fetch.bytes} 32 MB per reader
+ * auto-creation, {@code max.poll.records=2000}, {@code max.partition.fetch.bytes} 8 MB per reader
  * shared among its partitions (1–8 MB each), reset to earliest when out of range, bad records fail.
  *
  * @param <T> the element type

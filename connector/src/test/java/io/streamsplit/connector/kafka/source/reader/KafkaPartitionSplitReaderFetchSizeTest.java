@@ -20,12 +20,14 @@ import org.junit.jupiter.api.Test;
 class KafkaPartitionSplitReaderFetchSizeTest {
 
     @Test
-    void partitionShareOf32MegabytesStaysBetweenKafkasDefaultAnd8Megabytes() {
+    void partitionShareOf8MegabytesStaysBetweenKafkasDefaultAnd8Megabytes() {
         assertThat(KafkaSourceReader.partitionFetchBytes(0)).isEqualTo(8 << 20);
         assertThat(KafkaSourceReader.partitionFetchBytes(1)).isEqualTo(8 << 20);
-        assertThat(KafkaSourceReader.partitionFetchBytes(4)).isEqualTo(8 << 20);
-        assertThat(KafkaSourceReader.partitionFetchBytes(5)).isEqualTo((32 << 20) / 5);
-        assertThat(KafkaSourceReader.partitionFetchBytes(16)).isEqualTo(2 << 20);
+        assertThat(KafkaSourceReader.partitionFetchBytes(2)).isEqualTo(4 << 20);
+        assertThat(KafkaSourceReader.partitionFetchBytes(3)).isEqualTo((8 << 20) / 3);
+        assertThat(KafkaSourceReader.partitionFetchBytes(4)).isEqualTo(2 << 20);
+        assertThat(KafkaSourceReader.partitionFetchBytes(8)).isEqualTo(1 << 20);
+        assertThat(KafkaSourceReader.partitionFetchBytes(16)).isEqualTo(1 << 20);
         assertThat(KafkaSourceReader.partitionFetchBytes(32)).isEqualTo(1 << 20);
         assertThat(KafkaSourceReader.partitionFetchBytes(100_000)).isEqualTo(1 << 20);
     }
@@ -37,14 +39,14 @@ class KafkaPartitionSplitReaderFetchSizeTest {
             assertThat(reader.consumerSettings())
                     .as("no consumer before the first splits")
                     .isNull();
-            reader.handleSplitsChanges(new SplitsAddition<>(splits(0, 16)));
+            reader.handleSplitsChanges(new SplitsAddition<>(splits(0, 2)));
             assertThat(reader.consumerSettings())
-                    .containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(2 << 20))
+                    .containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(4 << 20))
                     .containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
             // partitions discovered later share the consumer, and its size
-            reader.handleSplitsChanges(new SplitsAddition<>(splits(16, 48)));
+            reader.handleSplitsChanges(new SplitsAddition<>(splits(2, 48)));
             assertThat(reader.consumerSettings())
-                    .containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(2 << 20));
+                    .containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(4 << 20));
         } finally {
             reader.close();
         }

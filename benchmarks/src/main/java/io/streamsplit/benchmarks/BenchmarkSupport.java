@@ -20,7 +20,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** What the harnesses share: flags, input topics, job configuration, medians. */
-final class BenchmarkSupport {
+public final class BenchmarkSupport {
 
     private BenchmarkSupport() {}
 
@@ -105,7 +105,7 @@ final class BenchmarkSupport {
     }
 
     /** Writes {@code count} records with the values {@code values} gives, evenly over the topic's partitions. */
-    static void writeRecords(
+    public static void writeRecords(
             String bootstrapServers, String topic, int count, java.util.function.IntFunction<byte[]> values) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -159,7 +159,7 @@ final class BenchmarkSupport {
         return config;
     }
 
-    static double median(List<Double> values) {
+    public static double median(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
         int n = sorted.size();
         return n == 0 ? Double.NaN : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;

@@ -5,9 +5,9 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 
 /** Counts records in an accumulator, so every run proves it read everything. */
-final class Counting extends RichMapFunction<Object, Object> {
+public final class Counting extends RichMapFunction<Object, Object> {
     private static final long serialVersionUID = 1L;
-    static final String NAME = "records";
+    public static final String NAME = "records";
     private transient LongCounter counter;
     private transient boolean seen;
 

@@ -14,10 +14,10 @@ import java.util.Map;
  * shape whose whole range is below a target is below it, and one whose range spans it is not
  * decided by this run.
  */
-record RoundRatio(double median, double low, double high, int rounds) {
+public record RoundRatio(double median, double low, double high, int rounds) {
 
     /** a/b per round over the runs both readers have. */
-    static RoundRatio of(Map<Reader, List<Double>> values, Reader a, Reader b) {
+    public static RoundRatio of(Map<Reader, List<Double>> values, Reader a, Reader b) {
         List<Double> ratios = new ArrayList<>();
         List<Double> as = values.get(a);
         List<Double> bs = values.get(b);
@@ -32,7 +32,7 @@ record RoundRatio(double median, double low, double high, int rounds) {
     }
 
     /** The whole range is below {@code target}: below it beyond this run's noise. */
-    boolean clearlyBelow(double target) {
+    public boolean clearlyBelow(double target) {
         return high < target;
     }
 

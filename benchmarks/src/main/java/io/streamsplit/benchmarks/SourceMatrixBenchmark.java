@@ -115,7 +115,7 @@ public final class SourceMatrixBenchmark {
      * The shapes of a matrix, formats outermost; {@code objectReuse} runs every Flink job with
      * object reuse ({@code --object-reuse 1}: chained operators are handed elements without copies).
      */
-    static List<ThroughputSettings> shapes(
+    public static List<ThroughputSettings> shapes(
             int records,
             long maxMegabytes,
             int runs,

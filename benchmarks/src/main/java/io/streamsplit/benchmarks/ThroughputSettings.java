@@ -9,7 +9,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** One shape and mode of the throughput harness, from its command-line flags. */
-record ThroughputSettings(
+public record ThroughputSettings(
         int records,
         int recordSize,
         int partitions,
@@ -21,11 +21,12 @@ record ThroughputSettings(
         boolean aa,
         Map<String, String> b,
         @Nullable ValueFormat bFormat) {
-    ThroughputSettings(int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
+    public ThroughputSettings(
+            int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
         this(records, recordSize, partitions, parallelism, runs, format, false, false, false, Map.of(), null);
     }
 
-    static ThroughputSettings parse(String... args) {
+    public static ThroughputSettings parse(String... args) {
         ValueFormat format = ValueFormat.BYTES;
         Map<String, String> b = Map.of();
         ValueFormat bFormat = null;
@@ -106,7 +107,7 @@ record ThroughputSettings(
     }
 
     /** "100 B bytes, 4 partitions, p=2" */
-    String shape() {
+    public String shape() {
         return (format.json()
                         ? format.name().toLowerCase(Locale.ROOT).replace('_', '-')
                         : recordSize + " B " + format.name().toLowerCase(Locale.ROOT))

@@ -25,7 +25,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * a Spring Boot 4 application writes one, {@link #JSON_FORMAT} with the connector's own
  * {@code JsonFormat} ({@code format: json}).
  */
-enum ValueFormat {
+public enum ValueFormat {
     BYTES,
     STRING,
     JSON,
@@ -44,17 +44,17 @@ enum ValueFormat {
         public long timestamp;
     }
 
-    static ValueFormat parse(String name) {
+    public static ValueFormat parse(String name) {
         return valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 
     /** Whether the records are the small JSON orders. */
-    boolean json() {
+    public boolean json() {
         return this == JSON || this == JSON3 || this == JSON_FORMAT;
     }
 
     /** The value of record {@code i}. */
-    IntFunction<byte[]> values(int size) {
+    public IntFunction<byte[]> values(int size) {
         if (!json()) {
             byte[] value = new byte[size];
             Arrays.fill(value, (byte) 'x');

@@ -1,0 +1,52 @@
+package io.streamsplit.benchmarks.isolated;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What Linux's {@code /proc} says about a process: CPU seconds (user + system) and resident memory
+ * (current and peak, {@code VmRSS} / {@code VmHWM}). Off Linux, or for a process that has ended,
+ * every figure is {@code -1}, so a report shows "n/a" rather than a zero that looks measured.
+ */
+public final class ProcStats {
+
+    private static final double TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+    private ProcStats() {}
+
+    /** CPU seconds {@code pid} has used so far, -1 when unknown. */
+    public static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / TICKS_PER_SECOND;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The peak resident set of {@code pid} in MB ({@code VmHWM}), -1 when unknown. */
+    public static double peakRssMb(long pid) {
+        return statusMb(pid, "VmHWM:");
+    }
+
+    /** The current resident set of {@code pid} in MB ({@code VmRSS}), -1 when unknown. */
+    public static double rssMb(long pid) {
+        return statusMb(pid, "VmRSS:");
+    }
+
+    private static double statusMb(long pid, String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+                if (line.startsWith(field)) {
+                    String kb = line.substring(field.length()).trim().split("\\s+")[0];
+                    return Long.parseLong(kb) / 1024.0;
+                }
+            }
+            return -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+}

@@ -174,9 +174,15 @@ public final class StreamSplitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "embedded", matchIfMissing = true)
-    EmbeddedFlinkCluster embeddedFlinkCluster(StreamSplitProperties properties, FlinkJobDefinition job) {
-        return new EmbeddedFlinkCluster(
+    EmbeddedFlinkCluster embeddedFlinkCluster(
+            StreamSplitProperties properties, FlinkJobDefinition job, ConfigurableListableBeanFactory beanFactory) {
+        EmbeddedFlinkCluster cluster = new EmbeddedFlinkCluster(
                 FlinkConfigurationMapper.embeddedClusterConfiguration(properties.getFlink(), job.configuration()));
+        if (properties.getFlink().isEnabled()
+                && beanFactory.getBeanNamesForType(StreamSplitPipeline.class, false, false).length > 0) {
+            cluster.startInBackground(); // a job will be submitted: start while the rest of the context refreshes
+        }
+        return cluster;
     }
 
     @Bean

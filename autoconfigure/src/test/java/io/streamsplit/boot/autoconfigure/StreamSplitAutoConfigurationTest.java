@@ -260,7 +260,7 @@ class StreamSplitAutoConfigurationTest {
                                     .get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF))
                             .isEqualTo(Duration.ofSeconds(3));
                     assertThat(context.getBean(EmbeddedFlinkCluster.class).isRunning())
-                            .as("the MiniCluster starts with the first job, not with the context")
+                            .as("without a StreamSplitPipeline bean no job is coming, so no MiniCluster starts")
                             .isFalse();
                 });
     }

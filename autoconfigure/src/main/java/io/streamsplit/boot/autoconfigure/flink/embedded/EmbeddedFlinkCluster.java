@@ -43,6 +43,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
 
     private final Configuration configuration;
     private MiniCluster miniCluster;
+    private boolean closed;
     private URL emptyClasspathEntry;
 
     private final InProcessMetrics inProcessMetrics = InProcessMetrics.create();
@@ -59,6 +60,9 @@ public class EmbeddedFlinkCluster implements DisposableBean {
 
     /** The MiniCluster, started on first use. */
     public synchronized MiniCluster miniCluster() throws Exception {
+        if (closed) {
+            throw new IllegalStateException("The embedded Flink MiniCluster is closed with its application context");
+        }
         if (miniCluster == null) {
             MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
                     .setConfiguration(configuration)
@@ -82,6 +86,29 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                     cluster.getRestAddress().get(10, TimeUnit.SECONDS));
         }
         return miniCluster;
+    }
+
+    /**
+     * Starts the cluster on a daemon thread now, so that its start (about a second of RPC, blob
+     * server and task manager services) overlaps the rest of the context's refresh instead of
+     * following it. A failure here is only logged at DEBUG: the job's submission starts the
+     * cluster again and reports it.
+     */
+    public void startInBackground() {
+        Thread starter = new Thread(
+                () -> {
+                    try {
+                        miniCluster();
+                    } catch (Exception e) {
+                        LOG.debug(
+                                "Starting the embedded Flink MiniCluster ahead of the job failed; the job's"
+                                        + " submission tries again",
+                                e);
+                    }
+                },
+                "streamsplit-flink-start");
+        starter.setDaemon(true);
+        starter.start();
     }
 
     /** The REST address, once the cluster runs (Flink's web UI when flink-runtime-web is present). */
@@ -172,6 +199,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
 
     @Override
     public synchronized void destroy() throws Exception {
+        closed = true;
         if (miniCluster != null) {
             miniCluster.closeAsync().get(30, TimeUnit.SECONDS);
             miniCluster = null;

@@ -1,0 +1,34 @@
+package io.streamsplit.boot.autoconfigure.flink.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedFlinkClusterTest {
+
+    @Test
+    void aClusterStartedAheadOfTheJobIsTheOneTheJobGetsAndClosesWithTheContext() throws Exception {
+        Configuration configuration = new Configuration();
+        configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, 1);
+        EmbeddedFlinkCluster cluster = new EmbeddedFlinkCluster(configuration);
+
+        cluster.startInBackground();
+
+        await().atMost(Duration.ofSeconds(60)).until(cluster::isRunning);
+        var started = cluster.miniCluster();
+        assertThat(cluster.miniCluster()).as("the job's submission reuses it").isSameAs(started);
+
+        cluster.destroy();
+
+        assertThat(started.isRunning()).isFalse();
+        assertThatThrownBy(cluster::miniCluster)
+                .as("a late submission (or a late background start) must not bring a closed cluster back")
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed with its application context");
+    }
+}

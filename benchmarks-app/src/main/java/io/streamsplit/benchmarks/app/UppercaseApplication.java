@@ -1,0 +1,36 @@
+package io.streamsplit.benchmarks.app;
+
+import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.util.Locale;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The application whose start-up and footprint {@code AppStartBenchmark} measures: one source
+ * ({@code in}, Strings), a map, one sink ({@code out}), no windows, on the embedded MiniCluster,
+ * with Actuator's health over HTTP, as a small production service would run.
+ */
+@SpringBootApplication
+public class UppercaseApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(UppercaseApplication.class, args);
+    }
+
+    @Bean
+    StreamSplitPipeline uppercase() {
+        return pipeline -> pipeline.sink(
+                "out", pipeline.<String>source("in").map(new Uppercase()).name("uppercase"));
+    }
+
+    static final class Uppercase implements MapFunction<String, String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String map(String value) {
+            return value.toUpperCase(Locale.ROOT);
+        }
+    }
+}

@@ -1,0 +1,334 @@
+package io.streamsplit.benchmarks.isolated;
+
+import io.streamsplit.benchmarks.BenchmarkSupport;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * How fast a StreamSplit application starts and how much memory it keeps, as {@code java -jar}
+ * runs it: the benchmarks app (one source, a map, a sink, Actuator over HTTP, embedded MiniCluster)
+ * against a broker in its own JVM, with input already waiting. Per run it prints, from process
+ * start: the context ready (Spring Boot's "Started ..." line), the job submitted (StreamSplit's
+ * "Submitted Flink job" line), the first output record (seen by a consumer of the sink's topic), and
+ * the app's resident memory after {@code --rss-after} seconds. Every configuration runs
+ * {@code --rounds} times, configurations interleaved:
+ *
+ * <ul>
+ *   <li>{@code fat-jar}: {@code java -jar app.jar}, no options;
+ *   <li>{@code small}: the same with {@link #SMALL} (heap, GC, thread stacks, code cache);
+ *   <li>{@code extracted}: the jar extracted with Spring Boot's {@code -Djarmode=tools extract};
+ *   <li>{@code cds}: extracted, with a class data sharing archive from a training run
+ *       ({@code -XX:ArchiveClassesAtExit}, {@code -Dspring.context.exit=onRefresh});
+ *   <li>{@code cds-small}: both;
+ *   <li>{@code cds-c1}, {@code cds-small-c1}: with {@link #C1_ONLY} too.
+ * </ul>
+ *
+ * <pre>
+ * mvn -B -q -DskipTests install -pl benchmarks -am
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.isolated.AppStartBenchmark \
+ *     -Dexec.args="--rounds 3 --rss-after 60 --configs fat-jar,small,cds,cds-small"
+ * </pre>
+ */
+public final class AppStartBenchmark {
+
+    /** The documented JVM options for a small StreamSplit application (docs/deployment.md). */
+    static final List<String> SMALL =
+            List.of("-XX:+UseSerialGC", "-Xmx256m", "-Xss512k", "-XX:ReservedCodeCacheSize=64m");
+
+    /** C1 only: less JIT work at start on few cores, at the price of peak throughput. */
+    static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
+    private static List<String> small = SMALL;
+
+    /** One start of the app: seconds from process start, RSS in MB; -1 where not seen. */
+    record AppRun(String config, double contextReady, double jobSubmitted, double firstOutput, double rssMb) {}
+
+    private AppStartBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("jar", "../benchmarks-app/target/streamsplit-benchmarks-app-exec.jar");
+        f.put("rounds", "3");
+        f.put("rss-after", "60");
+        f.put("configs", "fat-jar,small,cds,cds-small");
+        f.put("records", "1000");
+        f.put("small", String.join(" ", SMALL));
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            String name = args[i].replaceFirst("^--", "");
+            if (!f.containsKey(name)) {
+                throw new IllegalArgumentException(
+                        "unknown option " + args[i] + "; known: --" + String.join(", --", f.keySet()));
+            }
+            f.put(name, args[i + 1]);
+        }
+        small = List.of(f.get("small").trim().split("\\s+"));
+        run(
+                Path.of(f.get("jar")),
+                List.of(f.get("configs").split(",")),
+                Integer.parseInt(f.get("rounds")),
+                Duration.ofSeconds(Long.parseLong(f.get("rss-after"))),
+                Integer.parseInt(f.get("records")),
+                System.out);
+    }
+
+    static List<AppRun> run(Path jar, List<String> configs, int rounds, Duration rssAfter, int records, PrintStream out)
+            throws Exception {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("No application jar at " + jar.toAbsolutePath()
+                    + "; build it with mvn -B -q -DskipTests install -pl benchmarks-app -am, or give --jar");
+        }
+        Path work = Files.createTempDirectory("app-start");
+        List<AppRun> runs = new ArrayList<>();
+        try (BrokerProcess broker = BrokerProcess.start(work)) {
+            String bootstrap = broker.bootstrapServers();
+            IsolatedBenchmark.createTopics(bootstrap, List.of("start.in"), 1);
+            BenchmarkSupport.writeRecords(
+                    bootstrap, "start.in", records, i -> ("record " + i).getBytes(StandardCharsets.UTF_8));
+            Launch launch = new Launch(jar, work, bootstrap);
+            int n = 0;
+            for (int round = 1; round <= rounds; round++) {
+                for (String config : configs) {
+                    String output = "start.out-" + n;
+                    IsolatedBenchmark.createTopics(bootstrap, List.of(output), 1);
+                    AppRun run = startOnce(
+                            launch.command(config, "run-" + n++, output), config, bootstrap, output, rssAfter);
+                    runs.add(run);
+                    out.printf(
+                            Locale.ROOT,
+                            "round %d %-10s context ready %5.2f s  job submitted %5.2f s  first output %5.2f s"
+                                    + "  RSS after %d s %,4.0f MB%n",
+                            round,
+                            config,
+                            run.contextReady(),
+                            run.jobSubmitted(),
+                            run.firstOutput(),
+                            rssAfter.toSeconds(),
+                            run.rssMb());
+                }
+            }
+        }
+        out.println();
+        for (String config : configs) {
+            List<AppRun> of =
+                    runs.stream().filter(r -> r.config().equals(config)).toList();
+            out.printf(
+                    Locale.ROOT,
+                    "median %-10s context ready %5.2f s  job submitted %5.2f s  first output %5.2f s  RSS after %d s"
+                            + " %,4.0f MB   (%s)%n",
+                    config,
+                    median(of, AppRun::contextReady),
+                    median(of, AppRun::jobSubmitted),
+                    median(of, AppRun::firstOutput),
+                    rssAfter.toSeconds(),
+                    median(of, AppRun::rssMb),
+                    String.join(" ", launch(config)));
+        }
+        return runs;
+    }
+
+    /** The options a configuration adds before {@code -jar}. */
+    static List<String> launch(String config) {
+        return switch (config) {
+            case "fat-jar", "extracted" -> List.of();
+            case "small" -> small;
+            case "cds" -> List.of("-XX:SharedArchiveFile=app.jsa");
+            case "cds-small" -> concat(List.of("-XX:SharedArchiveFile=app.jsa"), small);
+            case "cds-c1" -> List.of("-XX:SharedArchiveFile=app.jsa", C1_ONLY);
+            case "cds-small-c1" -> concat(List.of("-XX:SharedArchiveFile=app.jsa", C1_ONLY), small);
+            default ->
+                throw new IllegalArgumentException("unknown configuration " + config
+                        + "; known: fat-jar, small, extracted, cds, cds-small, cds-c1, cds-small-c1");
+        };
+    }
+
+    /** Builds each configuration's command; extracts the jar and trains the CDS archive once, when first needed. */
+    private static final class Launch {
+        private final Path jar;
+        private final Path work;
+        private final String bootstrap;
+        private Path extractedJar;
+        private Path archive;
+
+        Launch(Path jar, Path work, String bootstrap) {
+            this.jar = jar;
+            this.work = work;
+            this.bootstrap = bootstrap;
+        }
+
+        List<String> command(String config, String group, String output) throws Exception {
+            List<String> app = appArgs(group, output);
+            List<String> command = new ArrayList<>(List.of(java()));
+            switch (config) {
+                case "fat-jar", "small" -> {
+                    command.addAll(launch(config));
+                    command.addAll(List.of("-jar", jar.toString()));
+                }
+                default -> {
+                    Path extracted = extracted();
+                    if (config.startsWith("cds")) {
+                        command.add("-XX:SharedArchiveFile=" + archive(group, output));
+                        command.addAll(launch(config).subList(1, launch(config).size()));
+                    }
+                    command.addAll(List.of("-jar", extracted.toString()));
+                }
+            }
+            command.addAll(app);
+            return command;
+        }
+
+        private List<String> appArgs(String group, String output) {
+            return List.of(
+                    "--streamsplit.kafka.bootstrap-servers=" + bootstrap,
+                    "--streamsplit.kafka.sources.in.group-id=" + group,
+                    "--streamsplit.kafka.sinks.out.topic=" + output,
+                    "--server.port=0");
+        }
+
+        private Path extracted() throws IOException, InterruptedException {
+            if (extractedJar == null) {
+                Path dir = work.resolve("extracted");
+                exec(List.of(
+                        java(), "-Djarmode=tools", "-jar", jar.toString(), "extract", "--destination", dir.toString()));
+                extractedJar = dir.resolve(jar.getFileName());
+            }
+            return extractedJar;
+        }
+
+        private Path archive(String group, String output) throws Exception {
+            if (archive == null) {
+                Path jsa = work.resolve("app.jsa");
+                List<String> training = new ArrayList<>(List.of(
+                        java(),
+                        "-XX:ArchiveClassesAtExit=" + jsa,
+                        "-Dspring.context.exit=onRefresh",
+                        "-jar",
+                        extracted().toString()));
+                training.addAll(appArgs(group + "-training", output));
+                exec(training);
+                archive = jsa;
+            }
+            return archive;
+        }
+
+        private void exec(List<String> command) throws IOException, InterruptedException {
+            Path log = work.resolve("prepare.log");
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+            if (!process.waitFor(180, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                throw new IllegalStateException(
+                        String.join(" ", command) + " failed; its output:\n" + Files.readString(log));
+            }
+        }
+
+        private static String java() {
+            return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        }
+    }
+
+    private static AppRun startOnce(
+            List<String> command, String config, String bootstrap, String output, Duration rssAfter) throws Exception {
+        AtomicLong contextReady = new AtomicLong();
+        AtomicLong jobSubmitted = new AtomicLong();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        long start = System.nanoTime();
+        Process app = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Thread logReader = new Thread(
+                () -> {
+                    try (BufferedReader reader =
+                            new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = reader.readLine()) != null; ) {
+                            long now = System.nanoTime();
+                            lines.add(line);
+                            if (line.contains("Started UppercaseApplication in")) {
+                                contextReady.compareAndSet(0, now);
+                            } else if (line.contains("Submitted Flink job")) {
+                                jobSubmitted.compareAndSet(0, now);
+                            }
+                        }
+                    } catch (IOException e) {
+                        // the process ended
+                    }
+                },
+                "app-log");
+        logReader.setDaemon(true);
+        logReader.start();
+        try {
+            long firstOutput = firstRecord(bootstrap, output, app, Duration.ofSeconds(60));
+            if (firstOutput == 0) {
+                throw new IllegalStateException(
+                        config + ": no output record within 60 s; the app's output:\n" + String.join("\n", lines));
+            }
+            long rssAt = start + rssAfter.toNanos();
+            while (System.nanoTime() < rssAt && app.isAlive()) {
+                TimeUnit.MILLISECONDS.sleep(Math.min(500, Math.max(1, (rssAt - System.nanoTime()) / 1_000_000)));
+            }
+            double rss = ProcStats.rssMb(app.pid());
+            return new AppRun(
+                    config,
+                    seconds(contextReady.get(), start),
+                    seconds(jobSubmitted.get(), start),
+                    seconds(firstOutput, start),
+                    rss);
+        } finally {
+            app.destroy(); // SIGTERM: the app stops its job and closes the MiniCluster
+            if (!app.waitFor(30, TimeUnit.SECONDS)) {
+                app.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    /** {@code System.nanoTime()} when the first record of {@code topic} was polled; 0 if none came in time. */
+    private static long firstRecord(String bootstrap, String topic, Process app, Duration timeout) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline && app.isAlive()) {
+                if (!consumer.poll(Duration.ofMillis(20)).isEmpty()) {
+                    return System.nanoTime();
+                }
+            }
+            return 0;
+        }
+    }
+
+    private static double seconds(long nanos, long start) {
+        return nanos == 0 ? -1 : (nanos - start) / 1e9;
+    }
+
+    private static double median(List<AppRun> runs, java.util.function.ToDoubleFunction<AppRun> f) {
+        return BenchmarkSupport.median(runs.stream().mapToDouble(f).boxed().toList());
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

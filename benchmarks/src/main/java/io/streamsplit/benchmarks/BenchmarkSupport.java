@@ -25,7 +25,7 @@ public final class BenchmarkSupport {
     private BenchmarkSupport() {}
 
     /** {@code --name value} pairs over {@code defaults}; an unknown flag fails and lists the known ones. */
-    static Map<String, Integer> flags(Map<String, Integer> defaults, String... args) {
+    public static Map<String, Integer> flags(Map<String, Integer> defaults, String... args) {
         Map<String, Integer> values = new LinkedHashMap<>(defaults);
         for (int i = 0; i + 1 < args.length; i += 2) {
             String name = args[i].replaceFirst("^--", "");

@@ -34,7 +34,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * End-to-end latency at a fixed input rate: a producer writes {@code --rate} records/s for
- * {@code --seconds}, each carrying its send time ({@code System.nanoTime()}, same JVM), into a fresh
+ * {@code --seconds}, each carrying its send time ({@code System.nanoTime()}, same JVM; see
+ * {@code isolated.IsolatedLatencyBenchmark} for the job in a JVM of its own), into a fresh
  * topic; a running job (source → latency map → discarding sink, at-least-once checkpoints every
  * second) records receive time − send time. Official and StreamSplit alternate; reported per run and
  * as medians: p50, p99, p99.9 and max, in milliseconds.
@@ -46,20 +47,20 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class LatencyBenchmark {
 
-    enum Reader {
+    public enum Reader {
         OFFICIAL,
         STREAMSPLIT
     }
 
     /** Percentiles of one run, in milliseconds. */
-    record Percentiles(double p50, double p99, double p999, double max, long count) {}
+    public record Percentiles(double p50, double p99, double p999, double max, long count) {}
 
     /** 10 µs buckets up to 10 s; the job runs in this JVM, so the map writes here directly. */
-    static final class Histogram {
+    public static final class Histogram {
         static final long BUCKET_NANOS = 10_000;
         static final AtomicLongArray COUNTS = new AtomicLongArray(1_000_000);
 
-        static void reset() {
+        public static void reset() {
             for (int i = 0; i < COUNTS.length(); i++) {
                 COUNTS.set(i, 0);
             }
@@ -69,7 +70,7 @@ public final class LatencyBenchmark {
             COUNTS.incrementAndGet((int) Math.min(COUNTS.length() - 1, Math.max(0, nanos / BUCKET_NANOS)));
         }
 
-        static long count() {
+        public static long count() {
             long total = 0;
             for (int i = 0; i < COUNTS.length(); i++) {
                 total += COUNTS.get(i);
@@ -77,7 +78,7 @@ public final class LatencyBenchmark {
             return total;
         }
 
-        static Percentiles percentiles() {
+        public static Percentiles percentiles() {
             long total = count();
             double[] wanted = {0.50, 0.99, 0.999};
             double[] found = new double[wanted.length];
@@ -187,6 +188,30 @@ public final class LatencyBenchmark {
             Reader reader, String bootstrap, String topic, int rate, int seconds, int parallelism, int recordSize)
             throws Exception {
         Histogram.reset();
+        JobClient job = startJob(reader, bootstrap, topic, parallelism);
+        try {
+            awaitRunning(job);
+            TimeUnit.SECONDS.sleep(2); // splits assigned and the first fetch issued
+            long sent = produce(bootstrap, topic, rate, seconds, recordSize);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (Histogram.count() < sent && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            if (Histogram.count() < sent) {
+                throw new IllegalStateException(reader + " received " + Histogram.count() + " of " + sent + " records");
+            }
+            return Histogram.percentiles();
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Starts the latency job of {@code reader} on {@code topic} from its earliest offset (source →
+     * map recording receive time − send time in {@link Histogram} → discarding sink, at-least-once
+     * checkpoints every second) on a local MiniCluster.
+     */
+    public static JobClient startJob(Reader reader, String bootstrap, String topic, int parallelism) throws Exception {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(BenchmarkSupport.jobConfiguration(parallelism));
         env.enableCheckpointing(1000, CheckpointingMode.AT_LEAST_ONCE);
@@ -210,29 +235,14 @@ public final class LatencyBenchmark {
                 })
                 .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .sinkTo(new DiscardingSink<>());
-        JobClient job = env.executeAsync(reader + " latency");
-        try {
-            awaitRunning(job);
-            TimeUnit.SECONDS.sleep(2); // splits assigned and the first fetch issued
-            long sent = produce(bootstrap, topic, rate, seconds, recordSize);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (Histogram.count() < sent && System.nanoTime() < deadline) {
-                TimeUnit.MILLISECONDS.sleep(50);
-            }
-            if (Histogram.count() < sent) {
-                throw new IllegalStateException(reader + " received " + Histogram.count() + " of " + sent + " records");
-            }
-            return Histogram.percentiles();
-        } finally {
-            job.cancel().get(30, TimeUnit.SECONDS);
-        }
+        return env.executeAsync(reader + " latency");
     }
 
     private static KafkaRecordEmitter<byte[]> values() {
         return (record, out) -> out.collect(record.value());
     }
 
-    private static void awaitRunning(JobClient job) throws Exception {
+    public static void awaitRunning(JobClient job) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (job.getJobStatus().get() != JobStatus.RUNNING) {
             if (System.nanoTime() > deadline) {
@@ -243,7 +253,7 @@ public final class LatencyBenchmark {
     }
 
     /** Sends at a fixed rate (paced per record, no bursts); each value starts with its send time. */
-    private static long produce(String bootstrap, String topic, int rate, int seconds, int recordSize) {
+    public static long produce(String bootstrap, String topic, int rate, int seconds, int recordSize) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "0");

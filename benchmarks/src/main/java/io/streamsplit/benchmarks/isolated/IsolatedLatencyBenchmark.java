@@ -1,0 +1,146 @@
+package io.streamsplit.benchmarks.isolated;
+
+import io.streamsplit.benchmarks.BenchmarkSupport;
+import io.streamsplit.benchmarks.LatencyBenchmark;
+import io.streamsplit.benchmarks.LatencyBenchmark.Percentiles;
+import io.streamsplit.benchmarks.LatencyBenchmark.Reader;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * End-to-end latency at a fixed rate with each process where a user has it: the broker in its own
+ * JVM, the producer in the harness, the job in a fresh reader JVM ({@link LatencyProcess}), so the
+ * producer and the broker do not share the job's heap, GC and JIT. Official and StreamSplit
+ * alternate (even rounds reversed) after a short warm-up round; per run p50, p99, p99.9 and max in
+ * milliseconds, then medians of the rounds.
+ *
+ * <pre>
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.isolated.IsolatedLatencyBenchmark \
+ *     -Dexec.args="--rate 20000 --seconds 15 --partitions 4 --parallelism 2 --runs 5"
+ * </pre>
+ */
+public final class IsolatedLatencyBenchmark {
+
+    private IsolatedLatencyBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, Integer> defaults = new LinkedHashMap<>();
+        defaults.put("rate", 20_000);
+        defaults.put("seconds", 15);
+        defaults.put("partitions", 4);
+        defaults.put("parallelism", 2);
+        defaults.put("record-size", 100);
+        defaults.put("runs", 5);
+        defaults.put("warmup-seconds", 3);
+        Map<String, Integer> f = BenchmarkSupport.flags(defaults, args);
+        run(f, System.out);
+    }
+
+    static Map<Reader, List<Percentiles>> run(Map<String, Integer> f, PrintStream out) throws Exception {
+        out.printf(
+                Locale.ROOT,
+                "latency at %,d records/s for %d s, %d B records, %d partitions, parallelism %d; broker and job"
+                        + " each in a JVM of its own%n",
+                f.get("rate"),
+                f.get("seconds"),
+                f.get("record-size"),
+                f.get("partitions"),
+                f.get("parallelism"));
+        Path work = Files.createTempDirectory("isolated-latency");
+        Map<Reader, List<Percentiles>> results = new EnumMap<>(Reader.class);
+        int topic = 0;
+        try (BrokerProcess broker = BrokerProcess.start(work)) {
+            for (int round = 0; round <= f.get("runs"); round++) { // round 0 warms the broker up
+                List<Reader> order = new ArrayList<>(List.of(Reader.values()));
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (Reader reader : order) {
+                    String name = "latency-" + (++topic);
+                    IsolatedBenchmark.createTopics(broker.bootstrapServers(), List.of(name), f.get("partitions"));
+                    int seconds = round == 0 ? f.get("warmup-seconds") : f.get("seconds");
+                    Percentiles p = once(reader, broker.bootstrapServers(), name, f, seconds, work);
+                    if (round == 0) {
+                        continue;
+                    }
+                    results.computeIfAbsent(reader, r -> new ArrayList<>()).add(p);
+                    out.printf(
+                            Locale.ROOT,
+                            "round %d %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms  (%,d records)%n",
+                            round,
+                            reader,
+                            p.p50(),
+                            p.p99(),
+                            p.p999(),
+                            p.max(),
+                            p.count());
+                }
+            }
+        }
+        for (Reader reader : Reader.values()) {
+            List<Percentiles> list = results.get(reader);
+            out.printf(
+                    Locale.ROOT,
+                    "median %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms%n",
+                    reader,
+                    median(list, Percentiles::p50),
+                    median(list, Percentiles::p99),
+                    median(list, Percentiles::p999),
+                    median(list, Percentiles::max));
+        }
+        return results;
+    }
+
+    private static Percentiles once(
+            Reader reader, String bootstrap, String topic, Map<String, Integer> f, int seconds, Path work)
+            throws Exception {
+        long expected = (long) f.get("rate") * seconds;
+        Path log = work.resolve("latency-reader.log");
+        Process job = JvmLauncher.start(
+                List.of("-Xmx1g"),
+                LatencyProcess.class,
+                List.of(
+                        reader.name(),
+                        bootstrap,
+                        topic,
+                        String.valueOf(f.get("parallelism")),
+                        String.valueOf(expected)),
+                log);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (Files.readAllLines(log).stream().noneMatch(LatencyProcess.READY::equals)) {
+                if (!job.isAlive() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            reader + " latency job did not get ready; its output:\n" + Files.readString(log));
+                }
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            LatencyBenchmark.produce(bootstrap, topic, f.get("rate"), seconds, f.get("record-size"));
+            if (!job.waitFor(2, TimeUnit.MINUTES) || job.exitValue() != 0) {
+                throw new IllegalStateException(reader + " latency job did not receive all " + expected
+                        + " records; its output:\n" + Files.readString(log));
+            }
+            return Files.readAllLines(log).stream()
+                    .filter(line -> line.startsWith(LatencyProcess.PREFIX))
+                    .findFirst()
+                    .map(LatencyProcess::parse)
+                    .orElseThrow();
+        } finally {
+            job.destroyForcibly();
+        }
+    }
+
+    private static double median(List<Percentiles> list, ToDoubleFunction<Percentiles> field) {
+        return BenchmarkSupport.median(list.stream().mapToDouble(field).boxed().toList());
+    }
+}

@@ -358,13 +358,24 @@ public final class SourceThroughputBenchmark {
         return job;
     }
 
+    /**
+     * Not a Kafka setting: {@code --b control.topic=<name>} builds the second StreamSplit run with
+     * {@code setControlTopic(name)}, to measure what a controllable source costs unthrottled.
+     */
+    public static final String CONTROL_TOPIC = "control.topic";
+
     /** StreamSplit's source for {@code reader}; the second run of an A/B gets the {@code --b} settings. */
     static StreamSplitKafkaSource<Object> streamSplitSource(
             Reader reader, ThroughputSettings settings, String bootstrap, String topic) {
-        return StreamSplitKafkaSource.<Object>builder()
-                .setBootstrapServers(bootstrap)
+        Map<String, String> b = new java.util.HashMap<>(reader == Reader.STREAMSPLIT_AGAIN ? settings.b() : Map.of());
+        String controlTopic = b.remove(CONTROL_TOPIC);
+        var builder = StreamSplitKafkaSource.<Object>builder();
+        if (controlTopic != null) {
+            builder.setControlTopic(controlTopic); // a controlled source: always on the rate-limited emit path
+        }
+        return builder.setBootstrapServers(bootstrap)
                 .setTopics(topic)
-                .setProperties(reader == Reader.STREAMSPLIT_AGAIN ? settings.b() : Map.of())
+                .setProperties(b)
                 .setBounded(StoppingOffsets.latest())
                 .setRecordEmitter(
                         (reader == Reader.STREAMSPLIT_AGAIN ? settings.secondRunFormat() : settings.format()).emitter(),

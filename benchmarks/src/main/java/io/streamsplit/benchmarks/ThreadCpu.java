@@ -105,6 +105,11 @@ final class ThreadCpu implements AutoCloseable {
         return "other";
     }
 
+    /** CPU seconds of the threads of {@code role} ("task", "fetcher", ...) so far. */
+    synchronized double seconds(String role) {
+        return ticksByRole.getOrDefault(role, 0L) / TICKS_PER_SECOND;
+    }
+
     @Override
     public synchronized void close() {
         running = false;

@@ -30,7 +30,8 @@ public final class ThrottleBenchmark {
     static final int[] LIMITS = {100, 1_000, 10_000};
 
     /** One limit's outcome. */
-    record Row(int limit, int records, double steady, double whole) {}
+    /** {@code taskCpu}: CPU seconds of the source's task threads per second of reading, -1 off Linux. */
+    record Row(int limit, int records, double steady, double whole, double taskCpu) {}
 
     private ThrottleBenchmark() {}
 
@@ -52,13 +53,14 @@ public final class ThrottleBenchmark {
                     parallelism);
             out.printf(
                     Locale.ROOT,
-                    "%10s %9s %12s %12s %8s %8s%n",
+                    "%10s %9s %12s %12s %8s %8s %14s%n",
                     "limit/s",
                     "records",
                     "steady/s",
                     "whole/s",
                     "steady×",
-                    "whole×");
+                    "whole×",
+                    "task cpu s/s");
             for (int limit : limits) {
                 String topic = "throttle-" + limit;
                 broker.createTopic(topic, partitions);
@@ -68,13 +70,14 @@ public final class ThrottleBenchmark {
                 rows.add(row);
                 out.printf(
                         Locale.ROOT,
-                        "%10d %9d %12.0f %12.0f %8.2f %8.2f%n",
+                        "%10d %9d %12.0f %12.0f %8.2f %8.2f %14.2f%n",
                         limit,
                         row.records(),
                         row.steady(),
                         row.whole(),
                         row.steady() / limit,
-                        row.whole() / limit);
+                        row.whole() / limit,
+                        row.taskCpu());
             }
         }
         return rows;
@@ -91,10 +94,17 @@ public final class ThrottleBenchmark {
                 .setMaxRecordsPerSecond(limit)
                 .build();
         List<Long> stamps = new ArrayList<>(records);
+        ThreadCpu cpu = ThreadCpu.start(); // a throttled task thread waiting for permits: idle or spinning?
+        long start = System.nanoTime();
         try (CloseableIterator<Long> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), topic)
                 .map(new Stamp())
                 .executeAndCollect(topic)) {
             it.forEachRemaining(stamps::add);
+        }
+        double taskCpu = -1;
+        if (cpu != null) {
+            cpu.close();
+            taskCpu = cpu.seconds("task") / ((System.nanoTime() - start) / 1e9);
         }
         if (stamps.size() != records) {
             throw new IllegalStateException("read " + stamps.size() + " of " + records + " records from " + topic);
@@ -104,7 +114,7 @@ public final class ThrottleBenchmark {
         double steady =
                 (sorted.size() - half - 1) * 1000.0 / Math.max(1, sorted.get(sorted.size() - 1) - sorted.get(half));
         double whole = (sorted.size() - 1) * 1000.0 / Math.max(1, sorted.get(sorted.size() - 1) - sorted.get(0));
-        return new Row(limit, stamps.size(), steady, whole);
+        return new Row(limit, stamps.size(), steady, whole, taskCpu);
     }
 
     /** When a record passed through the job, in epoch milliseconds. */

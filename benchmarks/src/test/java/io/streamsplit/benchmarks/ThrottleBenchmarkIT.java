@@ -21,6 +21,7 @@ class ThrottleBenchmarkIT {
             assertThat(row.records()).isEqualTo(1000);
             assertThat(row.steady()).isPositive();
         });
-        assertThat(report.toString(StandardCharsets.UTF_8)).contains("limit/s", "steady×", "       500      1000");
+        assertThat(report.toString(StandardCharsets.UTF_8))
+                .contains("limit/s", "steady×", "task cpu s/s", "       500      1000");
     }
 }

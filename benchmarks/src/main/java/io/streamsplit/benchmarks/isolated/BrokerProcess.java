@@ -58,8 +58,11 @@ public final class BrokerProcess implements AutoCloseable {
             }
             TimeUnit.MILLISECONDS.sleep(100);
         }
+        boolean exited = !process.isAlive();
         process.destroyForcibly();
-        throw new IllegalStateException("The broker JVM did not start within 90 s; its output is in " + log);
+        throw new IllegalStateException(
+                (exited ? "The broker JVM exited before it listened" : "The broker JVM did not" + " listen within 90 s")
+                        + "; its output:\n" + Files.readString(log));
     }
 
     String bootstrapServers() {

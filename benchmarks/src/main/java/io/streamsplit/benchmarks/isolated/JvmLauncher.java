@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,8 @@ final class JvmLauncher {
 
     /** {@code java <jvmOptions> -cp <this class path> <mainClass> <args>}, output to {@code log}. */
     static Process start(List<String> jvmOptions, Class<?> mainClass, List<String> args, Path log) throws IOException {
+        // exec:java points java.io.tmpdir at target/tmp, which a fresh checkout does not have yet
+        Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);

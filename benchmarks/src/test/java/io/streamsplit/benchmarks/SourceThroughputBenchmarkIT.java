@@ -81,10 +81,10 @@ class SourceThroughputBenchmarkIT {
         assertThat(ab.secondRunName()).isEqualTo("A/B");
 
         // a temporary A/B whose B never reached the source once reported the noise floor as an effect
-        Properties b = SourceThroughputBenchmark.streamSplitSource(
+        Properties b = BenchmarkJobs.streamSplitSource(
                         SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN, ab, "localhost:9092", "t")
                 .consumerProperties();
-        Properties a = SourceThroughputBenchmark.streamSplitSource(
+        Properties a = BenchmarkJobs.streamSplitSource(
                         SourceThroughputBenchmark.Reader.STREAMSPLIT, ab, "localhost:9092", "t")
                 .consumerProperties();
         assertThat(b).containsEntry("max.partition.fetch.bytes", "1048576").containsEntry("fetch.min.bytes", "1");

@@ -14,7 +14,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 
 /**
  * One measured run in a fresh JVM: starts a MiniCluster as a local {@code execute()} does, runs the
- * bounded job of {@link SourceThroughputBenchmark#jobGraph} with one reader over a prepared topic,
+ * bounded job of {@link io.streamsplit.benchmarks.BenchmarkJobs#jobGraph} with one reader over a prepared topic,
  * checks the record count and prints a {@link RunFigures} line. Cold class loading and JIT count,
  * as at a real job start.
  *
@@ -53,7 +53,8 @@ public final class ReaderProcess {
         long clusterStarted;
         try (MiniCluster cluster = SourceThroughputBenchmark.startCluster(settings.parallelism())) {
             clusterStarted = System.nanoTime();
-            result = cluster.executeJobBlocking(SourceThroughputBenchmark.jobGraph(reader, bootstrap, topic, settings));
+            result = cluster.executeJobBlocking(
+                    io.streamsplit.benchmarks.BenchmarkJobs.jobGraph(reader, bootstrap, topic, settings));
         }
         Long count = result.getAccumulatorResult(Counting.NAME);
         if (count == null || count != settings.records()) {

@@ -197,15 +197,27 @@ public final class IsolatedBenchmark {
                     .all()
                     .get();
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-            while (!admin.describeTopics(topics).allTopicNames().get().values().stream()
-                    .flatMap(description -> description.partitions().stream())
-                    .allMatch(partition ->
-                            partition.leader() != null && !partition.leader().isEmpty())) {
+            while (!haveLeaders(admin, topics)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("The partitions of " + topics + " got no leader within 30 s");
                 }
                 java.util.concurrent.TimeUnit.MILLISECONDS.sleep(50);
             }
+        }
+    }
+
+    /** Whether every partition of {@code topics} has a leader; false while the broker does not know them yet. */
+    private static boolean haveLeaders(Admin admin, List<String> topics) throws InterruptedException {
+        try {
+            return admin.describeTopics(topics).allTopicNames().get().values().stream()
+                    .flatMap(description -> description.partitions().stream())
+                    .allMatch(partition ->
+                            partition.leader() != null && !partition.leader().isEmpty());
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                return false; // created, not yet in the metadata the broker answers from
+            }
+            throw new IllegalStateException("Describing " + topics + " failed", e.getCause());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.streamsplit.benchmarks.isolated;
 
+import io.streamsplit.benchmarks.BenchmarkJobs;
 import io.streamsplit.benchmarks.Counting;
 import io.streamsplit.benchmarks.ReadClock;
 import io.streamsplit.benchmarks.SourceThroughputBenchmark;
@@ -10,11 +11,12 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 
 /**
  * One measured run in a fresh JVM: starts a MiniCluster as a local {@code execute()} does, runs the
- * bounded job of {@link io.streamsplit.benchmarks.BenchmarkJobs#jobGraph} with one reader over a prepared topic,
+ * bounded job of {@link BenchmarkJobs#jobGraph} with one reader over a prepared topic,
  * checks the record count and prints a {@link RunFigures} line. Cold class loading and JIT count,
  * as at a real job start.
  *
@@ -48,13 +50,14 @@ public final class ReaderProcess {
         ThroughputSettings settings = ThroughputSettings.parse(rest.toArray(String[]::new));
         StartupLog log = StartupLog.install();
 
+        // the job is defined (its source built) before execute(), as in a user's program
+        JobGraph job = BenchmarkJobs.jobGraph(reader, bootstrap, topic, settings);
         long clusterStart = System.nanoTime();
         JobExecutionResult result;
         long clusterStarted;
         try (MiniCluster cluster = SourceThroughputBenchmark.startCluster(settings.parallelism())) {
             clusterStarted = System.nanoTime();
-            result = cluster.executeJobBlocking(
-                    io.streamsplit.benchmarks.BenchmarkJobs.jobGraph(reader, bootstrap, topic, settings));
+            result = cluster.executeJobBlocking(job);
         }
         Long count = result.getAccumulatorResult(Counting.NAME);
         if (count == null || count != settings.records()) {

@@ -8,7 +8,7 @@ import java.util.Map;
  * What one reader JVM measured about itself, handed to the harness as one {@code RESULT k=v ...}
  * line. Times are milliseconds; {@code *AtMillis} count from the JVM's start, the stages of the
  * start-up breakdown are durations that add up to {@link #firstRecordAtMillis()}:
- * JVM start → main, main → {@code execute()} (logging, the job's classes), MiniCluster start, job submission (until the enumerator starts), enumerator
+ * JVM start → main, main → {@code execute()} (logging; the job defined, its source built), MiniCluster start, job submission (until the enumerator starts), enumerator
  * start → first split assignment, and assignment → first record in the job's map.
  */
 record RunFigures(

@@ -192,7 +192,7 @@ public final class LatencyBenchmark {
         try {
             awaitRunning(job);
             TimeUnit.SECONDS.sleep(2); // splits assigned and the first fetch issued
-            long sent = produce(bootstrap, topic, rate, seconds, recordSize);
+            long sent = produce(bootstrap, topic, rate, 0, seconds, recordSize);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (Histogram.count() < sent && System.nanoTime() < deadline) {
                 TimeUnit.MILLISECONDS.sleep(50);
@@ -230,7 +230,10 @@ public final class LatencyBenchmark {
                         .build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), reader.name().toLowerCase(Locale.ROOT))
                 .map(value -> {
-                    Histogram.record(System.nanoTime() - ByteBuffer.wrap(value).getLong());
+                    if (value[8] != WARM_UP) {
+                        Histogram.record(
+                                System.nanoTime() - ByteBuffer.wrap(value).getLong());
+                    }
                     return value;
                 })
                 .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
@@ -252,12 +255,21 @@ public final class LatencyBenchmark {
         }
     }
 
-    /** Sends at a fixed rate (paced per record, no bursts); each value starts with its send time. */
-    public static long produce(String bootstrap, String topic, int rate, int seconds, int recordSize) {
+    /** The 9th byte of a record sent to warm the job up: not counted. */
+    static final byte WARM_UP = 'W';
+
+    /**
+     * Sends at a fixed rate (paced per record, no bursts) for {@code warmUpSeconds}, then for
+     * {@code seconds}; each value starts with its send time, and the warm-up records are marked
+     * ({@link #WARM_UP}) so the job does not count them. Returns the records counted.
+     */
+    public static long produce(
+            String bootstrap, String topic, int rate, int warmUpSeconds, int seconds, int recordSize) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-        long total = (long) rate * seconds;
+        long warmUp = (long) rate * warmUpSeconds;
+        long total = warmUp + (long) rate * seconds;
         long interval = TimeUnit.SECONDS.toNanos(1) / rate;
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -268,12 +280,15 @@ public final class LatencyBenchmark {
                 if (wait > 50_000) {
                     LockSupport.parkNanos(wait);
                 }
-                byte[] value = new byte[Math.max(8, recordSize)];
+                byte[] value = new byte[Math.max(9, recordSize)];
+                if (i < warmUp) {
+                    value[8] = WARM_UP;
+                }
                 ByteBuffer.wrap(value).putLong(System.nanoTime());
                 producer.send(new ProducerRecord<>(topic, value));
             }
             producer.flush();
         }
-        return total;
+        return total - warmUp;
     }
 }

@@ -127,7 +127,7 @@ public final class IsolatedBenchmark {
                 out.printf(
                         Locale.ROOT,
                         "round %d %-17s last record %,6.0f ms, first %,5.0f ms (jvm %.0f + %s)  whole %,10.0f"
-                                + " rec/s  first->last %,10.0f rec/s  cpu %5.1f s  peak RSS %,4.0f MB  gc %,4.0f ms"
+                                + " rec/s  first->last %,10.0f rec/s  cpu %5.1f s  peak RSS %,4.0f MB  heap %,4.0f MB  gc %,4.0f ms"
                                 + "  broker cpu %4.1f s%n",
                         round,
                         reader,
@@ -139,6 +139,7 @@ public final class IsolatedBenchmark {
                         figures.steadyRecordsPerSecond(),
                         figures.cpuSeconds(),
                         figures.peakRssMb(),
+                        figures.heapCommittedMb(),
                         figures.gcMillis(),
                         brokerSeconds);
             }

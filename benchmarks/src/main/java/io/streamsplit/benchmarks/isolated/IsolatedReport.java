@@ -45,7 +45,7 @@ final class IsolatedReport {
             out.printf(
                     Locale.ROOT,
                     "median %-17s last record %,6.0f ms  execute->first %,5.0f ms (%s)  whole %,10.0f rec/s"
-                            + "  first->last %,10.0f rec/s  cpu %5.1f s  peak RSS %,4.0f MB  broker cpu %4.1f s%n",
+                            + "  first->last %,10.0f rec/s  cpu %5.1f s  peak RSS %,4.0f MB  heap %,4.0f MB  broker cpu %4.1f s%n",
                     reader,
                     result.median(reader, RunFigures::lastRecordAtMillis),
                     result.median(reader, RunFigures::executeToFirstRecordMillis),
@@ -54,6 +54,7 @@ final class IsolatedReport {
                     result.median(reader, RunFigures::steadyRecordsPerSecond),
                     result.median(reader, RunFigures::cpuSeconds),
                     result.median(reader, RunFigures::peakRssMb),
+                    result.median(reader, RunFigures::heapCommittedMb),
                     io.streamsplit.benchmarks.BenchmarkSupport.median(
                             result.brokerCpu().get(reader)));
         }

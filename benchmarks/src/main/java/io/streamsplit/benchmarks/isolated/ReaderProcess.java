@@ -85,6 +85,8 @@ public final class ReaderProcess {
                 count,
                 ProcStats.cpuSeconds(pid),
                 ProcStats.peakRssMb(pid),
+                // what the heap grew to: G1 sizes it by GC time, so a faster reader may be given more
+                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() / (1024.0 * 1024),
                 gcMillis);
         System.out.println(figures.toLine());
         System.out.flush();

@@ -23,6 +23,7 @@ record RunFigures(
         long records,
         double cpuSeconds,
         double peakRssMb,
+        double heapCommittedMb,
         double gcMillis) {
 
     static final String PREFIX = "RESULT ";
@@ -59,7 +60,7 @@ record RunFigures(
                 Locale.ROOT,
                 PREFIX
                         + "mainAt=%.1f setup=%.1f cluster=%.1f submit=%.1f assign=%.1f fetch=%.1f firstAt=%.1f lastAt=%.1f"
-                        + " records=%d cpu=%.2f peakRss=%.1f gc=%.1f",
+                        + " records=%d cpu=%.2f peakRss=%.1f heap=%.1f gc=%.1f",
                 mainAtMillis,
                 setupMillis,
                 clusterMillis,
@@ -71,6 +72,7 @@ record RunFigures(
                 records,
                 cpuSeconds,
                 peakRssMb,
+                heapCommittedMb,
                 gcMillis);
     }
 
@@ -95,6 +97,7 @@ record RunFigures(
                 Long.parseLong(values.get("records")),
                 number(values, "cpu"),
                 number(values, "peakRss"),
+                number(values, "heap"),
                 number(values, "gc"));
     }
 

@@ -40,6 +40,8 @@ class IsolatedBenchmarkIT {
                 assertThat(run.cpuSeconds()).as(reader.name()).isPositive();
                 // a JVM that ran a MiniCluster holds far more than 50 MB: the figure is this process's own
                 assertThat(run.peakRssMb()).as(reader.name()).isGreaterThan(50);
+                // the heap is part of the resident set, never more than it
+                assertThat(run.heapCommittedMb()).as(reader.name()).isPositive();
             }
         }
         String text = report.toString(StandardCharsets.UTF_8);
@@ -56,7 +58,8 @@ class IsolatedBenchmarkIT {
 
     @Test
     void aResultLineSurvivesTheTripBetweenJvms() {
-        RunFigures figures = new RunFigures(50, 400, 1100, 420, 330, 150, 2450, 3300, 5_000_000, 6.5, 612.5, 120);
+        RunFigures figures =
+                new RunFigures(50, 400, 1100, 420, 330, 150, 2450, 3300, 5_000_000, 6.5, 612.5, 410.0, 120);
 
         RunFigures parsed = RunFigures.parse(figures.toLine());
 

@@ -41,6 +41,14 @@ public final class AdjustableRateLimiter<S extends SourceSplit> implements RateL
         waiting.complete(null);
     }
 
+    /**
+     * The wait for the permits the last request took: done when the next request may go, also done
+     * at once when the rate changes. The reader is unavailable until then.
+     */
+    public CompletableFuture<Void> pending() {
+        return waiting;
+    }
+
     /** This reader's records per second, or 0: unthrottled. */
     public double rate() {
         return perSecond;

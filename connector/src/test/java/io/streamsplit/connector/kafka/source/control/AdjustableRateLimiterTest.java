@@ -29,6 +29,24 @@ class AdjustableRateLimiterTest {
     }
 
     @Test
+    void theReaderSeesThePendingWaitUntilThePermitIsDueOrTheRateChanges() {
+        AdjustableRateLimiter<KafkaPartitionSplit> limiter = new AdjustableRateLimiter<>(1);
+        assertThat(limiter.pending())
+                .as("nothing asked yet: the reader is available")
+                .isDone();
+        limiter.acquire(100);
+        CompletableFuture<Void> waiting = limiter.acquire(1).toCompletableFuture();
+
+        // the reader answers NOTHING_AVAILABLE and waits on this future instead of spinning
+        assertThat(limiter.pending()).isSameAs(waiting).isNotDone();
+
+        limiter.setRate(1_000);
+        assertThat(limiter.pending())
+                .as("a rate change wakes the reader at once")
+                .isDone();
+    }
+
+    @Test
     void aNewRateEndsTheWaitForTheOldOne() {
         AdjustableRateLimiter<KafkaPartitionSplit> limiter = new AdjustableRateLimiter<>(1);
         limiter.acquire(100);

@@ -53,7 +53,33 @@ public final class LatencyBenchmark {
     }
 
     /** Percentiles of one run, in milliseconds. */
-    public record Percentiles(double p50, double p99, double p999, double max, long count) {}
+    public record Percentiles(double p50, double p99, double p999, double max, long count) {
+
+        /** "p50    0.92 ms  p99    6.71 ms  p99.9   13.80 ms  max   19.47 ms" */
+        public String describe() {
+            return String.format(
+                    Locale.ROOT, "p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms", p50, p99, p999, max);
+        }
+
+        /** One line per reader: the median of each percentile over its runs. */
+        public static void printMedians(Map<Reader, List<Percentiles>> results, PrintStream out) {
+            for (Reader reader : Reader.values()) {
+                List<Percentiles> list = results.get(reader);
+                Percentiles median = new Percentiles(
+                        median(list, Percentiles::p50),
+                        median(list, Percentiles::p99),
+                        median(list, Percentiles::p999),
+                        median(list, Percentiles::max),
+                        0);
+                out.printf(Locale.ROOT, "median %-11s %s%n", reader, median.describe());
+            }
+        }
+
+        private static double median(List<Percentiles> list, java.util.function.ToDoubleFunction<Percentiles> field) {
+            return BenchmarkSupport.median(
+                    list.stream().map(field::applyAsDouble).toList());
+        }
+    }
 
     /** 10 µs buckets up to 10 s; the job runs in this JVM, so the map writes here directly. */
     public static final class Histogram {
@@ -152,36 +178,12 @@ public final class LatencyBenchmark {
                         continue;
                     }
                     results.computeIfAbsent(reader, r -> new ArrayList<>()).add(p);
-                    out.printf(
-                            Locale.ROOT,
-                            "run %d %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms"
-                                    + "  (%,d records)%n",
-                            run,
-                            reader,
-                            p.p50(),
-                            p.p99(),
-                            p.p999(),
-                            p.max(),
-                            p.count());
+                    out.printf(Locale.ROOT, "run %d %-11s %s  (%,d records)%n", run, reader, p.describe(), p.count());
                 }
             }
         }
-        for (Reader reader : Reader.values()) {
-            List<Percentiles> list = results.get(reader);
-            out.printf(
-                    Locale.ROOT,
-                    "median %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms%n",
-                    reader,
-                    median(list, Percentiles::p50),
-                    median(list, Percentiles::p99),
-                    median(list, Percentiles::p999),
-                    median(list, Percentiles::max));
-        }
+        Percentiles.printMedians(results, out);
         return results;
-    }
-
-    private static double median(List<Percentiles> list, java.util.function.ToDoubleFunction<Percentiles> field) {
-        return BenchmarkSupport.median(list.stream().map(field::applyAsDouble).toList());
     }
 
     private static Percentiles once(

@@ -178,11 +178,9 @@ public final class StreamSplitAutoConfiguration {
             StreamSplitProperties properties, FlinkJobDefinition job, ConfigurableListableBeanFactory beanFactory) {
         EmbeddedFlinkCluster cluster = new EmbeddedFlinkCluster(
                 FlinkConfigurationMapper.embeddedClusterConfiguration(properties.getFlink(), job.configuration()));
-        if (properties.getFlink().isEnabled()
-                && beanFactory.getBeanNamesForType(StreamSplitPipeline.class, false, false).length > 0) {
-            cluster.startInBackground(); // a job will be submitted: start while the rest of the context refreshes
-        }
-        return cluster;
+        boolean jobComing = properties.getFlink().isEnabled()
+                && beanFactory.getBeanNamesForType(StreamSplitPipeline.class, false, false).length > 0;
+        return jobComing ? cluster.startInBackground() : cluster; // starts while the rest of the context refreshes
     }
 
     @Bean

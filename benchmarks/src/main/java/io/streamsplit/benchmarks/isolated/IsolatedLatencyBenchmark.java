@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
 
 /**
  * End-to-end latency at a fixed rate with each process where a user has it: the broker in its own
@@ -79,29 +78,11 @@ public final class IsolatedLatencyBenchmark {
                     }
                     results.computeIfAbsent(reader, r -> new ArrayList<>()).add(p);
                     out.printf(
-                            Locale.ROOT,
-                            "round %d %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms  (%,d records)%n",
-                            round,
-                            reader,
-                            p.p50(),
-                            p.p99(),
-                            p.p999(),
-                            p.max(),
-                            p.count());
+                            Locale.ROOT, "round %d %-11s %s  (%,d records)%n", round, reader, p.describe(), p.count());
                 }
             }
         }
-        for (Reader reader : Reader.values()) {
-            List<Percentiles> list = results.get(reader);
-            out.printf(
-                    Locale.ROOT,
-                    "median %-11s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms%n",
-                    reader,
-                    median(list, Percentiles::p50),
-                    median(list, Percentiles::p99),
-                    median(list, Percentiles::p999),
-                    median(list, Percentiles::max));
-        }
+        Percentiles.printMedians(results, out);
         return results;
     }
 
@@ -144,9 +125,5 @@ public final class IsolatedLatencyBenchmark {
         } finally {
             job.destroyForcibly();
         }
-    }
-
-    private static double median(List<Percentiles> list, ToDoubleFunction<Percentiles> field) {
-        return BenchmarkSupport.median(list.stream().mapToDouble(field).boxed().toList());
     }
 }

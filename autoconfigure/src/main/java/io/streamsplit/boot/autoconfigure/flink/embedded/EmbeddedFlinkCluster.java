@@ -93,8 +93,10 @@ public class EmbeddedFlinkCluster implements DisposableBean {
      * server and task manager services) overlaps the rest of the context's refresh instead of
      * following it. A failure here is only logged at DEBUG: the job's submission starts the
      * cluster again and reports it.
+     *
+     * @return this cluster
      */
-    public void startInBackground() {
+    public EmbeddedFlinkCluster startInBackground() {
         Thread starter = new Thread(
                 () -> {
                     try {
@@ -109,6 +111,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                 "streamsplit-flink-start");
         starter.setDaemon(true);
         starter.start();
+        return this;
     }
 
     /** The REST address, once the cluster runs (Flink's web UI when flink-runtime-web is present). */

@@ -38,6 +38,31 @@ public final class BenchmarkSupport {
         return values;
     }
 
+    /**
+     * {@code --name value} pairs over {@code defaults}, values as given; an unknown flag or one without
+     * a value fails and lists the known ones.
+     */
+    public static Map<String, String> options(Map<String, String> defaults, String... args) {
+        Map<String, String> values = new LinkedHashMap<>(defaults);
+        for (int i = 0; i < args.length; i += 2) {
+            String name = args[i].replaceFirst("^--", "");
+            if (!values.containsKey(name) || i + 1 >= args.length) {
+                throw new IllegalArgumentException("unknown option or missing value: " + args[i] + "; known: --"
+                        + String.join(", --", defaults.keySet()));
+            }
+            values.put(name, args[i + 1]);
+        }
+        return values;
+    }
+
+    /** {@code "1,4,16"} as integers. */
+    public static List<Integer> ints(String list) {
+        return java.util.Arrays.stream(list.split(","))
+                .map(String::trim)
+                .map(Integer::parseInt)
+                .toList();
+    }
+
     /** Flags every harness has: records, record-size, partitions, parallelism, runs. */
     static Map<String, Integer> commonDefaults(int records, int runs) {
         Map<String, Integer> defaults = new LinkedHashMap<>();

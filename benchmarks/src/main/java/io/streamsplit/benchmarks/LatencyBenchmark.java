@@ -128,7 +128,8 @@ public final class LatencyBenchmark {
 
     private LatencyBenchmark() {}
 
-    public static void main(String[] args) throws Exception {
+    /** The flags of the latency harnesses and their defaults. */
+    public static Map<String, Integer> defaults() {
         Map<String, Integer> defaults = new java.util.LinkedHashMap<>();
         defaults.put("rate", 20_000);
         defaults.put("seconds", 20);
@@ -136,7 +137,11 @@ public final class LatencyBenchmark {
         defaults.put("parallelism", 2);
         defaults.put("record-size", 100);
         defaults.put("runs", 3);
-        Map<String, Integer> f = BenchmarkSupport.flags(defaults, args);
+        return defaults;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, Integer> f = BenchmarkSupport.flags(defaults(), args);
         run(
                 f.get("rate"),
                 f.get("seconds"),

@@ -65,9 +65,9 @@ public final class SourceMatrixBenchmark {
                 Integer.parseInt(f.get("records")),
                 Long.parseLong(f.get("max-mb")),
                 Integer.parseInt(f.get("runs")),
-                ints(f.get("record-sizes")),
-                ints(f.get("partitions")),
-                ints(f.get("parallelism")),
+                BenchmarkSupport.ints(f.get("record-sizes")),
+                BenchmarkSupport.ints(f.get("partitions")),
+                BenchmarkSupport.ints(f.get("parallelism")),
                 Arrays.stream(f.get("formats").split(","))
                         .map(ValueFormat::parse)
                         .toList(),
@@ -356,21 +356,6 @@ public final class SourceMatrixBenchmark {
         values.put("formats", "bytes,string,json");
         values.put("object-reuse", "0");
         values.put("out", "target/results");
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            String name = args[i].replaceFirst("^--", "");
-            if (!values.containsKey(name)) {
-                throw new IllegalArgumentException(
-                        "unknown option " + args[i] + "; known: --" + String.join(", --", values.keySet()));
-            }
-            values.put(name, args[i + 1]);
-        }
-        return values;
-    }
-
-    private static List<Integer> ints(String list) {
-        return Arrays.stream(list.split(","))
-                .map(String::trim)
-                .map(Integer::parseInt)
-                .toList();
+        return BenchmarkSupport.options(values, args);
     }
 }

@@ -62,7 +62,7 @@ public record ThroughputSettings(
     }
 
     /** {@code "max.poll.records=500,fetch.max.wait.ms=100"} as an ordered map. */
-    private static Map<String, String> consumerSettings(String list) {
+    public static Map<String, String> consumerSettings(String list) {
         Map<String, String> settings = new LinkedHashMap<>();
         for (String pair : list.split(",")) {
             int eq = pair.indexOf('=');

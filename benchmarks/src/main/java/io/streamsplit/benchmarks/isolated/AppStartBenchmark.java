@@ -72,14 +72,7 @@ public final class AppStartBenchmark {
         f.put("configs", "fat-jar,small,cds,cds-small");
         f.put("records", "1000");
         f.put("small", String.join(" ", SMALL));
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            String name = args[i].replaceFirst("^--", "");
-            if (!f.containsKey(name)) {
-                throw new IllegalArgumentException(
-                        "unknown option " + args[i] + "; known: --" + String.join(", --", f.keySet()));
-            }
-            f.put(name, args[i + 1]);
-        }
+        f = BenchmarkSupport.options(f, args);
         small = List.of(f.get("small").trim().split("\\s+"));
         run(
                 Path.of(f.get("jar")),
@@ -140,20 +133,27 @@ public final class AppStartBenchmark {
                     median(of, AppRun::firstOutput),
                     rssAfter.toSeconds(),
                     median(of, AppRun::rssMb),
-                    String.join(" ", launch(config)));
+                    String.join(
+                            " ",
+                            cds(config)
+                                    ? concat(List.of("-XX:SharedArchiveFile=app.jsa"), flags(config))
+                                    : flags(config)));
         }
         return runs;
     }
 
-    /** The options a configuration adds before {@code -jar}. */
-    static List<String> launch(String config) {
+    /** Whether a configuration starts the extracted jar from a CDS archive (every {@code cds*} one). */
+    static boolean cds(String config) {
+        return config.startsWith("cds");
+    }
+
+    /** The JVM options a configuration adds besides the archive. */
+    static List<String> flags(String config) {
         return switch (config) {
-            case "fat-jar", "extracted" -> List.of();
-            case "small" -> small;
-            case "cds" -> List.of("-XX:SharedArchiveFile=app.jsa");
-            case "cds-small" -> concat(List.of("-XX:SharedArchiveFile=app.jsa"), small);
-            case "cds-c1" -> List.of("-XX:SharedArchiveFile=app.jsa", C1_ONLY);
-            case "cds-small-c1" -> concat(List.of("-XX:SharedArchiveFile=app.jsa", C1_ONLY), small);
+            case "fat-jar", "extracted", "cds" -> List.of();
+            case "small", "cds-small" -> small;
+            case "cds-c1" -> List.of(C1_ONLY);
+            case "cds-small-c1" -> concat(List.of(C1_ONLY), small);
             default ->
                 throw new IllegalArgumentException("unknown configuration " + config
                         + "; known: fat-jar, small, extracted, cds, cds-small, cds-c1, cds-small-c1");
@@ -177,20 +177,12 @@ public final class AppStartBenchmark {
         List<String> command(String config, String group, String output) throws Exception {
             List<String> app = appArgs(group, output);
             List<String> command = new ArrayList<>(List.of(java()));
-            switch (config) {
-                case "fat-jar", "small" -> {
-                    command.addAll(launch(config));
-                    command.addAll(List.of("-jar", jar.toString()));
-                }
-                default -> {
-                    Path extracted = extracted();
-                    if (config.startsWith("cds")) {
-                        command.add("-XX:SharedArchiveFile=" + archive(group, output));
-                        command.addAll(launch(config).subList(1, launch(config).size()));
-                    }
-                    command.addAll(List.of("-jar", extracted.toString()));
-                }
+            if (cds(config)) {
+                command.add("-XX:SharedArchiveFile=" + archive(group, output));
             }
+            command.addAll(flags(config));
+            boolean fatJar = config.equals("fat-jar") || config.equals("small");
+            command.addAll(List.of("-jar", (fatJar ? jar : extracted()).toString()));
             command.addAll(app);
             return command;
         }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,12 +34,8 @@ public final class IsolatedLatencyBenchmark {
     private IsolatedLatencyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> defaults = new LinkedHashMap<>();
-        defaults.put("rate", 20_000);
+        Map<String, Integer> defaults = LatencyBenchmark.defaults();
         defaults.put("seconds", 15);
-        defaults.put("partitions", 4);
-        defaults.put("parallelism", 2);
-        defaults.put("record-size", 100);
         defaults.put("runs", 5);
         defaults.put("warmup-seconds", 3);
         defaults.put("jit-seconds", 10);

@@ -1,5 +1,6 @@
 package io.streamsplit.benchmarks.isolated;
 
+import io.streamsplit.benchmarks.BenchmarkSupport;
 import io.streamsplit.benchmarks.SourceMatrixBenchmark;
 import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
 import io.streamsplit.benchmarks.ThroughputSettings;
@@ -37,29 +38,16 @@ record IsolatedSettings(
         f.put("b", "");
         f.put("official-tuned", "0");
         f.put("out", "");
-        for (int i = 0; i < args.length; i += 2) {
-            String name = args[i].replaceFirst("^--", "");
-            if (!f.containsKey(name) || i + 1 >= args.length) {
-                throw new IllegalArgumentException("unknown option or missing value: " + args[i] + "; known: --"
-                        + String.join(", --", f.keySet()));
-            }
-            f.put(name, args[i + 1]);
-        }
-        List<String> second = new ArrayList<>();
-        if (!f.get("b").isBlank()) {
-            second.add("--b");
-            second.add(f.get("b"));
-        }
-        Map<String, String> b =
-                ThroughputSettings.parse(second.toArray(String[]::new)).b();
+        f = BenchmarkSupport.options(f, args);
+        Map<String, String> b = f.get("b").isBlank() ? Map.of() : ThroughputSettings.consumerSettings(f.get("b"));
         boolean officialTuned = !f.get("official-tuned").equals("0");
         List<ThroughputSettings> shapes = SourceMatrixBenchmark.shapes(
                         Integer.parseInt(f.get("records")),
                         Long.parseLong(f.get("max-mb")),
                         1,
-                        ints(f.get("record-sizes")),
-                        ints(f.get("partitions")),
-                        ints(f.get("parallelism")),
+                        BenchmarkSupport.ints(f.get("record-sizes")),
+                        BenchmarkSupport.ints(f.get("partitions")),
+                        BenchmarkSupport.ints(f.get("parallelism")),
                         Arrays.stream(f.get("formats").split(","))
                                 .map(ValueFormat::parse)
                                 .toList(),
@@ -101,12 +89,5 @@ record IsolatedSettings(
         options.add("-Xmx" + xmx);
         options.addAll(jvm);
         return options;
-    }
-
-    private static List<Integer> ints(String list) {
-        return Arrays.stream(list.split(","))
-                .map(String::trim)
-                .map(Integer::parseInt)
-                .toList();
     }
 }

@@ -28,6 +28,9 @@ import java.util.concurrent.TimeUnit;
  * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.isolated.IsolatedLatencyBenchmark \
  *     -Dexec.args="--rate 20000 --seconds 15 --partitions 4 --parallelism 2 --runs 5"
  * </pre>
+ *
+ * <p>{@code --jvm '-XX:+UseZGC ...'} adds options to every job JVM (after its {@code -Xmx1g}), for
+ * an A/B of JVM settings.
  */
 public final class IsolatedLatencyBenchmark {
 
@@ -39,21 +42,32 @@ public final class IsolatedLatencyBenchmark {
         defaults.put("runs", 5);
         defaults.put("warmup-seconds", 3);
         defaults.put("jit-seconds", 10);
-        Map<String, Integer> f = BenchmarkSupport.flags(defaults, args);
-        run(f, System.out);
+        List<String> jvm = new ArrayList<>(List.of("-Xmx1g"));
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--jvm") && i + 1 < args.length) {
+                jvm.addAll(List.of(args[++i].trim().split("\\s+")));
+            } else {
+                rest.add(args[i]);
+            }
+        }
+        Map<String, Integer> f = BenchmarkSupport.flags(defaults, rest.toArray(String[]::new));
+        run(f, jvm, System.out);
     }
 
-    static Map<Reader, List<Percentiles>> run(Map<String, Integer> f, PrintStream out) throws Exception {
+    static Map<Reader, List<Percentiles>> run(Map<String, Integer> f, List<String> jvm, PrintStream out)
+            throws Exception {
         out.printf(
                 Locale.ROOT,
                 "latency at %,d records/s for %d s after %d s not counted, %d B records, %d partitions, parallelism"
-                        + " %d; broker and job each in a JVM of its own%n",
+                        + " %d; broker and job each in a JVM of its own, job JVM %s%n",
                 f.get("rate"),
                 f.get("seconds"),
                 f.get("jit-seconds"),
                 f.get("record-size"),
                 f.get("partitions"),
-                f.get("parallelism"));
+                f.get("parallelism"),
+                jvm);
         Path work = Files.createTempDirectory("isolated-latency");
         Map<Reader, List<Percentiles>> results = new EnumMap<>(Reader.class);
         int topic = 0;
@@ -67,7 +81,7 @@ public final class IsolatedLatencyBenchmark {
                     String name = "latency-" + (++topic);
                     IsolatedBenchmark.createTopics(broker.bootstrapServers(), List.of(name), f.get("partitions"));
                     int seconds = round == 0 ? f.get("warmup-seconds") : f.get("seconds");
-                    Percentiles p = once(reader, broker.bootstrapServers(), name, f, seconds, work);
+                    Percentiles p = once(reader, broker.bootstrapServers(), name, f, jvm, seconds, work);
                     if (round == 0) {
                         continue;
                     }
@@ -82,12 +96,18 @@ public final class IsolatedLatencyBenchmark {
     }
 
     private static Percentiles once(
-            Reader reader, String bootstrap, String topic, Map<String, Integer> f, int seconds, Path work)
+            Reader reader,
+            String bootstrap,
+            String topic,
+            Map<String, Integer> f,
+            List<String> jvm,
+            int seconds,
+            Path work)
             throws Exception {
         long expected = (long) f.get("rate") * seconds;
         Path log = work.resolve("latency-reader.log");
         Process job = JvmLauncher.start(
-                List.of("-Xmx1g"),
+                jvm,
                 LatencyProcess.class,
                 List.of(
                         reader.name(),

@@ -61,10 +61,11 @@ public final class LatencyBenchmark {
                     Locale.ROOT, "p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  max %7.2f ms", p50, p99, p999, max);
         }
 
-        /** One line per reader: the median of each percentile over its runs. */
-        public static void printMedians(Map<Reader, List<Percentiles>> results, PrintStream out) {
-            for (Reader reader : Reader.values()) {
-                List<Percentiles> list = results.get(reader);
+        /** One line per reader (in the map's order): the median of each percentile over its runs. */
+        public static void printMedians(Map<?, List<Percentiles>> results, PrintStream out) {
+            for (Map.Entry<?, List<Percentiles>> entry : results.entrySet()) {
+                Object reader = entry.getKey();
+                List<Percentiles> list = entry.getValue();
                 Percentiles median = new Percentiles(
                         median(list, Percentiles::p50),
                         median(list, Percentiles::p99),
@@ -237,15 +238,19 @@ public final class LatencyBenchmark {
                         .build();
         env.fromSource(source, WatermarkStrategy.noWatermarks(), reader.name().toLowerCase(Locale.ROOT))
                 .map(value -> {
-                    if (value[8] != WARM_UP) {
-                        Histogram.record(
-                                System.nanoTime() - ByteBuffer.wrap(value).getLong());
-                    }
+                    recordLatency(value);
                     return value;
                 })
                 .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .sinkTo(new DiscardingSink<>());
         return env.executeAsync(reader + " latency");
+    }
+
+    /** Records now − the send time at the start of {@code value}, unless it is a warm-up record. */
+    public static void recordLatency(byte[] value) {
+        if (value[8] != WARM_UP) {
+            Histogram.record(System.nanoTime() - ByteBuffer.wrap(value).getLong());
+        }
     }
 
     private static KafkaRecordEmitter<byte[]> values() {

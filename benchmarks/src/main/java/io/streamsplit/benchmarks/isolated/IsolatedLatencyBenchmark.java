@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * <p>{@code --jvm '-XX:+UseZGC ...'} adds options to every job JVM (after its {@code -Xmx1g}), for
- * an A/B of JVM settings.
+ * an A/B of JVM settings. {@code --consumer 1} adds a third run per round: a plain
+ * {@code KafkaConsumer} loop in the same kind of JVM, no Flink — the floor that this machine, broker
+ * and producer set for any source.
  */
 public final class IsolatedLatencyBenchmark {
 
@@ -42,6 +44,7 @@ public final class IsolatedLatencyBenchmark {
         defaults.put("runs", 5);
         defaults.put("warmup-seconds", 3);
         defaults.put("jit-seconds", 10);
+        defaults.put("consumer", 0);
         List<String> jvm = new ArrayList<>(List.of("-Xmx1g"));
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -55,7 +58,7 @@ public final class IsolatedLatencyBenchmark {
         run(f, jvm, System.out);
     }
 
-    static Map<Reader, List<Percentiles>> run(Map<String, Integer> f, List<String> jvm, PrintStream out)
+    static Map<String, List<Percentiles>> run(Map<String, Integer> f, List<String> jvm, PrintStream out)
             throws Exception {
         out.printf(
                 Locale.ROOT,
@@ -69,15 +72,21 @@ public final class IsolatedLatencyBenchmark {
                 f.get("parallelism"),
                 jvm);
         Path work = Files.createTempDirectory("isolated-latency");
-        Map<Reader, List<Percentiles>> results = new EnumMap<>(Reader.class);
+        Map<String, List<Percentiles>> results = new LinkedHashMap<>();
         int topic = 0;
         try (BrokerProcess broker = BrokerProcess.start(work)) {
             for (int round = 0; round <= f.get("runs"); round++) { // round 0 warms the broker up
-                List<Reader> order = new ArrayList<>(List.of(Reader.values()));
+                List<String> order = new ArrayList<>();
+                for (Reader reader : Reader.values()) {
+                    order.add(reader.name());
+                }
+                if (f.get("consumer") == 1) {
+                    order.add(LatencyProcess.CONSUMER);
+                }
                 if (round % 2 == 0) {
                     Collections.reverse(order);
                 }
-                for (Reader reader : order) {
+                for (String reader : order) {
                     String name = "latency-" + (++topic);
                     IsolatedBenchmark.createTopics(broker.bootstrapServers(), List.of(name), f.get("partitions"));
                     int seconds = round == 0 ? f.get("warmup-seconds") : f.get("seconds");
@@ -96,7 +105,7 @@ public final class IsolatedLatencyBenchmark {
     }
 
     private static Percentiles once(
-            Reader reader,
+            String reader,
             String bootstrap,
             String topic,
             Map<String, Integer> f,
@@ -109,12 +118,7 @@ public final class IsolatedLatencyBenchmark {
         Process job = JvmLauncher.start(
                 jvm,
                 LatencyProcess.class,
-                List.of(
-                        reader.name(),
-                        bootstrap,
-                        topic,
-                        String.valueOf(f.get("parallelism")),
-                        String.valueOf(expected)),
+                List.of(reader, bootstrap, topic, String.valueOf(f.get("parallelism")), String.valueOf(expected)),
                 log);
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);

@@ -3,9 +3,17 @@ package io.streamsplit.benchmarks.isolated;
 import io.streamsplit.benchmarks.LatencyBenchmark;
 import io.streamsplit.benchmarks.LatencyBenchmark.Histogram;
 import io.streamsplit.benchmarks.LatencyBenchmark.Percentiles;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The latency job of {@link LatencyBenchmark} in a JVM of its own: prints {@code READY} once the job
@@ -17,30 +25,65 @@ public final class LatencyProcess {
 
     static final String READY = "READY";
     static final String PREFIX = "LATENCY ";
+    /** The reader name of the floor run: a plain {@code KafkaConsumer}, no Flink. */
+    static final String CONSUMER = "CONSUMER";
 
     private LatencyProcess() {}
 
     public static void main(String[] args) throws Exception {
-        LatencyBenchmark.Reader reader = LatencyBenchmark.Reader.valueOf(args[0]);
         String bootstrap = args[1];
         String topic = args[2];
         int parallelism = Integer.parseInt(args[3]);
         long expected = Long.parseLong(args[4]);
         Histogram.reset();
-        JobClient job = LatencyBenchmark.startJob(reader, bootstrap, topic, parallelism);
-        LatencyBenchmark.awaitRunning(job);
-        TimeUnit.SECONDS.sleep(2); // splits assigned and the first fetch issued
-        System.out.println(READY);
-        System.out.flush();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (Histogram.count() < expected && System.nanoTime() < deadline) {
-            TimeUnit.MILLISECONDS.sleep(50);
+        if (args[0].equals(CONSUMER)) {
+            consume(bootstrap, topic, expected, deadline);
+        } else {
+            JobClient job =
+                    LatencyBenchmark.startJob(LatencyBenchmark.Reader.valueOf(args[0]), bootstrap, topic, parallelism);
+            LatencyBenchmark.awaitRunning(job);
+            TimeUnit.SECONDS.sleep(2); // splits assigned and the first fetch issued
+            ready();
+            while (Histogram.count() < expected && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
         }
         Percentiles p = Histogram.percentiles();
         System.out.printf(
                 Locale.ROOT, PREFIX + "%.3f %.3f %.3f %.3f %d%n", p.p50(), p.p99(), p.p999(), p.max(), p.count());
         System.out.flush();
         System.exit(p.count() >= expected ? 0 : 1);
+    }
+
+    private static void ready() {
+        System.out.println(READY);
+        System.out.flush();
+    }
+
+    /**
+     * The floor: one consumer on all partitions of {@code topic} from the start, Kafka's default
+     * settings, recording receive time − send time of each counted record as the job's map does.
+     */
+    private static void consume(String bootstrap, String topic, long expected, long deadline) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            consumer.poll(Duration.ofMillis(500)); // positions looked up, the first fetch issued
+            ready();
+            while (Histogram.count() < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                    LatencyBenchmark.recordLatency(record.value());
+                }
+            }
+        }
     }
 
     /** Parses the {@code LATENCY} line. */

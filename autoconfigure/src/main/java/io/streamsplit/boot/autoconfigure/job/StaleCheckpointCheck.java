@@ -27,7 +27,6 @@ import java.util.stream.Collectors;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -125,15 +124,8 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
                         .computeIfAbsent(serversOf(tp.topic()), s -> new ArrayList<>())
                         .add(tp));
         for (Map.Entry<String, List<TopicPartition>> cluster : byServers.entrySet()) {
-            Properties admin = new Properties();
-            clientProperties.forClient(cluster.getKey(), Map.of()).forEach((key, value) -> {
-                if (AdminClientConfig.configNames().contains(String.valueOf(key))) {
-                    admin.put(key, value);
-                }
-            });
-            admin.put(AdminClientConfig.CLIENT_ID_CONFIG, "streamsplit-checkpoint-check");
-            admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
-            admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
+            Properties admin = KafkaClientProperties.checkingAdmin(
+                    clientProperties.forClient(cluster.getKey(), Map.of()), "streamsplit-checkpoint-check", TIMEOUT);
             try (Admin client = Admin.create(admin)) {
                 stale.addAll(compare(client, cluster.getValue(), offsets));
             } catch (Exception e) {

@@ -179,13 +179,8 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
 
     private static KafkaCluster cluster(
             Map<String, KafkaCluster> clusters, String servers, String serversProperty, Properties client) {
-        Properties admin = new Properties();
-        client.forEach((key, value) -> {
-            if (AdminClientConfig.configNames().contains(String.valueOf(key))
-                    && !key.equals(AdminClientConfig.CLIENT_ID_CONFIG)) {
-                admin.put(key, value);
-            }
-        });
+        Properties admin = KafkaClientProperties.only(client, AdminClientConfig.configNames());
+        admin.remove(AdminClientConfig.CLIENT_ID_CONFIG);
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         String key = new TreeMap<>(admin).toString();
         return clusters.computeIfAbsent(key, k -> new KafkaCluster(servers, serversProperty, admin));

@@ -17,7 +17,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
@@ -111,15 +110,7 @@ public final class KafkaAccessCheck {
     }
 
     private static void withAdmin(String what, Properties client, String credentialsProperty, AdminCheck check) {
-        Properties props = new Properties();
-        client.forEach((key, value) -> {
-            if (AdminClientConfig.configNames().contains(String.valueOf(key))) {
-                props.put(key, value);
-            }
-        });
-        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "streamsplit-access-check");
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
+        Properties props = KafkaClientProperties.checkingAdmin(client, "streamsplit-access-check", TIMEOUT);
         try (Admin admin = Admin.create(props)) {
             admin.describeCluster().nodes().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             check.run(admin);

@@ -1,9 +1,12 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.ssl.SslBundle;
@@ -65,6 +68,32 @@ public final class KafkaClientProperties {
         client.putAll(own);
         client.put("bootstrap.servers", servers);
         return client;
+    }
+
+    /**
+     * The entries of {@code client} that a client with these configuration {@code names} knows, e.g. a
+     * producer's settings out of a consumer's: {@code only(consumer, ProducerConfig.configNames())}.
+     */
+    public static Properties only(Properties client, Set<String> names) {
+        Properties known = new Properties();
+        client.forEach((key, value) -> {
+            if (names.contains(String.valueOf(key))) {
+                known.put(key, value);
+            }
+        });
+        return known;
+    }
+
+    /**
+     * The settings of a short-lived admin client that checks something at startup: {@code client}'s
+     * admin settings, its own {@code clientId}, and {@code timeout} for each call and request.
+     */
+    public static Properties checkingAdmin(Properties client, String clientId, Duration timeout) {
+        Properties admin = only(client, AdminClientConfig.configNames());
+        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
+        admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        return admin;
     }
 
     /** The Spring property that set {@code key}, e.g. {@code streamsplit.kafka.properties.sasl.jaas.config}. */

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -128,5 +131,30 @@ class KafkaClientPropertiesTest {
         client.remove("sasl.jaas.config");
         client.put("ssl.keystore.key", "-----BEGIN PRIVATE KEY-----");
         assertThat(KafkaAccessCheck.principal(client)).isEqualTo("the principal of the client certificate");
+    }
+
+    @Test
+    void aCheckingAdminClientGetsTheConnectionAndSecuritySettingsButNoConsumerTuning() {
+        Properties consumer = new Properties();
+        consumer.put("bootstrap.servers", "b:1");
+        consumer.put("security.protocol", "SASL_SSL");
+        consumer.put("sasl.jaas.config", "jaas");
+        consumer.put("max.poll.records", "2000");
+        consumer.put("client.id", "the-source");
+
+        Properties admin =
+                KafkaClientProperties.checkingAdmin(consumer, "streamsplit-access-check", Duration.ofSeconds(7));
+
+        assertThat(admin)
+                .containsEntry("bootstrap.servers", "b:1")
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.jaas.config", "jaas")
+                .containsEntry("client.id", "streamsplit-access-check")
+                .containsEntry("default.api.timeout.ms", 7000)
+                .containsEntry("request.timeout.ms", 7000)
+                // an admin client would warn about a setting it does not know
+                .doesNotContainKey("max.poll.records");
+        assertThat(KafkaClientProperties.only(consumer, ProducerConfig.configNames()))
+                .containsOnlyKeys("bootstrap.servers", "security.protocol", "sasl.jaas.config", "client.id");
     }
 }

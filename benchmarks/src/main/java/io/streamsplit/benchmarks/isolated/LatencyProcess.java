@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -65,7 +66,7 @@ public final class LatencyProcess {
      * The floor: one consumer on all partitions of {@code topic} from the start, Kafka's default
      * settings, recording receive time − send time of each counted record as the job's map does.
      */
-    private static void consume(String bootstrap, String topic, long expected, long deadline) {
+    static void consume(String bootstrap, String topic, long expected, long deadline) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -76,13 +77,18 @@ public final class LatencyProcess {
                     .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            consumer.poll(Duration.ofMillis(500)); // positions looked up, the first fetch issued
+            // the first poll looks the positions up and issues the first fetch; its records count too
+            record(consumer.poll(Duration.ofMillis(500)));
             ready();
             while (Histogram.count() < expected && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                    LatencyBenchmark.recordLatency(record.value());
-                }
+                record(consumer.poll(Duration.ofMillis(100)));
             }
+        }
+    }
+
+    private static void record(ConsumerRecords<byte[], byte[]> records) {
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            LatencyBenchmark.recordLatency(record.value());
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.Properties;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -74,6 +75,16 @@ public final class BenchmarkSupport {
         return defaults;
     }
 
+    /** Assigns every partition of {@code topic} to {@code consumer}, each from its first offset; returns them. */
+    public static List<TopicPartition> assignFromStart(Consumer<?, ?> consumer, String topic) {
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return partitions;
+    }
+
     /** Reads {@code topic} from the beginning to its current end with read_committed; returns the record count. */
     static long readToEnd(String bootstrapServers, String topic) {
         return readToEnd(bootstrapServers, topic, value -> value, false);
@@ -96,11 +107,7 @@ public final class BenchmarkSupport {
         }
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+            List<TopicPartition> partitions = assignFromStart(consumer, topic);
             // with read_committed the end is the last stable offset and transaction markers take offsets,
             // so count what is read rather than subtracting offsets
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);

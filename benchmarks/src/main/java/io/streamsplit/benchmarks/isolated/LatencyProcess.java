@@ -1,10 +1,10 @@
 package io.streamsplit.benchmarks.isolated;
 
+import io.streamsplit.benchmarks.BenchmarkSupport;
 import io.streamsplit.benchmarks.LatencyBenchmark;
 import io.streamsplit.benchmarks.LatencyBenchmark.Histogram;
 import io.streamsplit.benchmarks.LatencyBenchmark.Percentiles;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +13,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -72,11 +71,7 @@ public final class LatencyProcess {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(info -> new TopicPartition(topic, info.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+            BenchmarkSupport.assignFromStart(consumer, topic);
             // the first poll looks the positions up and issues the first fetch; its records count too
             record(consumer.poll(Duration.ofMillis(500)));
             ready();

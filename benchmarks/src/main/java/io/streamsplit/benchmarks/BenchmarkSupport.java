@@ -56,6 +56,11 @@ public final class BenchmarkSupport {
         return values;
     }
 
+    /** JVM options given as one string, {@code "-XX:+UseZGC -Xss512k"}, as a list; blank gives none. */
+    public static List<String> jvmOptions(String options) {
+        return options.isBlank() ? List.of() : List.of(options.trim().split("\\s+"));
+    }
+
     /** {@code "1,4,16"} as integers. */
     public static List<Integer> ints(String list) {
         return java.util.Arrays.stream(list.split(","))

@@ -49,7 +49,7 @@ public final class IsolatedLatencyBenchmark {
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--jvm") && i + 1 < args.length) {
-                jvm.addAll(List.of(args[++i].trim().split("\\s+")));
+                jvm.addAll(BenchmarkSupport.jvmOptions(args[++i]));
             } else {
                 rest.add(args[i]);
             }

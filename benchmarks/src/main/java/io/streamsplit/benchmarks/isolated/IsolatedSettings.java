@@ -71,7 +71,7 @@ record IsolatedSettings(
                 Integer.parseInt(f.get("rounds")),
                 Integer.parseInt(f.get("warmup")),
                 f.get("xmx"),
-                f.get("jvm").isBlank() ? List.of() : List.of(f.get("jvm").trim().split("\\s+")),
+                BenchmarkSupport.jvmOptions(f.get("jvm")),
                 b,
                 f.get("out").isBlank() ? null : Path.of(f.get("out")));
     }

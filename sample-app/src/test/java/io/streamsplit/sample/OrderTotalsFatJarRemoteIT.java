@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The packaged sample, started the way it is deployed ({@code java -jar}), in remote mode against a
  * standalone Flink cluster in two other JVMs that have only Flink's jars: the application's classes
  * come out of the fat jar's {@code BOOT-INF/} and travel with the job. Totals must be exact, the split
- * endpoint must show the cluster's splits, and stopping the application must cancel the job.
+ * endpoint must show the cluster's splits, and the job must outlive the application's graceful stop.
  */
 class OrderTotalsFatJarRemoteIT {
 
@@ -133,13 +133,12 @@ class OrderTotalsFatJarRemoteIT {
             assertThat(sources.values())
                     .anySatisfy(s -> assertThat(s.partitions()).containsExactlyInAnyOrder("refunds-0", "refunds-1"));
         });
-        app.destroy(); // SIGTERM: Spring's graceful shutdown stops the job
+        app.destroy(); // SIGTERM: Spring's graceful shutdown; on a cluster the job outlives the application
         assertThat(app.waitFor(60, TimeUnit.SECONDS))
                 .as("the application exits")
                 .isTrue();
-        await().atMost(Duration.ofSeconds(20))
-                .untilAsserted(() -> assertThat(cluster.jobState(jobId)).isEqualTo("CANCELED"));
-        assertThat(Files.readString(log)).contains("Cancelled Flink job 'order-totals'");
+        assertThat(Files.readString(log)).contains("Flink job 'order-totals' (" + jobId + ") keeps running");
+        assertThat(cluster.jobState(jobId)).isEqualTo("RUNNING");
     }
 
     private List<String> totals() {

@@ -7,15 +7,15 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.StreamExecutionEnvironmentCustomizer;
 import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
-import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
 import io.streamsplit.boot.autoconfigure.flink.remote.FlinkRemoteProperties;
 import io.streamsplit.boot.autoconfigure.flink.remote.JobJars;
-import io.streamsplit.boot.autoconfigure.flink.remote.ShipRules;
 import io.streamsplit.boot.autoconfigure.job.DefaultPipelineContext;
 import io.streamsplit.boot.autoconfigure.job.JobFailures;
 import io.streamsplit.boot.autoconfigure.job.StaleCheckpointCheck;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import io.streamsplit.boot.autoconfigure.job.SubmittedJobClient;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterJobController;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterStart;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
@@ -32,9 +32,7 @@ import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import io.streamsplit.pipeline.StreamSplitPipeline;
-import java.io.File;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
@@ -68,6 +66,7 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(StreamSplitProperties.class)
 @Import({
     KafkaSourceBeanRegistrar.class,
+    RemoteClusterConfiguration.class,
     StreamSplitAutoConfiguration.BootKafkaConnectionConfiguration.class,
     StreamSplitAutoConfiguration.PropertiesKafkaConnectionConfiguration.class,
     StreamSplitAutoConfiguration.EmbeddedKafkaDevModeConfiguration.class
@@ -185,25 +184,6 @@ public final class StreamSplitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "remote")
-    JobJars streamSplitJobJars(StreamSplitProperties properties) {
-        FlinkRemoteProperties remote = properties.getFlink().getRemote();
-        return JobJars.collect(
-                System.getProperty("java.class.path"),
-                remote.isShipClasspath(),
-                existingJars(remote.getJars()),
-                new ShipRules(remote.getExcludeJars()));
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "remote")
-    ClusterClasses streamSplitClusterClasses(JobJars jobJars) {
-        return new ClusterClasses(jobJars, StreamSplitAutoConfiguration.class.getClassLoader());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
     StreamExecutionEnvironment streamExecutionEnvironment(
             StreamSplitProperties properties,
             FlinkJobDefinition definition,
@@ -261,21 +241,29 @@ public final class StreamSplitAutoConfiguration {
             KafkaSourceFactory sources,
             KafkaSinkFactory sinks,
             FlinkRestClient rest,
-            JobFailures failures) {
+            JobFailures failures,
+            ObjectProvider<ClusterJobController> cluster,
+            ObjectProvider<ClusterStart> clusterStart) {
         FlinkProperties flink = properties.getFlink();
-        String target = flink.getMode() == FlinkProperties.Mode.REMOTE
-                ? "the Flink cluster at " + flink.getRemote().getHost() + ":"
-                        + flink.getRemote().getPort()
-                : "the embedded Flink MiniCluster";
         return new StreamSplitJob(
                 flink,
                 job.name(),
                 streamExecutionEnvironment,
                 beanFactory,
                 () -> new DefaultPipelineContext(streamExecutionEnvironment, beanFactory, sources, sinks),
-                target,
+                target(flink),
                 rest,
-                failures);
+                failures,
+                cluster.getIfAvailable(),
+                clusterStart.getIfAvailable());
+    }
+
+    /** Where the job runs, for messages: "the Flink cluster at host:port" or "the embedded Flink MiniCluster". */
+    static String target(FlinkProperties flink) {
+        return flink.getMode() == FlinkProperties.Mode.REMOTE
+                ? "the Flink cluster at " + flink.getRemote().getHost() + ":"
+                        + flink.getRemote().getPort()
+                : "the embedded Flink MiniCluster";
     }
 
     @Bean
@@ -288,19 +276,6 @@ public final class StreamSplitAutoConfiguration {
     @ConditionalOnMissingBean
     JobClient streamSplitJobClient(StreamSplitJob job) {
         return new SubmittedJobClient(job::submission);
-    }
-
-    private static List<Path> existingJars(List<String> jars) {
-        for (int i = 0; i < jars.size(); i++) {
-            if (!new File(jars.get(i)).isFile()) {
-                throw new InvalidStreamSplitConfigurationException(
-                        "streamsplit.flink.remote.jars[" + i + "]",
-                        jars.get(i),
-                        "no such file; the jar is shipped to the Flink cluster with the job",
-                        "Point it at the built jar (e.g. target/app.jar), or remove it.");
-            }
-        }
-        return jars.stream().map(Path::of).toList();
     }
 
     private static PropertiesStreamSplitKafkaConnectionDetails propertiesConnection(

@@ -148,6 +148,27 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         }
     }
 
+    /** Cancels job {@code jobId} ({@code PATCH /jobs/<id>?mode=cancel}); returns once the cluster accepted it. */
+    public void cancel(String jobId) {
+        try {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(restAddress().resolve("/jobs/" + jobId + "?mode=cancel"))
+                            .timeout(Duration.ofSeconds(10))
+                            .method("PATCH", HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 202) {
+                throw new IllegalStateException(
+                        "Cancelling job " + jobId + " answered HTTP " + response.statusCode() + ": " + response.body());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cancelling job " + jobId + " on the Flink test cluster failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Kills both JVMs (and anything they started) and waits for them to exit. */
     @Override
     public void close() {

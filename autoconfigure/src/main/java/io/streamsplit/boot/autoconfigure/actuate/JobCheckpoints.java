@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param runningSince when the job last switched to RUNNING (after its latest restart), or {@code null}
  * @param inFlight the checkpoint in progress and what it waits on, or {@code null}
  * @param lastFailureTime when the latest failure happened, or {@code null}
+ * @param tasksNotRunning the operators whose subtasks are not all running (or finished), or {@code null}
  */
 record JobCheckpoints(
         long restarts,
@@ -36,7 +37,8 @@ record JobCheckpoints(
         @Nullable Instant submittedAt,
         @Nullable Instant runningSince,
         @Nullable String inFlight,
-        @Nullable Instant lastFailureTime) {
+        @Nullable Instant lastFailureTime,
+        @Nullable String tasksNotRunning) {
 
     /** @param freshRestarts the restart count read in-process, or {@code null} to take the REST API's */
     static JobCheckpoints read(FlinkRestClient rest, String jobId, @Nullable Long freshRestarts, JobFailures failures)
@@ -67,8 +69,10 @@ record JobCheckpoints(
                 : Instant.ofEpochMilli(latest.path("timestamp").asLong());
         JsonNode completed = checkpoints.path("latest").path("completed");
         Instant since = submitted > 0 ? Instant.ofEpochMilli(submitted) : null;
+        String notRunning = tasksNotRunning(job);
         if (completed.isMissingNode() || completed.isNull()) {
-            return new JobCheckpoints(restarts, -1, null, null, 0, failure, since, runningSince, inFlight, failedAt);
+            return new JobCheckpoints(
+                    restarts, -1, null, null, 0, failure, since, runningSince, inFlight, failedAt, notRunning);
         }
         return new JobCheckpoints(
                 restarts,
@@ -82,7 +86,36 @@ record JobCheckpoints(
                 since,
                 runningSince,
                 inFlight,
-                failedAt);
+                failedAt,
+                notRunning);
+    }
+
+    /**
+     * "'Source: words' 0 of 2 subtasks running (2 SCHEDULED)" for every operator whose subtasks are not all
+     * RUNNING or FINISHED (a bounded source's subtask finishes); {@code null} when all are.
+     */
+    static @Nullable String tasksNotRunning(JsonNode job) {
+        java.util.List<String> lagging = new java.util.ArrayList<>();
+        for (JsonNode vertex : job.path("vertices")) {
+            int parallelism = vertex.path("parallelism").asInt();
+            JsonNode tasks = vertex.path("tasks");
+            int running = tasks.path("RUNNING").asInt() + tasks.path("FINISHED").asInt();
+            if (running < parallelism) {
+                Map<String, Integer> others = new LinkedHashMap<>();
+                tasks.fields().forEachRemaining(state -> {
+                    int count = state.getValue().asInt();
+                    if (count > 0
+                            && !state.getKey().equals("RUNNING")
+                            && !state.getKey().equals("FINISHED")) {
+                        others.put(state.getKey(), count);
+                    }
+                });
+                lagging.add("'" + vertex.path("name").asText() + "' "
+                        + tasks.path("RUNNING").asInt() + " of " + parallelism + " subtasks running"
+                        + (others.isEmpty() ? "" : " " + others));
+            }
+        }
+        return lagging.isEmpty() ? null : String.join("; ", lagging);
     }
 
     /** "checkpoint 7, in progress for 42 s, waits on 'sink totals: Writer' (1 of 2 subtasks acknowledged)". */

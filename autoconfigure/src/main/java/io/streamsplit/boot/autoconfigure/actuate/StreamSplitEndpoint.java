@@ -2,6 +2,7 @@ package io.streamsplit.boot.autoconfigure.actuate;
 
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterRun;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.control.SourceControl;
 import java.time.Duration;
@@ -64,14 +65,18 @@ public class StreamSplitEndpoint {
     public Map<String, Object> job() {
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("job", job.jobName());
-        String savepoint = job.operatorSavepoint();
+        String savepoint = job.commands().operatorSavepoint();
         JobSplits live = splits.read();
         state.put("jobId", live.jobId());
+        ClusterRun run = job.clusterRun();
+        if (run != null) {
+            state.put("cluster", run.describe());
+        }
         state.put("state", savepoint != null ? "STOPPED" : live.status());
         if (savepoint != null) {
             state.put("savepoint", savepoint);
         }
-        state.put("parallelism", job.parallelism());
+        state.put("parallelism", job.commands().parallelism());
         if (live.jobId() != null && savepoint == null) {
             try {
                 JobCheckpoints checkpoints = progress.read(live.jobId());
@@ -128,15 +133,15 @@ public class StreamSplitEndpoint {
         result.put("operation", operation);
         try {
             switch (operation) {
-                case "stop" -> result.put("savepoint", job.stopWithSavepoint(savepointDirectory));
-                case "start" -> result.put("jobId", submitted(job.startFromSavepoint(null)));
+                case "stop" -> result.put("savepoint", job.commands().stopWithSavepoint(savepointDirectory));
+                case "start" -> result.put("jobId", submitted(job.commands().startFromSavepoint(null)));
                 case "rescale" -> {
                     if (parallelism == null) {
                         throw new InvalidEndpointRequestException(
                                 "rescale needs a parallelism, e.g. {\"operation\":\"rescale\",\"parallelism\":4}",
                                 "missing parallelism");
                     }
-                    result.put("savepoint", job.rescale(parallelism, savepointDirectory));
+                    result.put("savepoint", job.commands().rescale(parallelism, savepointDirectory));
                     result.put("jobId", submitted(job.submission()));
                     result.put("parallelism", parallelism);
                 }

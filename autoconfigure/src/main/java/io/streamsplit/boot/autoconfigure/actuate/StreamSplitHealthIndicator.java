@@ -85,7 +85,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                     "kafkaProblems",
                     problems.stream().map(KafkaProblem::summary).toList());
         }
-        String savepoint = job.operatorSavepoint();
+        String savepoint = job.commands().operatorSavepoint();
         if (savepoint != null) {
             return health.status(Status.OUT_OF_SERVICE)
                     .withDetail("status", "STOPPED")
@@ -191,6 +191,9 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                                         + checkpoints.restarts() + ")" + because(checkpoints, problems));
                 return;
             }
+            if (status == JobStatus.RUNNING && tasksNotRunning(checkpoints, now, health)) {
+                return;
+            }
             if (status == JobStatus.RUNNING && undiscovered(checkpoints, now, health, problems)) {
                 return;
             }
@@ -227,6 +230,31 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                                 "the job is " + status
                                         + (checkpoints.failure() != null ? ": " + checkpoints.failure() : ""));
         }
+    }
+
+    /**
+     * A RUNNING job whose subtasks are not all running cannot make progress (a TaskManager is gone and
+     * no slot is free for its tasks, or they are still being deployed): DOWN once it has been so past
+     * the grace period, UNKNOWN before. Returns whether the job is in that state.
+     */
+    private boolean tasksNotRunning(JobCheckpoints checkpoints, Instant now, Health.Builder health) {
+        String lagging = checkpoints.tasksNotRunning();
+        if (lagging == null) {
+            return false;
+        }
+        Instant since = checkpoints.runningSince() != null ? checkpoints.runningSince() : now;
+        Duration running = Duration.between(since, now);
+        if (running.compareTo(grace()) > 0) {
+            health.down()
+                    .withDetail(
+                            "reason",
+                            "the job is RUNNING but not all its subtasks are, " + running.toSeconds()
+                                    + " s after it started: " + lagging
+                                    + " (a TaskManager was lost and no free slot took its tasks)");
+        } else {
+            health.unknown().withDetail("reason", "subtasks starting: " + lagging);
+        }
+        return true;
     }
 
     /**

@@ -57,7 +57,10 @@ public final class FlinkConfigurationMapper {
             if (checkpointing.getStorage() != null) {
                 config.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
                 config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointing.getStorage());
-                // kept after a cancel or shutdown so the next start can resume from restore-path
+            }
+            if (checkpointing.getStorage() != null || flink.getMode() == FlinkProperties.Mode.REMOTE) {
+                // kept after a cancel, a failure or an upgrade, so the next run can start from the newest one
+                // (on a cluster also where the cluster's own configuration names the directory)
                 config.set(
                         CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                         ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);

@@ -27,14 +27,49 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
                 ? flink.getJobName()
                 : environment.getProperty("spring.application.name", DEFAULT_JOB_NAME);
         Configuration configuration = FlinkConfigurationMapper.jobConfiguration(flink, name);
-        if (flink.getShutdown().isSavepoint() && !configuration.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
+        checkShutdown(flink, configuration);
+        RetainedCheckpoints.resume(flink, name, configuration, policy);
+        return new FlinkJobDefinition(name, configuration);
+    }
+
+    /** The shutdown settings fit together and the mode: keep needs a cluster, a savepoint needs a directory. */
+    private static void checkShutdown(FlinkProperties flink, Configuration configuration) {
+        FlinkProperties.Shutdown shutdown = flink.getShutdown();
+        FlinkProperties.ShutdownJob job = shutdown.effectiveJob(flink.getMode());
+        String property = "streamsplit.flink.shutdown.job";
+        if (shutdown.getJob() != null
+                && shutdown.effectiveJob(flink.getMode()) != FlinkProperties.ShutdownJob.SAVEPOINT
+                && isSavepoint(shutdown)) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    yaml(shutdown.getJob()),
+                    "streamsplit.flink.shutdown.savepoint is also true, which asks for a savepoint",
+                    "Remove streamsplit.flink.shutdown.savepoint (shutdown.job replaces it).");
+        }
+        if (job == FlinkProperties.ShutdownJob.KEEP && flink.getMode() != FlinkProperties.Mode.REMOTE) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    "keep",
+                    "an embedded job runs in the application's own MiniCluster and ends with it",
+                    "Use shutdown.job cancel or savepoint in embedded mode, or run the job on a cluster (streamsplit.flink"
+                            + ".mode=remote), where it can outlive the application.");
+        }
+        if (job == FlinkProperties.ShutdownJob.SAVEPOINT
+                && !configuration.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
             throw new InvalidStreamSplitConfigurationException(
                     "streamsplit.flink.shutdown.savepoint-directory",
                     null,
-                    "streamsplit.flink.shutdown.savepoint is true but there is no directory to write the savepoint to",
+                    "the job is stopped with a savepoint on shutdown but there is no directory to write the savepoint to",
                     "Set streamsplit.flink.shutdown.savepoint-directory (e.g. file:///var/lib/app/savepoints).");
         }
-        RetainedCheckpoints.resume(flink, name, configuration, policy);
-        return new FlinkJobDefinition(name, configuration);
+    }
+
+    @SuppressWarnings("deprecation")
+    private static boolean isSavepoint(FlinkProperties.Shutdown shutdown) {
+        return shutdown.isSavepoint();
+    }
+
+    private static String yaml(Enum<?> value) {
+        return value.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 }

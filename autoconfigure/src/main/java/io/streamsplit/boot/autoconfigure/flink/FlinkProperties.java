@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
@@ -30,6 +31,29 @@ public class FlinkProperties {
         RESUME
     }
 
+    /**
+     * How the application replaces a run of its job that another version of it submitted (remote mode);
+     * the Flink Kubernetes Operator's upgrade modes.
+     */
+    public enum UpgradeMode {
+        /** Stop the running job with a savepoint and start the new version from it. */
+        SAVEPOINT,
+        /** Cancel the running job and start the new version from its latest retained checkpoint. */
+        LAST_STATE,
+        /** Cancel the running job and start the new version from the sources' starting offsets, without state. */
+        STATELESS
+    }
+
+    /** What the application's shutdown does to its job. */
+    public enum ShutdownJob {
+        /** Leave the job running on the cluster (remote mode only); the next start of the application adopts it. */
+        KEEP,
+        /** Stop the job with a savepoint; the next start resumes from it. */
+        SAVEPOINT,
+        /** Cancel the job; its latest retained checkpoint is where the next start resumes. */
+        CANCEL
+    }
+
     /** Restart strategy after a task failure. */
     public enum RestartStrategy {
         /** Fail the job on the first task failure. */
@@ -52,8 +76,17 @@ public class FlinkProperties {
     /** Default parallelism of the job. Unset: the number of CPU cores in embedded mode, the cluster default in remote mode. */
     private @Nullable Integer parallelism;
 
-    /** Savepoint or retained checkpoint to start the job from. Unset: start fresh (sources use their starting offsets). */
+    /**
+     * Savepoint or retained checkpoint to start the job from when no run of it is active. Unset: the newest
+     * state an earlier run left (retained checkpoint or savepoint), else the sources' starting offsets.
+     */
     private @Nullable String restorePath;
+
+    /**
+     * How a running job that another version of the application submitted is replaced (remote mode):
+     * savepoint, last-state (its latest retained checkpoint) or stateless.
+     */
+    private UpgradeMode upgradeMode = UpgradeMode.SAVEPOINT;
 
     /** Raw Flink configuration (for example 'state.backend.type: rocksdb'); applied last, so it wins. */
     private Map<String, String> configuration = new LinkedHashMap<>();
@@ -258,15 +291,45 @@ public class FlinkProperties {
     /** Shutdown settings. */
     public static class Shutdown {
 
-        /** Whether to stop the job with a savepoint (restart later with restore-path); otherwise the job is cancelled. */
+        /**
+         * What the application's shutdown does to its job: keep it running (remote mode), stop it with a
+         * savepoint, or cancel it. Unset: keep in remote mode, cancel in embedded mode.
+         */
+        private @Nullable ShutdownJob job;
+
+        /** Whether to stop the job with a savepoint on shutdown; replaced by job: savepoint. */
         private boolean savepoint = false;
 
-        /** Directory (URI) for the shutdown savepoint. Unset: Flink's execution.checkpointing.savepoint-dir. */
+        /**
+         * Directory (URI) the cluster writes savepoints to: at shutdown, for upgrades and from the endpoint.
+         * Unset: Flink's execution.checkpointing.savepoint-dir.
+         */
         private @Nullable String savepointDirectory;
 
         /** How long to wait for the job to stop. */
         private Duration timeout = Duration.ofSeconds(30);
 
+        public @Nullable ShutdownJob getJob() {
+            return job;
+        }
+
+        public void setJob(@Nullable ShutdownJob job) {
+            this.job = job;
+        }
+
+        /** What shutdown does to the job in {@code mode}: {@code job}, else savepoint / keep / cancel. */
+        public ShutdownJob effectiveJob(Mode mode) {
+            if (job != null) {
+                return job;
+            }
+            if (savepoint) {
+                return ShutdownJob.SAVEPOINT;
+            }
+            return mode == Mode.REMOTE ? ShutdownJob.KEEP : ShutdownJob.CANCEL;
+        }
+
+        @Deprecated
+        @DeprecatedConfigurationProperty(replacement = "streamsplit.flink.shutdown.job", since = "0.1.0")
         public boolean isSavepoint() {
             return savepoint;
         }
@@ -330,6 +393,14 @@ public class FlinkProperties {
 
     public void setRestorePath(@Nullable String restorePath) {
         this.restorePath = restorePath;
+    }
+
+    public UpgradeMode getUpgradeMode() {
+        return upgradeMode;
+    }
+
+    public void setUpgradeMode(UpgradeMode upgradeMode) {
+        this.upgradeMode = upgradeMode;
     }
 
     public Map<String, String> getConfiguration() {

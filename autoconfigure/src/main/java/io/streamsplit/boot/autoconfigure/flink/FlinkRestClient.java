@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The few calls of Flink's REST API the actuator needs (job, checkpoints, exceptions, metrics).
@@ -50,9 +51,21 @@ public final class FlinkRestClient {
     }
 
     public JsonNode get(String path) throws IOException, InterruptedException {
+        JsonNode found = find(path);
+        if (found == null) {
+            throw new IOException("Flink REST " + baseUri.get().resolve(path) + " answered 404: not found");
+        }
+        return found;
+    }
+
+    /** Like {@link #get}, but {@code null} when the cluster answers 404 (e.g. a job it does not know). */
+    public @Nullable JsonNode find(String path) throws IOException, InterruptedException {
         URI uri = baseUri.get().resolve(path);
         HttpResponse<String> response = http.send(
                 HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 404) {
+            return null;
+        }
         if (response.statusCode() != 200) {
             throw new IOException("Flink REST " + uri + " answered " + response.statusCode() + ": " + response.body());
         }

@@ -95,7 +95,6 @@ public final class RetainedCheckpoints {
         return new JobID(uuid.getLeastSignificantBits(), uuid.getMostSignificantBits());
     }
 
-    /** A completed checkpoint: its directory, number and when it was written. */
     /**
      * A completed checkpoint: its directory, number and when it was written.
      *
@@ -104,7 +103,7 @@ public final class RetainedCheckpoints {
     public record Checkpoint(String path, long id, Instant writtenAt, String jobDirectory) {}
 
     /** The newest complete checkpoint of {@code jobId} under {@code storage}, if any. */
-    static Optional<Checkpoint> latest(String storage, JobID jobId) throws IOException {
+    public static Optional<Checkpoint> latest(String storage, JobID jobId) throws IOException {
         Path jobDirectory = new Path(new Path(storage), jobId.toString());
         FileSystem fs = jobDirectory.getFileSystem();
         if (!fs.exists(jobDirectory)) {

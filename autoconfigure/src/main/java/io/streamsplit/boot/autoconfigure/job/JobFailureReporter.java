@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -16,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * Reads the running job's exception history (Flink REST, every few seconds) and logs each new cause
  * once, in the application's terms: one ERROR line naming the source or sink, the property, the
  * value and the fix when it is a Kafka problem StreamSplit can name, the root cause otherwise. The
- * stack trace goes to DEBUG; the same cause again (the next restart) only to DEBUG.
+ * stack trace goes to DEBUG; the same cause again (the next restart) only to DEBUG. With an
+ * {@code onEnd} callback it also reads the job's state and calls it once when the run has ended, for
+ * a run on a cluster that the application does not hold a blocking handle on.
  */
 final class JobFailureReporter implements AutoCloseable {
 
@@ -30,9 +34,20 @@ final class JobFailureReporter implements AutoCloseable {
     private final JobFailures failures;
     private final Set<String> reported = new HashSet<>();
     private final ScheduledExecutorService scheduler;
+    private final @Nullable Consumer<JobStatus> onEnd;
     private long lastSeen;
 
     JobFailureReporter(String jobName, String jobId, FlinkRestClient rest, JobFailures failures) {
+        this(jobName, jobId, rest, failures, null);
+    }
+
+    JobFailureReporter(
+            String jobName,
+            String jobId,
+            FlinkRestClient rest,
+            JobFailures failures,
+            @Nullable Consumer<JobStatus> onEnd) {
+        this.onEnd = onEnd;
         this.jobName = jobName;
         this.jobId = jobId;
         this.rest = rest;
@@ -47,8 +62,12 @@ final class JobFailureReporter implements AutoCloseable {
 
     private void poll() {
         JsonNode entries;
+        JobStatus state = null;
         try {
             entries = rest.exceptions(jobId).path("exceptionHistory").path("entries");
+            if (onEnd != null) {
+                state = JobStatus.valueOf(rest.job(jobId).path("state").asText());
+            }
         } catch (Exception e) {
             return; // the cluster is busy or gone; the next poll tries again
         }
@@ -66,6 +85,10 @@ final class JobFailureReporter implements AutoCloseable {
             }
         }
         lastSeen = newest;
+        if (onEnd != null && state != null && state.isGloballyTerminalState()) {
+            scheduler.shutdown(); // no further polls; not shutdownNow, which would interrupt this thread
+            onEnd.accept(state);
+        }
     }
 
     /** Logs {@code stacktrace} once per distinct cause; returns the line it logged (or would have). */

@@ -81,7 +81,8 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
         if (stale.isEmpty()) {
             return true;
         }
-        String found = "retained checkpoint " + checkpoint.id() + " (" + checkpoint.path() + ", written "
+        String found = (checkpoint.id() >= 0 ? "retained checkpoint " + checkpoint.id() : "savepoint") + " ("
+                + checkpoint.path() + ", written "
                 + checkpoint.writtenAt() + ") does not fit the topics in Kafka: " + String.join("; ", stale)
                 + " — the topics were probably deleted and recreated since";
         switch (action) {

@@ -2,11 +2,12 @@ package io.streamsplit.boot.autoconfigure.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
-import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
-import io.streamsplit.boot.autoconfigure.flink.remote.FlinkVersionCheck;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterJobController;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterRun;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterStart;
+import io.streamsplit.boot.autoconfigure.job.cluster.JobFingerprint;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -32,9 +30,13 @@ import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 
 /**
  * The application's Flink job. When the context starts it calls every {@link StreamSplitPipeline}
- * bean (a failure there fails startup, naming the bean), then submits the job on a background
- * thread so the application keeps starting and serving. On shutdown it stops the job: with a
- * savepoint when {@code streamsplit.flink.shutdown.savepoint} is on, else by cancelling it.
+ * bean (a failure there fails startup, naming the bean). On the embedded cluster it then submits the
+ * job on a background thread, so the application keeps starting. On a cluster it acts as the job's
+ * controller before the context is ready ({@link ClusterJobController}): it adopts the job's run when
+ * it runs unchanged, upgrades it when the application changed, or starts it from the newest state it
+ * left; what cannot be done fails startup. On shutdown it does what
+ * {@code streamsplit.flink.shutdown.job} says: keep the job running (on a cluster, by default), stop
+ * it with a savepoint, or cancel it. Operator commands (stop, start, rescale) are {@link JobCommands}.
  */
 public class StreamSplitJob implements SmartLifecycle {
 
@@ -49,15 +51,37 @@ public class StreamSplitJob implements SmartLifecycle {
     private final ListableBeanFactory beanFactory;
     private final Supplier<PipelineContext> contextFactory;
     private final String target;
-    private volatile CompletableFuture<JobClient> submission = new CompletableFuture<>();
-    /** The savepoint of a stop from the {@code streamsplit} endpoint, until the job is started again. */
-    private volatile @Nullable String operatorSavepoint;
-
     private final @Nullable FlinkRestClient rest;
     private final @Nullable JobFailures failures;
+    private final @Nullable ClusterJobController cluster;
+    private final @Nullable ClusterStart clusterStart;
+    private final JobCommands commands;
+
+    private volatile CompletableFuture<JobClient> submission = new CompletableFuture<>();
+    private volatile @Nullable ClusterRun clusterRun;
+    private volatile JobFingerprint.@Nullable Parts fingerprint;
+    private volatile @Nullable JobFailureReporter reporter;
     private volatile boolean running;
     private volatile boolean stopping;
 
+    /**
+     * On a cluster the application holds no thread of the job, and one without a web server would exit as
+     * soon as it has started; this keeps it running until it is stopped, as an embedded cluster's threads do.
+     */
+    private final Thread keepAlive = new Thread(
+            () -> {
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException stopped) {
+                    Thread.currentThread().interrupt();
+                }
+            },
+            "streamsplit-keep-alive");
+
+    /**
+     * @param cluster the job's controller on a cluster (remote mode), {@code null} on the embedded cluster
+     * @param clusterStart the checks and the fingerprint before the cluster is touched (remote mode)
+     */
     public StreamSplitJob(
             FlinkProperties flink,
             String jobName,
@@ -66,7 +90,9 @@ public class StreamSplitJob implements SmartLifecycle {
             Supplier<PipelineContext> contextFactory,
             String target,
             @Nullable FlinkRestClient rest,
-            @Nullable JobFailures failures) {
+            @Nullable JobFailures failures,
+            @Nullable ClusterJobController cluster,
+            @Nullable ClusterStart clusterStart) {
         this.rest = rest;
         this.failures = failures;
         this.flink = flink;
@@ -75,6 +101,9 @@ public class StreamSplitJob implements SmartLifecycle {
         this.beanFactory = beanFactory;
         this.contextFactory = contextFactory;
         this.target = target;
+        this.cluster = cluster;
+        this.clusterStart = clusterStart;
+        this.commands = new JobCommands(this, flink, environment);
     }
 
     /** The job name ({@code streamsplit.flink.job-name}, else {@code spring.application.name}). */
@@ -83,107 +112,27 @@ public class StreamSplitJob implements SmartLifecycle {
     }
 
     /**
-     * The current run's submission: completes with the job's client once submitted; fails if the
-     * submission failed or nothing was submitted. A job stopped and started again is a new run.
+     * The current run's submission: completes with the job's client once submitted (or adopted on a
+     * cluster); fails if the submission failed or nothing was submitted. A job stopped and started again
+     * is a new run.
      */
     public CompletableFuture<JobClient> submission() {
         return submission;
     }
 
-    /** The savepoint the job was stopped with from the {@code streamsplit} endpoint, or {@code null} when not stopped. */
-    public @Nullable String operatorSavepoint() {
-        return operatorSavepoint;
+    /** The run on the cluster this instance is attached to and how; {@code null} on the embedded cluster. */
+    public @Nullable ClusterRun clusterRun() {
+        return clusterRun;
     }
 
-    /**
-     * Stops the running job with a savepoint (its sinks commit what they wrote) and returns the path;
-     * {@link #startFromSavepoint()} resumes from it.
-     */
-    public synchronized String stopWithSavepoint(@Nullable String directory) throws Exception {
-        CompletableFuture<JobClient> current = submission;
-        if (operatorSavepoint != null || !current.isDone() || current.isCompletedExceptionally()) {
-            throw new IllegalStateException(
-                    operatorSavepoint != null ? "the job is already stopped" : "the job is not running");
-        }
-        JobClient client = current.join();
-        Duration timeout = flink.getShutdown().getTimeout();
-        stopping = true;
-        String path;
-        try {
-            path = client.stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            client.getJobExecutionResult()
-                    .handle((result, failure) -> null)
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            stopping = false;
-            throw e;
-        }
-        operatorSavepoint = path;
-        LOG.info(
-                "Stopped Flink job '{}' ({}) with savepoint {} from the streamsplit endpoint; POST"
-                        + " {\"operation\":\"start\"} resumes from it",
-                jobName,
-                client.getJobID(),
-                path);
-        return path;
+    /** Stop, start and rescale from the {@code streamsplit} endpoint. */
+    public JobCommands commands() {
+        return commands;
     }
 
-    /**
-     * Submits the job stopped by {@link #stopWithSavepoint} again, restored from its savepoint; with
-     * {@code parallelism}, at that parallelism (Flink redistributes keyed state, the enumerator the splits).
-     */
-    public synchronized CompletableFuture<JobClient> startFromSavepoint(@Nullable Integer parallelism) {
-        String savepoint = operatorSavepoint;
-        if (savepoint == null) {
-            throw new IllegalStateException("the job was not stopped from the endpoint; nothing to start");
-        }
-        requireRestartable(savepoint);
-        if (parallelism != null) {
-            if (parallelism < 1) {
-                throw new IllegalStateException("parallelism " + parallelism + " is not positive");
-            }
-            environment.setParallelism(parallelism);
-        }
-        // the executor takes the restore path from the environment's configuration, not from the graph
-        ((Configuration) environment.getConfiguration()).set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
-        StreamGraph graph = buildGraph(beanFactory.getBeansOfType(StreamSplitPipeline.class));
-        graph.setJobId(new JobID()); // a run is a new Flink job
-        CompletableFuture<JobClient> run = new CompletableFuture<>();
-        submission = run;
-        stopping = false;
-        operatorSavepoint = null;
-        LOG.info(
-                "Starting Flink job '{}' again from savepoint {} (parallelism {})",
-                jobName,
-                savepoint,
-                environment.getParallelism());
-        Thread submitter = new Thread(() -> submit(graph, run), "streamsplit-submit-" + jobName);
-        submitter.setDaemon(true);
-        submitter.start();
-        return submission;
-    }
-
-    /** Stops the job with a savepoint and starts it again from there at {@code parallelism}; returns the savepoint. */
-    public synchronized String rescale(int parallelism, @Nullable String directory) throws Exception {
-        requireRestartable("<the savepoint>");
-        String savepoint = stopWithSavepoint(directory);
-        startFromSavepoint(parallelism);
-        return savepoint;
-    }
-
-    /** The parallelism the job is (or will be) submitted with. */
-    public int parallelism() {
-        return environment.getParallelism();
-    }
-
-    private void requireRestartable(String savepoint) {
-        if (flink.getCheckpointing().getStorage() != null) {
-            // the job keeps one id across runs so that a restarted app finds its checkpoints; a second run
-            // in this app would need another id, and the next app start would resume from the older one
-            throw new IllegalStateException("with streamsplit.flink.checkpointing.storage the job is resumed by"
-                    + " restarting the application with streamsplit.flink.restore-path=" + savepoint);
-        }
+    /** Whether the job runs on a cluster, where this application is its controller. */
+    boolean onCluster() {
+        return cluster != null;
     }
 
     /** Whether the application is stopping the job (so a CANCELED status is expected, not a failure). */
@@ -208,16 +157,38 @@ public class StreamSplitJob implements SmartLifecycle {
             return;
         }
         StreamGraph graph = buildGraph(pipelines);
-        ClusterClasses cluster =
-                beanFactory.getBeanProvider(ClusterClasses.class).getIfAvailable();
-        if (cluster != null) {
-            cluster.requireLoadable(graph);
+        if (cluster != null && clusterStart != null) {
+            fingerprint = clusterStart.check(graph);
+            try {
+                attach(cluster.reconcile(oneThenRebuilt(graph), fingerprint));
+                keepAlive.start(); // only once attached: a failed start must let the JVM exit
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(
+                        "Could not start Flink job '" + jobName + "' on " + target + ": "
+                                + ExceptionUtils.stripCompletionException(e).getMessage(),
+                        e);
+            }
+        } else {
+            runInBackground(graph, submission);
         }
-        CompletableFuture<JobClient> run = submission;
-        Thread submitter = new Thread(() -> submit(graph, run), "streamsplit-submit-" + jobName);
-        submitter.setDaemon(true);
-        submitter.start();
         running = true;
+    }
+
+    /** Supplies {@code built} first, then a fresh build for every further submission (a lost race, a retry). */
+    private Supplier<StreamGraph> oneThenRebuilt(StreamGraph built) {
+        StreamGraph[] first = {built};
+        return () -> {
+            StreamGraph graph = first[0];
+            first[0] = null;
+            return graph != null ? graph : buildGraph();
+        };
+    }
+
+    /** Builds the job from every {@link StreamSplitPipeline} bean, in {@code @Order}. */
+    StreamGraph buildGraph() {
+        return buildGraph(beanFactory.getBeansOfType(StreamSplitPipeline.class));
     }
 
     private StreamGraph buildGraph(Map<String, StreamSplitPipeline> pipelines) {
@@ -248,22 +219,62 @@ public class StreamSplitJob implements SmartLifecycle {
         return graph;
     }
 
-    private void submit(StreamGraph graph, CompletableFuture<JobClient> run) {
+    /** Starts a new run: on the cluster through the controller, embedded by submitting {@code graph}. */
+    CompletableFuture<JobClient> startRun(StreamGraph graph, @Nullable String savepoint) {
+        CompletableFuture<JobClient> run = new CompletableFuture<>();
+        submission = run;
+        stopping = false;
+        if (cluster != null && savepoint != null) {
+            Thread submitter = new Thread(
+                    () -> {
+                        try {
+                            attach(cluster.startFrom(oneThenRebuilt(graph), fingerprint, savepoint));
+                        } catch (Exception e) {
+                            run.completeExceptionally(e);
+                            LOG.error(
+                                    "Could not start Flink job '{}' on {} from {}: {}",
+                                    jobName,
+                                    target,
+                                    savepoint,
+                                    rootMessage(e),
+                                    e);
+                        }
+                    },
+                    "streamsplit-submit-" + jobName);
+            submitter.setDaemon(true);
+            submitter.start();
+        } else {
+            runInBackground(graph, run);
+        }
+        return run;
+    }
+
+    /** Makes {@code run} this instance's run: its client, failure reports and what happens when it ends. */
+    private void attach(ClusterRun run) {
+        clusterRun = run;
+        CompletableFuture<JobClient> current = submission;
+        if (current.isDone()) {
+            current = new CompletableFuture<>();
+            submission = current;
+        }
+        current.complete(run.client());
+        watch(run.client(), state -> ended(run, state));
+    }
+
+    private void runInBackground(StreamGraph graph, CompletableFuture<JobClient> run) {
+        Thread submitter = new Thread(() -> submitEmbedded(graph, run), "streamsplit-submit-" + jobName);
+        submitter.setDaemon(true);
+        submitter.start();
+    }
+
+    private void submitEmbedded(StreamGraph graph, CompletableFuture<JobClient> run) {
         try {
-            if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
-                FlinkVersionCheck.requireCompatible(URI.create("http://"
-                        + flink.getRemote().getHost() + ":" + flink.getRemote().getPort()));
-            }
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
             run.complete(client);
-            JobFailureReporter reporter = failures == null || rest == null
-                    ? null
-                    : new JobFailureReporter(jobName, client.getJobID().toString(), rest, failures);
+            watch(client, null);
             client.getJobExecutionResult().whenComplete((result, failure) -> {
-                if (reporter != null) {
-                    reporter.close();
-                }
+                closeReporter();
                 if (failure != null && !stopping) {
                     String text = ExceptionUtils.stringifyException(failure);
                     String cause = failures != null ? failures.describe(text, null) : JobFailures.rootCause(text) + ".";
@@ -292,6 +303,67 @@ public class StreamSplitJob implements SmartLifecycle {
         }
     }
 
+    private void watch(JobClient client, java.util.function.@Nullable Consumer<JobStatus> onEnd) {
+        closeReporter();
+        if (failures != null && rest != null) {
+            reporter = new JobFailureReporter(jobName, client.getJobID().toString(), rest, failures, onEnd);
+        }
+    }
+
+    /**
+     * A run on the cluster ended without this instance stopping it: follow the run that replaced it (an
+     * upgrade by another instance submits it a few seconds after the old run ended), or say what happened.
+     */
+    private void ended(ClusterRun run, JobStatus state) {
+        if (stopping || cluster == null || run != clusterRun) {
+            return;
+        }
+        try {
+            java.util.Optional<ClusterRun> next =
+                    cluster.successor(run, flink.getShutdown().getTimeout());
+            if (stopping) {
+                return;
+            }
+            if (next.isPresent()) {
+                ClusterRun successor = next.get();
+                LOG.info(
+                        "Flink job '{}' run {} ended ({}) and another instance's run replaced it: this instance now"
+                                + " follows {} (generation {}, fingerprint {}{}, submitted by {})",
+                        jobName,
+                        run.jobId(),
+                        state,
+                        successor.jobId(),
+                        successor.generation(),
+                        successor.runFingerprint(),
+                        successor.fingerprint().equals(successor.runFingerprint())
+                                ? ""
+                                : ", another version of this application",
+                        successor.submittedBy());
+                attach(successor);
+                return;
+            }
+        } catch (Exception e) {
+            LOG.debug("Could not look for a newer run of Flink job '{}': {}", jobName, e.toString());
+        }
+        if (state == JobStatus.FAILED) {
+            LOG.error(
+                    "Flink job '{}' ({}) on {} failed for good after its restarts; the last cause is in the log above"
+                            + " and in health. Fix it and restart the application: it resumes from the job's newest"
+                            + " retained checkpoint.",
+                    jobName,
+                    run.jobId(),
+                    target);
+        } else {
+            LOG.warn(
+                    "Flink job '{}' ({}) on {} is {} and no other run replaced it: it was stopped outside the"
+                            + " application. Restart the application to start it again from its newest retained state.",
+                    jobName,
+                    run.jobId(),
+                    target,
+                    state);
+        }
+    }
+
     @Override
     public void stop() {
         stopJob();
@@ -313,8 +385,14 @@ public class StreamSplitJob implements SmartLifecycle {
         stopper.start();
     }
 
+    void markStopping(boolean value) {
+        stopping = value;
+    }
+
     private void stopJob() {
         stopping = true;
+        keepAlive.interrupt();
+        closeReporter();
         Duration timeout = flink.getShutdown().getTimeout();
         JobClient client;
         try {
@@ -322,28 +400,37 @@ public class StreamSplitJob implements SmartLifecycle {
         } catch (Exception notSubmitted) {
             return;
         }
+        FlinkProperties.ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
+        if (action == FlinkProperties.ShutdownJob.KEEP) {
+            LOG.info(
+                    "Flink job '{}' ({}) keeps running on {} (streamsplit.flink.shutdown.job=keep); the next start of"
+                            + " the application adopts it",
+                    jobName,
+                    client.getJobID(),
+                    target);
+            return;
+        }
         try {
             JobStatus status = client.getJobStatus().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (status.isGloballyTerminalState()) {
                 return;
             }
-            if (flink.getShutdown().isSavepoint()) {
+            if (action == FlinkProperties.ShutdownJob.SAVEPOINT) {
                 String path = client.stopWithSavepoint(
                                 false, flink.getShutdown().getSavepointDirectory(), SavepointFormatType.CANONICAL)
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 LOG.info(
-                        "Stopped Flink job '{}' ({}) with savepoint {}; start from it with"
-                                + " streamsplit.flink.restore-path={}",
+                        "Stopped Flink job '{}' ({}) with savepoint {}; {}",
                         jobName,
                         client.getJobID(),
                         path,
-                        path);
+                        cluster != null
+                                ? "the next start of the application resumes from it"
+                                : "start from it with streamsplit.flink.restore-path=" + path);
             } else {
                 client.cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 // cancel() returns once Flink accepted it; wait until the tasks are really gone
-                client.getJobExecutionResult()
-                        .handle((result, failure) -> null)
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                commands.awaitEnd(client, timeout);
                 LOG.info("Cancelled Flink job '{}' ({})", jobName, client.getJobID());
             }
         } catch (Exception e) {
@@ -354,6 +441,13 @@ public class StreamSplitJob implements SmartLifecycle {
                     timeout,
                     rootMessage(e),
                     e);
+        }
+    }
+
+    private void closeReporter() {
+        JobFailureReporter current = reporter;
+        if (current != null) {
+            current.close();
         }
     }
 
@@ -376,7 +470,7 @@ public class StreamSplitJob implements SmartLifecycle {
         return false;
     }
 
-    private static String rootMessage(Throwable failure) {
+    static String rootMessage(Throwable failure) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.flink.remote;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,17 +14,19 @@ import org.apache.flink.runtime.util.EnvironmentInformation;
 /**
  * Remote mode: before submitting, asks the cluster's REST API ({@code GET /config}) for its Flink
  * version. A job graph built by one Flink minor version cannot be read by another, and the
- * cluster's own error for that is a deserialization stack trace; this says what to change.
+ * cluster's own error for that is a deserialization stack trace; this fails startup saying what to
+ * change, as a cluster that cannot be reached does.
  */
 public final class FlinkVersionCheck {
 
     private static final Pattern VERSION_FIELD = Pattern.compile("\"flink-version\"\\s*:\\s*\"([^\"]+)\"");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final String PROPERTY = "streamsplit.flink.remote.host";
 
     private FlinkVersionCheck() {}
 
-    /** Throws when the cluster at {@code restBase} runs another Flink major.minor than this application. */
-    public static void requireCompatible(URI restBase) throws Exception {
+    /** Throws when the cluster at {@code restBase} cannot be reached or runs another Flink major.minor. */
+    public static void requireCompatible(URI restBase) throws InterruptedException {
         HttpResponse<String> response;
         try {
             response = HttpClient.newBuilder()
@@ -36,30 +39,41 @@ public final class FlinkVersionCheck {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new IllegalStateException(
-                    "Cannot reach the Flink cluster's REST API at " + restBase + " ("
+            throw new InvalidStreamSplitConfigurationException(
+                    PROPERTY,
+                    restBase.getAuthority(),
+                    "cannot reach the Flink cluster's REST API at " + restBase + " ("
                             + (e.getMessage() != null
                                     ? e.getMessage()
-                                    : e.getClass().getSimpleName() + ": connection refused" + " or closed")
-                            + "). Is the JobManager running, and are streamsplit.flink.remote.host/port its"
-                            + " REST address (rest.address/rest.port, 8081 by default)?",
+                                    : e.getClass().getSimpleName() + ": connection refused or closed")
+                            + ")",
+                    "Start the JobManager, or point streamsplit.flink.remote.host/port at its REST address"
+                            + " (rest.address/rest.port, 8081 by default).",
                     e);
         }
         Matcher version = VERSION_FIELD.matcher(response.body());
         if (response.statusCode() != 200 || !version.find()) {
-            throw new IllegalStateException("The Flink cluster at " + restBase + " did not report its version on GET"
-                    + " /config (HTTP " + response.statusCode() + "); is streamsplit.flink.remote.host/port a Flink"
-                    + " JobManager's REST endpoint?");
+            throw new InvalidStreamSplitConfigurationException(
+                    PROPERTY,
+                    restBase.getAuthority(),
+                    "the server at " + restBase + " did not report a Flink version on GET /config (HTTP "
+                            + response.statusCode() + ")",
+                    "Point streamsplit.flink.remote.host/port at a Flink JobManager's REST endpoint.");
         }
         check(version.group(1), EnvironmentInformation.getVersion(), restBase);
     }
 
     static void check(String clusterVersion, String clientVersion, URI restBase) {
         if (!majorMinor(clusterVersion).equals(majorMinor(clientVersion))) {
-            throw new IllegalStateException("The Flink cluster at " + restBase + " runs Flink " + clusterVersion
-                    + " but this application is built with Flink " + clientVersion + "; a job graph only runs on the"
-                    + " Flink minor version that built it. Run a " + majorMinor(clientVersion) + ".x cluster, or"
-                    + " build the application with flink.version " + clusterVersion + ".");
+            throw new InvalidStreamSplitConfigurationException(
+                    PROPERTY,
+                    restBase.getAuthority(),
+                    "the Flink cluster at " + restBase + " runs Flink " + clusterVersion + " but this application is"
+                            + " built with Flink " + clientVersion
+                            + "; a job graph only runs on the Flink minor version"
+                            + " that built it",
+                    "Run a " + majorMinor(clientVersion) + ".x cluster, or build the application with flink.version "
+                            + clusterVersion + ".");
         }
     }
 

@@ -111,7 +111,7 @@ class ClusterChaosIT {
         for (int i = 0; i < parallelisms.length; i++) {
             Path directory = Files.createDirectory(savepoints.resolve("run-" + i));
             List<String> more = new ArrayList<>(List.of(
-                    "streamsplit.flink.shutdown.savepoint=true",
+                    "streamsplit.flink.shutdown.job=savepoint",
                     "streamsplit.flink.shutdown.savepoint-directory=" + directory.toUri()));
             if (restore != null) {
                 more.add("streamsplit.flink.restore-path=" + restore);
@@ -251,6 +251,7 @@ class ClusterChaosIT {
                             + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar",
                     "streamsplit.flink.parallelism=" + parallelism,
                     "streamsplit.flink.restart.delay=500ms",
+                    "streamsplit.flink.shutdown.job=cancel",
                     "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once"));
             properties.addAll(List.of(more));
             ConfigurableApplicationContext app =

@@ -23,6 +23,7 @@ class FlinkVersionCheckTest {
     @Test
     void otherMinorVersionNamesBothVersionsAndTheFix() {
         assertThatThrownBy(() -> FlinkVersionCheck.check("1.20.1", "2.3.0", CLUSTER))
+                .hasMessageStartingWith("streamsplit.flink.remote.host = flink-jm:8081")
                 .hasMessageContaining("http://flink-jm:8081 runs Flink 1.20.1")
                 .hasMessageContaining("built with Flink 2.3.0")
                 .hasMessageContaining("Run a 2.3.x cluster, or build the application with flink.version 1.20.1");
@@ -57,7 +58,8 @@ class FlinkVersionCheckTest {
         }
         URI base = URI.create("http://localhost:" + closedPort);
         assertThatThrownBy(() -> FlinkVersionCheck.requireCompatible(base))
-                .hasMessageContaining("Cannot reach the Flink cluster's REST API at " + base)
+                .hasMessageStartingWith("streamsplit.flink.remote.host = localhost:" + closedPort)
+                .hasMessageContaining("cannot reach the Flink cluster's REST API at " + base)
                 .hasMessageContaining("streamsplit.flink.remote.host/port");
     }
 }

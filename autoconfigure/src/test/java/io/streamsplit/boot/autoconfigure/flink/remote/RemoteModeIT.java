@@ -71,6 +71,8 @@ class RemoteModeIT {
                 "streamsplit.flink.mode=remote",
                 "streamsplit.flink.remote.host=" + rest.getHost(),
                 "streamsplit.flink.remote.port=" + rest.getPort(),
+                // these tests share one cluster: each stops its job with the application
+                "streamsplit.flink.shutdown.job=cancel",
                 // the test JVM's own libraries need not travel (and the job shows it does not need them)
                 "streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
                         + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar"));

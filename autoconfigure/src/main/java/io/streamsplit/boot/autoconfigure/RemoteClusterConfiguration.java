@@ -1,0 +1,112 @@
+package io.streamsplit.boot.autoconfigure;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.boot.autoconfigure.flink.remote.FlinkRemoteProperties;
+import io.streamsplit.boot.autoconfigure.flink.remote.JobJars;
+import io.streamsplit.boot.autoconfigure.flink.remote.ShipRules;
+import io.streamsplit.boot.autoconfigure.job.StaleCheckpointCheck;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterJobController;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterStart;
+import io.streamsplit.boot.autoconfigure.job.cluster.JobLabels;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import java.io.File;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Remote mode: the jars shipped with the job, the check that its classes load on the cluster, and
+ * the job's controller there ({@link ClusterJobController}).
+ */
+@org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "remote")
+class RemoteClusterConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobJars streamSplitJobJars(StreamSplitProperties properties) {
+        FlinkRemoteProperties remote = properties.getFlink().getRemote();
+        return JobJars.collect(
+                System.getProperty("java.class.path"),
+                remote.isShipClasspath(),
+                existingJars(remote.getJars()),
+                new ShipRules(remote.getExcludeJars()));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClusterClasses streamSplitClusterClasses(JobJars jobJars) {
+        return new ClusterClasses(jobJars, StreamSplitAutoConfiguration.class.getClassLoader());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClusterStart streamSplitClusterStart(StreamSplitProperties properties, ClusterClasses classes, JobJars jars) {
+        FlinkRemoteProperties remote = properties.getFlink().getRemote();
+        return new ClusterStart(URI.create("http://" + remote.getHost() + ":" + remote.getPort()), classes, jars);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClusterJobController streamSplitClusterJobController(
+            StreamSplitProperties properties,
+            FlinkJobDefinition job,
+            FlinkRestClient rest,
+            StreamExecutionEnvironment environment,
+            KafkaBootstrapServers bootstrapServers,
+            KafkaClientProperties clientProperties,
+            ConfigurableListableBeanFactory beanFactory) {
+        FlinkProperties flink = properties.getFlink();
+        return new ClusterJobController(
+                rest,
+                (Configuration) environment.getConfiguration(),
+                StreamSplitAutoConfiguration.class.getClassLoader(),
+                job.name(),
+                flink,
+                owner(beanFactory),
+                StreamSplitAutoConfiguration.target(flink),
+                new StaleCheckpointCheck(
+                        properties.getKafka(),
+                        flink.getCheckpointing().getOnStaleCheckpoint(),
+                        bootstrapServers,
+                        clientProperties));
+    }
+
+    /** The application that owns the job: its {@code @SpringBootConfiguration} class (the main class). */
+    static String owner(ConfigurableListableBeanFactory beanFactory) {
+        return Arrays.stream(beanFactory.getBeanNamesForAnnotation(SpringBootConfiguration.class))
+                .map(beanFactory::getType)
+                .filter(type -> type != null)
+                .map(type -> ClassUtils.getUserClass(type).getName())
+                .sorted()
+                .findFirst()
+                .orElse(JobLabels.UNKNOWN_OWNER);
+    }
+
+    private static List<Path> existingJars(List<String> jars) {
+        for (int i = 0; i < jars.size(); i++) {
+            if (!new File(jars.get(i)).isFile()) {
+                throw new InvalidStreamSplitConfigurationException(
+                        "streamsplit.flink.remote.jars[" + i + "]",
+                        jars.get(i),
+                        "no such file; the jar is shipped to the Flink cluster with the job",
+                        "Point it at the built jar (e.g. target/app.jar), or remove it.");
+            }
+        }
+        return jars.stream().map(Path::of).toList();
+    }
+}

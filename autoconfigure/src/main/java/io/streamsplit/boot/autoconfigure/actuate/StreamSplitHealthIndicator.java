@@ -143,6 +143,10 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
             Health.Builder health,
             List<KafkaProblem> problems) {
         boolean progressing = status == JobStatus.RUNNING || status == JobStatus.RESTARTING;
+        // subtasks waiting for slots explain every other symptom (no checkpoint can even start)
+        if (status == JobStatus.RUNNING && tasksNotRunning(checkpoints, now, health)) {
+            return;
+        }
         if (progressing && flink.getCheckpointing().isEnabled()) {
             Instant last = checkpoints.lastCheckpointTime();
             Instant since = checkpoints.runningSince() != null ? checkpoints.runningSince() : now;
@@ -189,9 +193,6 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                                 "recovering: the job failed "
                                         + Duration.between(failed, now).toSeconds() + " s ago and restarted (restart "
                                         + checkpoints.restarts() + ")" + because(checkpoints, problems));
-                return;
-            }
-            if (status == JobStatus.RUNNING && tasksNotRunning(checkpoints, now, health)) {
                 return;
             }
             if (status == JobStatus.RUNNING && undiscovered(checkpoints, now, health, problems)) {

@@ -187,8 +187,9 @@ public class FlinkProperties {
             return storage;
         }
 
+        /** A blank value (e.g. {@code storage=} in a test that overrides the application's) means unset. */
         public void setStorage(@Nullable String storage) {
-            this.storage = storage;
+            this.storage = blankToNull(storage);
         }
     }
 
@@ -343,7 +344,7 @@ public class FlinkProperties {
         }
 
         public void setSavepointDirectory(@Nullable String savepointDirectory) {
-            this.savepointDirectory = savepointDirectory;
+            this.savepointDirectory = blankToNull(savepointDirectory);
         }
 
         public Duration getTimeout() {
@@ -392,7 +393,12 @@ public class FlinkProperties {
     }
 
     public void setRestorePath(@Nullable String restorePath) {
-        this.restorePath = restorePath;
+        this.restorePath = blankToNull(restorePath);
+    }
+
+    /** Blank settings that name a place mean unset, as leaving them out does. */
+    static @Nullable String blankToNull(@Nullable String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 
     public UpgradeMode getUpgradeMode() {

@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.util.ExceptionUtils;
@@ -310,58 +309,12 @@ public class StreamSplitJob implements SmartLifecycle {
         }
     }
 
-    /**
-     * A run on the cluster ended without this instance stopping it: follow the run that replaced it (an
-     * upgrade by another instance submits it a few seconds after the old run ended), or say what happened.
-     */
+    /** A run on the cluster ended without this instance stopping it: follow the run that replaced it, if any. */
     private void ended(ClusterRun run, JobStatus state) {
         if (stopping || cluster == null || run != clusterRun) {
             return;
         }
-        try {
-            java.util.Optional<ClusterRun> next =
-                    cluster.successor(run, flink.getShutdown().getTimeout());
-            if (stopping) {
-                return;
-            }
-            if (next.isPresent()) {
-                ClusterRun successor = next.get();
-                LOG.info(
-                        "Flink job '{}' run {} ended ({}) and another instance's run replaced it: this instance now"
-                                + " follows {} (generation {}, fingerprint {}{}, submitted by {})",
-                        jobName,
-                        run.jobId(),
-                        state,
-                        successor.jobId(),
-                        successor.generation(),
-                        successor.runFingerprint(),
-                        successor.fingerprint().equals(successor.runFingerprint())
-                                ? ""
-                                : ", another version of this application",
-                        successor.submittedBy());
-                attach(successor);
-                return;
-            }
-        } catch (Exception e) {
-            LOG.debug("Could not look for a newer run of Flink job '{}': {}", jobName, e.toString());
-        }
-        if (state == JobStatus.FAILED) {
-            LOG.error(
-                    "Flink job '{}' ({}) on {} failed for good after its restarts; the last cause is in the log above"
-                            + " and in health. Fix it and restart the application: it resumes from the job's newest"
-                            + " retained checkpoint.",
-                    jobName,
-                    run.jobId(),
-                    target);
-        } else {
-            LOG.warn(
-                    "Flink job '{}' ({}) on {} is {} and no other run replaced it: it was stopped outside the"
-                            + " application. Restart the application to start it again from its newest retained state.",
-                    jobName,
-                    run.jobId(),
-                    target,
-                    state);
-        }
+        cluster.afterEnd(run, state, () -> stopping).ifPresent(this::attach);
     }
 
     @Override
@@ -400,48 +353,7 @@ public class StreamSplitJob implements SmartLifecycle {
         } catch (Exception notSubmitted) {
             return;
         }
-        FlinkProperties.ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
-        if (action == FlinkProperties.ShutdownJob.KEEP) {
-            LOG.info(
-                    "Flink job '{}' ({}) keeps running on {} (streamsplit.flink.shutdown.job=keep); the next start of"
-                            + " the application adopts it",
-                    jobName,
-                    client.getJobID(),
-                    target);
-            return;
-        }
-        try {
-            JobStatus status = client.getJobStatus().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (status.isGloballyTerminalState()) {
-                return;
-            }
-            if (action == FlinkProperties.ShutdownJob.SAVEPOINT) {
-                String path = client.stopWithSavepoint(
-                                false, flink.getShutdown().getSavepointDirectory(), SavepointFormatType.CANONICAL)
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                LOG.info(
-                        "Stopped Flink job '{}' ({}) with savepoint {}; {}",
-                        jobName,
-                        client.getJobID(),
-                        path,
-                        cluster != null
-                                ? "the next start of the application resumes from it"
-                                : "start from it with streamsplit.flink.restore-path=" + path);
-            } else {
-                client.cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                // cancel() returns once Flink accepted it; wait until the tasks are really gone
-                commands.awaitEnd(client, timeout);
-                LOG.info("Cancelled Flink job '{}' ({})", jobName, client.getJobID());
-            }
-        } catch (Exception e) {
-            LOG.warn(
-                    "Could not stop Flink job '{}' ({}) within {}: {}",
-                    jobName,
-                    client.getJobID(),
-                    timeout,
-                    rootMessage(e),
-                    e);
-        }
+        new JobShutdown(flink, jobName, target, cluster != null).stop(client, commands);
     }
 
     private void closeReporter() {

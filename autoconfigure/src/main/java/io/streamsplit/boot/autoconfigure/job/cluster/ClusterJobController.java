@@ -11,15 +11,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.client.JobInitializationException;
 import org.apache.flink.streaming.api.graph.StreamGraph;
-import org.apache.flink.util.ExceptionUtils;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,7 +54,8 @@ public final class ClusterJobController {
     private final String target;
     private final RetainedCheckpointPolicy policy;
     private final StorageStates storage;
-    private final Duration timeout;
+    private final RunStopper stopper;
+    private final RunSubmitter submitter;
 
     /**
      * @param rest the cluster's REST API
@@ -90,7 +87,8 @@ public final class ClusterJobController {
                 identity,
                 flink.getCheckpointing().getStorage(),
                 flink.getShutdown().getSavepointDirectory());
-        this.timeout = flink.getShutdown().getTimeout();
+        this.stopper = new RunStopper(jobs, connection, identity, flink, target);
+        this.submitter = new RunSubmitter(jobs, connection, identity, owner, target);
     }
 
     /** The job's identity on the cluster. */
@@ -116,7 +114,7 @@ public final class ClusterJobController {
                 stopOlderRuns(active.subList(1, active.size()));
                 JobLabels labels = jobs.labels(current.id());
                 requireSameOwner(current, labels);
-                if (!awaitSettled(current)) {
+                if (!stopper.awaitSettled(current)) {
                     run = null; // it is being stopped (by another instance); look again
                 } else if (fingerprint.fingerprint().equals(labels.fingerprint())) {
                     run = adopt(current, labels, fingerprint);
@@ -132,7 +130,7 @@ public final class ClusterJobController {
                         + " after " + ATTEMPTS + " attempts: other instances of the application kept changing it."
                         + " Start the instances one after another.");
             }
-            pause(POLL.multipliedBy(attempt));
+            RunStopper.pause(POLL.multipliedBy(attempt));
         }
     }
 
@@ -145,7 +143,8 @@ public final class ClusterJobController {
         RetainedState state = new RetainedState(savepoint, "savepoint", -1, Instant.now(), "taken from the endpoint");
         for (int attempt = 1; ; attempt++) {
             ClusterJobs.Snapshot snapshot = jobs.read();
-            ClusterRun run = submit(graph, fingerprint, nextGeneration(snapshot), state, ClusterRun.How.RESUMED);
+            ClusterRun run = submitter.submit(
+                    graph, fingerprint, submitter.nextGeneration(snapshot), state, ClusterRun.How.RESUMED);
             if (run != null) {
                 return run;
             }
@@ -157,15 +156,56 @@ public final class ClusterJobController {
     }
 
     /**
-     * After {@code ended} stopped without this instance stopping it: the newer run another instance
-     * submitted (an upgrade, a start from the endpoint), waiting up to {@code wait} for it to appear.
+     * After {@code ended} stopped ({@code state}) without this instance stopping it: the newer run another
+     * instance submitted (an upgrade, a start from the endpoint), waited for as long as a stop may take
+     * (an upgrade submits it seconds after the old run ended). Logs what this instance does: follow the
+     * newer run, or, with none, that the job failed for good or was stopped outside the application.
+     * {@code abandoned} says this instance is stopping meanwhile (then nothing is logged).
      */
-    public Optional<ClusterRun> successor(ClusterRun ended, Duration wait) throws Exception {
-        long deadline = System.nanoTime() + wait.toNanos();
-        Optional<ClusterRun> successor = newerThan(ended);
-        while (successor.isEmpty() && System.nanoTime() < deadline) {
-            pause(Duration.ofSeconds(1));
+    public Optional<ClusterRun> afterEnd(ClusterRun ended, JobStatus state, BooleanSupplier abandoned) {
+        Optional<ClusterRun> successor = Optional.empty();
+        try {
+            long deadline = System.nanoTime() + flink.getShutdown().getTimeout().toNanos();
             successor = newerThan(ended);
+            while (successor.isEmpty() && !abandoned.getAsBoolean() && System.nanoTime() < deadline) {
+                RunStopper.pause(Duration.ofSeconds(1));
+                successor = newerThan(ended);
+            }
+        } catch (Exception e) {
+            LOG.debug("Could not look for a newer run of Flink job '{}': {}", identity.name(), e.toString());
+        }
+        if (abandoned.getAsBoolean()) {
+            return Optional.empty();
+        }
+        if (successor.isPresent()) {
+            ClusterRun next = successor.get();
+            LOG.info(
+                    "Flink job '{}' run {} ended ({}) and another instance's run replaced it: this instance now"
+                            + " follows {} (generation {}, fingerprint {}{}, submitted by {})",
+                    identity.name(),
+                    ended.jobId(),
+                    state,
+                    next.jobId(),
+                    next.generation(),
+                    next.runFingerprint(),
+                    next.fingerprint().equals(next.runFingerprint()) ? "" : ", another version of this application",
+                    next.submittedBy());
+        } else if (state == JobStatus.FAILED) {
+            LOG.error(
+                    "Flink job '{}' ({}) on {} failed for good after its restarts; the last cause is in the log above"
+                            + " and in health. Fix it and restart the application: it resumes from the job's newest"
+                            + " retained checkpoint.",
+                    identity.name(),
+                    ended.jobId(),
+                    target);
+        } else {
+            LOG.warn(
+                    "Flink job '{}' ({}) on {} is {} and no other run replaced it: it was stopped outside the"
+                            + " application. Restart the application to start it again from its newest retained state.",
+                    identity.name(),
+                    ended.jobId(),
+                    target,
+                    state);
         }
         return successor;
     }
@@ -237,8 +277,8 @@ public final class ClusterJobController {
         } else {
             from = null;
         }
-        long generation = Math.max(nextGeneration(snapshot), stored.lastGeneration() + 1);
-        return submit(
+        long generation = Math.max(submitter.nextGeneration(snapshot), stored.lastGeneration() + 1);
+        return submitter.submit(
                 graph, fingerprint, generation, from, from == null ? ClusterRun.How.SUBMITTED : ClusterRun.How.RESUMED);
     }
 
@@ -249,12 +289,12 @@ public final class ClusterJobController {
         RetainedState from;
         long started = System.nanoTime();
         if (mode == UpgradeMode.SAVEPOINT && current.state() == JobStatus.RUNNING) {
-            from = stopWithSavepoint(current);
+            from = stopper.stopWithSavepoint(current);
             if (from == null) {
                 return null;
             }
         } else if (mode == UpgradeMode.STATELESS) {
-            cancel(current);
+            stopper.cancel(current);
             from = null;
         } else {
             if (mode == UpgradeMode.SAVEPOINT) {
@@ -265,12 +305,12 @@ public final class ClusterJobController {
                         current.id(),
                         current.state());
             }
-            requireRetainedCheckpoint(current, mode);
-            cancel(current);
+            stopper.requireRetainedCheckpoint(current, mode);
+            stopper.cancel(current);
             // a checkpoint may have completed between the check and the cancel
             from = jobs.latestCheckpoint(current.id()).orElseThrow();
         }
-        long generation = nextGeneration(jobs.read());
+        long generation = submitter.nextGeneration(jobs.read());
         LOG.info(
                 "Upgrading Flink job '{}' on {} (upgrade-mode {}): run {} (generation {}, fingerprint {}, submitted by"
                         + " {}) runs another version of this application (changed: {}); {} in {} ms; submitting"
@@ -288,130 +328,7 @@ public final class ClusterJobController {
                 generation,
                 fingerprint.fingerprint(),
                 from == null ? "without state" : "from " + from.describe());
-        return submit(graph, fingerprint, generation, from, ClusterRun.How.UPGRADED);
-    }
-
-    /** Stops {@code current} with a savepoint; {@code null} when another instance stopped it first. */
-    private @Nullable RetainedState stopWithSavepoint(ClusterJob current) throws Exception {
-        String directory = flink.getShutdown().getSavepointDirectory();
-        if (directory == null && jobs.savepointDirectory().isEmpty()) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.upgrade-mode",
-                    "savepoint",
-                    "the running Flink job '" + identity.name() + "' (" + current.id() + ") runs another version of"
-                            + " this application and must be stopped with a savepoint, but no savepoint directory is set"
-                            + " here or on the cluster; the job keeps running unchanged",
-                    "Set streamsplit.flink.shutdown.savepoint-directory to a directory the cluster can write (shared"
-                            + " storage such as s3://…), or set streamsplit.flink.upgrade-mode=last-state to upgrade"
-                            + " from the job's latest retained checkpoint.");
-        }
-        try {
-            String path = connection
-                    .client(current.id())
-                    .stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            awaitEnded(current.id());
-            return new RetainedState(path, "savepoint", -1, Instant.now(), "taken to upgrade run " + current.id());
-        } catch (Exception e) {
-            if (endsWithin(current.id(), timeout)) {
-                return null; // another instance is upgrading it: its run is what this one adopts
-            }
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.upgrade-mode",
-                    "savepoint",
-                    "the savepoint to upgrade Flink job '" + identity.name() + "' (" + current.id() + ") failed: "
-                            + rootCause(e) + "; the job keeps running unchanged",
-                    "Fix the cause (the savepoint directory must be writable by the cluster; a job that is restarting"
-                            + " cannot take one), or set streamsplit.flink.upgrade-mode=last-state to upgrade from its"
-                            + " latest retained checkpoint.",
-                    e);
-        }
-    }
-
-    private void requireRetainedCheckpoint(ClusterJob current, UpgradeMode mode) throws Exception {
-        if (jobs.latestCheckpoint(current.id()).isEmpty()) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.upgrade-mode",
-                    mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
-                    "the running Flink job '" + identity.name() + "' (" + current.id() + ", " + current.state()
-                            + ") runs another version of this application, but has no retained checkpoint to upgrade"
-                            + " from (none completed yet, or checkpoints are kept only in the JobManager's memory); the"
-                            + " job keeps running unchanged",
-                    "Set streamsplit.flink.checkpointing.storage to a directory the cluster can write and let the job"
-                            + " complete a checkpoint, use upgrade-mode savepoint while it is RUNNING, or"
-                            + " upgrade-mode stateless to start the new version from the sources' starting offsets.");
-        }
-    }
-
-    /**
-     * Submits generation {@code generation} (from {@code from} when not {@code null}); {@code null}
-     * when another instance submitted it first.
-     */
-    private @Nullable ClusterRun submit(
-            Supplier<StreamGraph> graph,
-            JobFingerprint.Parts fingerprint,
-            long generation,
-            @Nullable RetainedState from,
-            ClusterRun.How how)
-            throws Exception {
-        JobID id = identity.jobId(generation);
-        JobClient client;
-        try {
-            client = connection.submit(
-                    graph.get(),
-                    id,
-                    from == null ? null : from.path(),
-                    JobLabels.of(identity.name(), fingerprint, owner));
-        } catch (JobInitializationException e) {
-            throw new IllegalStateException(
-                    "Flink job '" + identity.name() + "' (" + id + ") could not start on " + target
-                            + (from == null ? "" : " from " + from.describe()) + ": " + rootCause(e)
-                            + (from == null
-                                    ? ""
-                                    : ". If the job's operators changed incompatibly, give them the uids they had,"
-                                            + " or start from the sources' starting offsets with"
-                                            + " streamsplit.flink.upgrade-mode=stateless"),
-                    e);
-        } catch (Exception e) {
-            if (!ExceptionUtils.stringifyException(e).contains("Duplicate")) {
-                throw e;
-            }
-            if (jobs.find(id).isEmpty()) {
-                // refused although not listed: a run the cluster has forgotten (it refuses ended ids for as long as it
-                // runs). Jump ahead, twice as far each time, the same way in every instance, so they still meet
-                long listed = jobs.read().lastGeneration() + 1;
-                generationFloor = Math.max(generationFloor, 2 * generation - listed + 1);
-            }
-            LOG.info(
-                    "Flink job '{}' generation {} ({}) was submitted by another instance first; looking again",
-                    identity.name(),
-                    generation,
-                    id);
-            return null;
-        }
-        LOG.info(
-                "Submitted Flink job '{}' ({}, generation {}) to {} {} (fingerprint {})",
-                identity.name(),
-                id,
-                generation,
-                target,
-                from == null ? "without state: sources start from their starting offsets" : "from " + from.describe(),
-                fingerprint.fingerprint());
-        return new ClusterRun(
-                client,
-                generation,
-                how,
-                fingerprint.fingerprint(),
-                fingerprint.fingerprint(),
-                JobLabels.thisInstance(),
-                from);
-    }
-
-    /** The lowest generation not yet refused by the cluster as one it has forgotten. */
-    private volatile long generationFloor;
-
-    private long nextGeneration(ClusterJobs.Snapshot snapshot) {
-        return Math.max(snapshot.lastGeneration() + 1, generationFloor);
+        return submitter.submit(graph, fingerprint, generation, from, ClusterRun.How.UPGRADED);
     }
 
     private void refuseStrangers(ClusterJobs.Snapshot snapshot) {
@@ -454,60 +371,7 @@ public final class ClusterJobController {
                     target,
                     identity.generation(run.id()),
                     run.id());
-            cancel(run);
-        }
-    }
-
-    /**
-     * Waits while {@code run} is starting ({@code CREATED}, {@code INITIALIZING}); {@code false} when it is
-     * being stopped ({@code CANCELLING}, {@code FAILING}) or ends meanwhile.
-     */
-    private boolean awaitSettled(ClusterJob run) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JobStatus state = run.state();
-        while (state == JobStatus.CREATED || state == JobStatus.INITIALIZING) {
-            if (System.nanoTime() > deadline) {
-                return true;
-            }
-            pause(POLL);
-            state = jobs.find(run.id()).map(ClusterJob::state).orElse(JobStatus.CANCELED);
-        }
-        if (state == JobStatus.CANCELLING || state == JobStatus.FAILING || state.isGloballyTerminalState()) {
-            endsWithin(run.id(), timeout);
-            return false;
-        }
-        return true;
-    }
-
-    private void cancel(ClusterJob run) throws Exception {
-        try {
-            connection.client(run.id()).cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            if (!endsWithin(run.id(), Duration.ZERO)) {
-                throw e;
-            }
-        }
-        awaitEnded(run.id());
-    }
-
-    private void awaitEnded(JobID id) throws Exception {
-        if (!endsWithin(id, timeout)) {
-            throw new IllegalStateException("Flink job '" + identity.name() + "' (" + id + ") did not stop within "
-                    + timeout + " (streamsplit.flink.shutdown.timeout)");
-        }
-    }
-
-    private boolean endsWithin(JobID id, Duration wait) throws Exception {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (true) {
-            Optional<ClusterJob> run = jobs.find(id);
-            if (run.isEmpty() || run.get().state().isGloballyTerminalState()) {
-                return true;
-            }
-            if (System.nanoTime() >= deadline) {
-                return false;
-            }
-            pause(POLL);
+            stopper.cancel(run);
         }
     }
 
@@ -516,22 +380,5 @@ public final class ClusterJobController {
                 ? new org.apache.flink.core.fs.Path(state.path()).getParent().toString()
                 : state.path();
         return new RetainedCheckpoints.Checkpoint(state.path(), state.checkpointId(), state.completedAt(), directory);
-    }
-
-    private static String rootCause(Throwable e) {
-        Throwable root = ExceptionUtils.stripCompletionException(e);
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + ": " + root.getMessage();
-    }
-
-    private static void pause(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for the Flink cluster", e);
-        }
     }
 }

@@ -2,6 +2,10 @@ package io.streamsplit.boot.test;
 
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -16,6 +20,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
 import org.springframework.test.context.support.TestPropertySourceUtils;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * Prepares one {@link StreamSplitTest} context: starts its broker (embedded mode), points every source
@@ -26,6 +31,7 @@ final class StreamSplitTestContextCustomizer implements ContextCustomizer {
 
     static final String PROPERTY_SOURCE = "streamsplit-test";
     private static final String BROKER_BEAN = "streamSplitTestKafkaBroker";
+    private static final String STORAGE = "streamsplit.flink.checkpointing.storage";
 
     private final TestSettings settings;
 
@@ -55,6 +61,7 @@ final class StreamSplitTestContextCustomizer implements ContextCustomizer {
             beanFactory.registerDisposableBean(BROKER_BEAN, started::close);
             pointEverythingAt(started.bootstrapServers(), environment, defaults);
         }
+        isolateCheckpoints(environment, beanFactory, defaults);
         addBelowTestProperties(environment.getPropertySources(), new MapPropertySource(PROPERTY_SOURCE, defaults));
         @Nullable EmbeddedKafkaBroker testBroker = broker;
         beanFactory.registerBeanDefinition(
@@ -70,6 +77,30 @@ final class StreamSplitTestContextCustomizer implements ContextCustomizer {
                                     () -> new JobRunningBarrier(beanFactory.getBean(PipelineTester.class)))
                             .getBeanDefinition());
         }
+    }
+
+    /**
+     * An application that keeps its checkpoints ({@code streamsplit.flink.checkpointing.storage}) would
+     * resume its tests from the previous test run's (on another broker): each test context checkpoints
+     * to a directory of its own instead, deleted with the context. A test that sets the property itself
+     * (its own properties win) keeps it.
+     */
+    private static void isolateCheckpoints(
+            ConfigurableEnvironment environment, DefaultListableBeanFactory beanFactory, Map<String, Object> defaults) {
+        String storage = environment.getProperty(STORAGE);
+        if (storage == null || storage.isBlank()) {
+            return;
+        }
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("streamsplit-test-checkpoints-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not create the test context's checkpoint directory", e);
+        }
+        defaults.put(STORAGE, directory.toUri().toString());
+        // registered before the application's beans, so destroyed after them: the job and its cluster are gone
+        beanFactory.registerDisposableBean(
+                "streamSplitTestCheckpoints", () -> FileSystemUtils.deleteRecursively(directory));
     }
 
     /** Every bootstrap-servers setting, global and per source or sink, now names the test broker. */

@@ -160,8 +160,9 @@ class ClusterLifecycleIT {
                         scenario.app("v" + version + "-a", version, "--streamsplit.flink.upgrade-mode=" + mode);
                 int from = (2 * version - 3) * chunk;
                 CompletableFuture<Void> during = scenario.traffic.send(from, from + chunk, RATE);
-                upgrades.add("%s %.1f s".formatted(mode, scenario.awaitLine(first, UPGRADING + " '" + scenario.job)));
+                scenario.awaitLine(first, UPGRADING + " '" + scenario.job);
                 scenario.awaitLine(first, SUBMITTED);
+                upgrades.add(mode + " " + upgradeTimes(first.log()));
                 during.get(2, TimeUnit.MINUTES);
                 CompletableFuture<Void> after =
                         scenario.traffic.send(from + chunk, version == 3 ? IDS : from + 2 * chunk, RATE);
@@ -214,6 +215,30 @@ class ClusterLifecycleIT {
                     jobId,
                     "adopt %.1f s, job not restarted".formatted(adopted));
         }
+    }
+
+    /**
+     * "old run stopped 3.0 s, new run submitted 3.4 s later": from the upgrade's log lines (the stop's own
+     * duration, then the time from that line to the line saying the next generation was submitted).
+     */
+    private static String upgradeTimes(String log) {
+        java.util.regex.Matcher upgrading = java.util.regex.Pattern.compile("(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) .*"
+                        + UPGRADING + ".*?(stopped with a savepoint|cancelled)" + " in (\\d+) ms")
+                .matcher(log);
+        java.util.regex.Matcher submitted = java.util.regex.Pattern.compile(
+                        "(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) .*" + SUBMITTED)
+                .matcher(log);
+        if (!upgrading.find() || !submitted.find()) {
+            return "(no upgrade lines)";
+        }
+        long submitMillis = java.time.Duration.between(
+                        java.time.LocalTime.parse(upgrading.group(1)), java.time.LocalTime.parse(submitted.group(1)))
+                .toMillis();
+        return "%s %.1f s, next run submitted %.1f s later"
+                .formatted(
+                        upgrading.group(2).startsWith("stopped") ? "savepoint" : "cancel",
+                        Long.parseLong(upgrading.group(3)) / 1000.0,
+                        submitMillis / 1000.0);
     }
 
     /** One scenario: its topics, its job name, its application instances and its traffic. */

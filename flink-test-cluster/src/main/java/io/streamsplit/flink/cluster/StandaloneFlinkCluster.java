@@ -85,6 +85,17 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         LOG.info("Killed Flink TaskManager {} (pid {})", index, taskManager.pid());
     }
 
+    /** The indexes of the TaskManagers that are alive, in the order they were started. */
+    public List<Integer> liveTaskManagers() {
+        List<Integer> live = new ArrayList<>();
+        for (int i = 0; i < taskManagers.size(); i++) {
+            if (taskManagers.get(i).isAlive()) {
+                live.add(i);
+            }
+        }
+        return live;
+    }
+
     /** Starts one more TaskManager JVM; returns its index. Its slots register with the JobManager shortly after. */
     public int startTaskManager() {
         int index = taskManagers.size();

@@ -24,7 +24,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
  * jars, an exactly-once Kafka → Kafka pipeline from YAML on 6 partitions, TaskManager JVMs killed
  * with SIGKILL, the application stopped with a savepoint and restarted at other parallelisms,
  * partitions added mid-run, the broker restarted. Each scenario asserts that a read_committed
- * consumer sees every id exactly once. CI runs 5,000 ids per scenario; the harness run is
+ * consumer sees every id exactly once. The scenarios share one cluster (two TaskManagers of two slots;
+ * a scenario that needs more starts a third and kills it after). CI runs 5,000 ids per scenario; the
+ * harness run is
  * {@code mvn -o verify -pl autoconfigure -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
  * -Dit.test=ClusterChaosIT -Dchaos.ids=200000}, and every run logs the table of docs/chaos.md.
  */
@@ -53,17 +55,24 @@ class ClusterChaosIT {
     @RegisterExtension
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
-    private StandaloneFlinkCluster cluster;
+    /** One cluster for every scenario (each cancels its job when it ends): two TaskManagers of two slots. */
+    private static StandaloneFlinkCluster cluster;
 
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
+    @BeforeAll
+    static void startCluster() {
+        cluster = StandaloneFlinkCluster.builder()
+                .taskManagers(2)
+                .taskSlots(2)
+                // tests only: find a killed TaskManager in seconds, not after the 50 s default heartbeat timeout
+                .config("heartbeat.interval", "1000")
+                .config("heartbeat.timeout", "5000")
+                .config("metrics.fetcher.update-interval", "500 ms")
+                .start();
     }
 
     @AfterAll
-    static void printTable() {
+    static void printTableAndStopCluster() {
+        cluster.close();
         LOG.info(
                 "Chaos table ({} ids per scenario):%n| scenario | in | out | lost | duplicated | recovery | restarts |%n"
                                 .formatted()
@@ -74,17 +83,17 @@ class ClusterChaosIT {
 
     @Test
     void aTaskManagerKilledMidStreamAndReplaced() throws Exception {
-        killScenario("chaos-kill", 0, false, "kill -9 a TaskManager mid-stream, start a replacement");
+        killScenario("chaos-kill", false, "kill -9 a TaskManager mid-stream, start a replacement");
     }
 
     @Test
     void aTaskManagerKilledRightAfterACheckpoint() throws Exception {
-        killScenario("chaos-checkpoint", 1, true, "kill -9 a TaskManager right after a checkpoint");
+        killScenario("chaos-checkpoint", true, "kill -9 a TaskManager right after a checkpoint");
     }
 
     /** Half the ids, a TaskManager killed (right after a checkpoint completes, if asked), the other half. */
-    private void killScenario(String name, int taskManager, boolean afterCheckpoint, String scenario) throws Exception {
-        Run run = new Run(name, 2, 2);
+    private void killScenario(String name, boolean afterCheckpoint, String scenario) throws Exception {
+        Run run = new Run(name);
         try (ConfigurableApplicationContext app = run.app(4)) {
             String jobId = run.jobId(app);
             run.write(0, IDS / 2);
@@ -96,7 +105,7 @@ class ClusterChaosIT {
                         .pollInterval(Duration.ofMillis(20))
                         .until(() -> run.latestCheckpoint(jobId) > completed);
             }
-            String recovery = run.killAndReplace(taskManager, jobId, () -> run.write(IDS / 2, IDS));
+            String recovery = run.killAndReplace(jobId, () -> run.write(IDS / 2, IDS));
             run.awaitOutputAtLeast(IDS);
             run.report(scenario, recovery, run.restarts(jobId));
         }
@@ -104,7 +113,8 @@ class ClusterChaosIT {
 
     @Test
     void stoppedWithASavepointAndStartedAgainAtParallelism2Then6(@TempDir Path savepoints) throws Exception {
-        Run run = new Run("chaos-rescale", 3, 2); // 6 slots
+        Run run = new Run("chaos-rescale");
+        int third = cluster.startTaskManager(); // 6 slots for p=6
         String restore = null;
         List<String> firstRecord = new ArrayList<>();
         int[] parallelisms = {4, 2, 6};
@@ -132,6 +142,7 @@ class ClusterChaosIT {
                         .toString();
             }
         }
+        cluster.killTaskManager(third);
         run.report(
                 "stop with savepoint (SIGTERM path), start at p=2, again at p=6",
                 "app start → first output: " + String.join(", ", firstRecord),
@@ -140,7 +151,7 @@ class ClusterChaosIT {
 
     @Test
     void partitionsAddedMidRunAreReadFromTheirFirstRecord() throws Exception {
-        Run run = new Run("chaos-partitions", 2, 2);
+        Run run = new Run("chaos-partitions");
         Duration discovery = Duration.ofSeconds(2);
         try (ConfigurableApplicationContext app =
                 run.app(4, "streamsplit.kafka.sources.words.discovery-interval=" + discovery.toSeconds() + "s")) {
@@ -194,7 +205,7 @@ class ClusterChaosIT {
 
     @Test
     void theBrokerRestartedWhileTheClusterJobRuns() throws Exception {
-        Run run = new Run("chaos-broker", 2, 2);
+        Run run = new Run("chaos-broker");
         try (ConfigurableApplicationContext app = run.app(4)) {
             String jobId = run.jobId(app);
             run.write(0, IDS / 2);
@@ -226,18 +237,10 @@ class ClusterChaosIT {
         final String input;
         final String output;
 
-        Run(String name, int taskManagers, int slots) {
+        Run(String name) {
             this.name = name;
             this.input = name + "-in";
             this.output = name + "-out";
-            cluster = StandaloneFlinkCluster.builder()
-                    .taskManagers(taskManagers)
-                    .taskSlots(slots)
-                    // tests only: find a killed TaskManager in seconds, not after the 50 s default heartbeat timeout
-                    .config("heartbeat.interval", "1000")
-                    .config("heartbeat.timeout", "5000")
-                    .config("metrics.fetcher.update-interval", "500 ms")
-                    .start();
             KAFKA.broker().createTopic(input, 6);
             KAFKA.broker().createTopic(output, 4);
         }
@@ -310,7 +313,8 @@ class ClusterChaosIT {
          * Kills TaskManager {@code index}, starts a replacement and sends more input; returns the ms from
          * the kill until every task runs again and until the first output committed after the kill.
          */
-        String killAndReplace(int index, String jobId, ThrowingRunnable thenWrite) throws Exception {
+        String killAndReplace(String jobId, ThrowingRunnable thenWrite) throws Exception {
+            int index = cluster.liveTaskManagers().get(0);
             int committedAtKill = output().size();
             long killedAt = System.nanoTime();
             long killedAtMillis = System.currentTimeMillis();

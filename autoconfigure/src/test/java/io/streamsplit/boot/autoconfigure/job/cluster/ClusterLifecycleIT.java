@@ -34,8 +34,8 @@ import tools.jackson.databind.json.JsonMapper;
 class ClusterLifecycleIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterLifecycleIT.class);
-    private static final int CI_IDS = 4_000;
-    private static final int CI_RATE = 500;
+    private static final int CI_IDS = 3_000;
+    private static final int CI_RATE = 1_000;
     private static final int IDS = Integer.getInteger("lifecycle.ids", CI_IDS);
     private static final int RATE = Integer.getInteger("lifecycle.rate", CI_RATE);
     private static final JsonMapper JSON = JsonMapper.builder().build();

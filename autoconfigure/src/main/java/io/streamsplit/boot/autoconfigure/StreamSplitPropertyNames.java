@@ -66,10 +66,17 @@ final class StreamSplitPropertyNames implements BeanFactoryPostProcessor {
             return;
         }
         ConfigurationPropertyName first = unknown.iterator().next();
-        ConfigurationProperty value = null;
-        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(configurable)) {
-            value = value != null ? value : source.getConfigurationProperty(first);
+        ConfigurationPropertyName single = listForOneValue(first);
+        if (single != null) {
+            List<Object> items = new ArrayList<>();
+            unknown.stream().filter(single::isAncestorOf).forEach(item -> items.add(valueOf(configurable, item)));
+            throw new InvalidStreamSplitConfigurationException(
+                    single.toString(),
+                    items,
+                    "a list where one value is expected",
+                    "Write one value, e.g. " + single.getLastElement(Form.DASHED) + ": " + items.get(0) + ".");
         }
+        Object value = valueOf(configurable, first);
         String others = unknown.size() == 1
                 ? ""
                 : " (and " + (unknown.size() - 1) + " more: "
@@ -78,10 +85,48 @@ final class StreamSplitPropertyNames implements BeanFactoryPostProcessor {
                                 .map(ConfigurationPropertyName::toString)
                                 .toList() + ")";
         throw new InvalidStreamSplitConfigurationException(
-                first.toString(),
-                value == null ? null : value.getValue(),
-                "there is no such StreamSplit property" + others,
-                problem(first));
+                first.toString(), value, "there is no such StreamSplit property" + others, problem(first));
+    }
+
+    private static @Nullable Object valueOf(ConfigurableEnvironment environment, ConfigurationPropertyName name) {
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            ConfigurationProperty property = source.getConfigurationProperty(name);
+            if (property != null) {
+                return property.getValue();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code sources.orders.group-id} for {@code sources.orders.group-id[0]}, when that property holds one
+     * value ({@code group-id: [a, b]} in YAML); {@code null} for any other name.
+     */
+    static @Nullable ConfigurationPropertyName listForOneValue(ConfigurationPropertyName name) {
+        ResolvableType type = ResolvableType.forClass(StreamSplitProperties.class);
+        for (int i = 1; i < name.getNumberOfElements(); i++) {
+            Class<?> raw = type.resolve(Object.class);
+            if (Map.class.isAssignableFrom(raw)) {
+                type = type.asMap().getGeneric(1);
+                continue;
+            }
+            if (Collection.class.isAssignableFrom(raw) || raw.isArray()) {
+                return null;
+            }
+            if (isValue(raw)) {
+                return name.isNumericIndex(i) ? name.chop(i) : null;
+            }
+            if (name.isNumericIndex(i)) {
+                return null;
+            }
+            PropertyDescriptor property =
+                    BeanUtils.getPropertyDescriptor(raw, camelCase(name.getElement(i, Form.DASHED)));
+            if (property == null || property.getReadMethod() == null) {
+                return null;
+            }
+            type = ResolvableType.forMethodReturnType(property.getReadMethod());
+        }
+        return null;
     }
 
     /** Null when {@code name} is a property; else what to do about it ("Did you mean ...?"). */

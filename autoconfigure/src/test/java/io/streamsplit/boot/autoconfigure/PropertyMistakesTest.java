@@ -60,6 +60,16 @@ class PropertyMistakesTest {
     }
 
     @Test
+    void aListWhereOneValueIsExpectedSaysSo() {
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.group-id[0]=a", "streamsplit.kafka.sources.orders.group-id[1]=b");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.group-id", "[a, b]", "a list where one value is expected")
+                .doesNotContain("no such StreamSplit property");
+        assertThat(analysis.getAction()).isEqualTo("Write one value, e.g. group-id: a.");
+    }
+
+    @Test
     void theMapsOfClientAndFlinkSettingsTakeAnyKeyAndListsTheirIndexes() {
         runner.withPropertyValues(
                         "streamsplit.kafka.sources.orders.properties.max.poll.records=500",

@@ -136,6 +136,12 @@ public final class StreamSplitActuatorAutoConfiguration {
             return new StreamSplitEndpoint(
                     () -> sources(beanFactory), job, splits, progress, properties, savepointDirectory(properties));
         }
+
+        @Bean
+        @ConditionalOnMissingBean
+        StreamSplitEndpointWebExtension streamSplitEndpointWebExtension(StreamSplitEndpoint endpoint) {
+            return new StreamSplitEndpointWebExtension(endpoint);
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

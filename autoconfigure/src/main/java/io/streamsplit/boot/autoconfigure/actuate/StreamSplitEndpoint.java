@@ -15,6 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.flink.core.execution.JobClient;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -34,6 +36,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 @Endpoint(id = "streamsplit")
 public class StreamSplitEndpoint {
 
+    private static final Logger LOG = LoggerFactory.getLogger(StreamSplitEndpoint.class);
     private static final Duration SUBMIT_WAIT = Duration.ofSeconds(60);
     private static final Duration APPLY_WAIT = Duration.ofSeconds(10);
 
@@ -124,6 +127,41 @@ public class StreamSplitEndpoint {
      */
     @WriteOperation
     public Map<String, Object> operate(
+            @Nullable String operation,
+            @Nullable Integer parallelism,
+            @Nullable String source,
+            @Nullable Double maxRecordsPerSecond) {
+        try {
+            return run(required(operation), parallelism, source, maxRecordsPerSecond);
+        } catch (InvalidEndpointRequestException refused) {
+            LOG.warn(
+                    "Refused operation '{}' on Flink job '{}' from the streamsplit endpoint: {}",
+                    operation,
+                    job.jobName(),
+                    refused.getMessage());
+            throw refused;
+        } catch (IllegalStateException failed) {
+            LOG.error(
+                    "Operation '{}' on Flink job '{}' from the streamsplit endpoint failed: {}",
+                    operation,
+                    job.jobName(),
+                    failed.getMessage(),
+                    failed);
+            throw failed;
+        }
+    }
+
+    private static String required(@Nullable String operation) {
+        if (operation == null || operation.isBlank()) {
+            throw new InvalidEndpointRequestException(
+                    "No operation: POST a JSON body such as {\"operation\":\"stop\"}; operations are stop, start,"
+                            + " rescale, pause, resume and throttle",
+                    "missing operation");
+        }
+        return operation;
+    }
+
+    private Map<String, Object> run(
             String operation,
             @Nullable Integer parallelism,
             @Nullable String source,

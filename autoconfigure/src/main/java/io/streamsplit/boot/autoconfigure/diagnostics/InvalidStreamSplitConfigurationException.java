@@ -39,8 +39,15 @@ public class InvalidStreamSplitConfigurationException extends RuntimeException {
 
     /** Whether the value of {@code property} is a secret that must not appear in messages. */
     static boolean isSecret(String property) {
+        String setting = property.substring(property.lastIndexOf('.') + 1);
+        // a sink's key (a field name) and key-serializer (a bean name) are not key material
+        if (property.startsWith("streamsplit.kafka.sinks.") && NOT_SECRET.contains(setting)) {
+            return false;
+        }
         return SECRET.matcher(property).find();
     }
+
+    private static final java.util.Set<String> NOT_SECRET = java.util.Set.of("key", "key-serializer");
 
     /** The full property path, e.g. {@code streamsplit.kafka.sources.orders.topics}. */
     public String getProperty() {

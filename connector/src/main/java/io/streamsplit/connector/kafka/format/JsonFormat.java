@@ -12,6 +12,7 @@ import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.ObjectWriter;
@@ -30,7 +31,11 @@ import tools.jackson.databind.json.JsonMapper;
  * }</pre>
  *
  * <p>A value that is not JSON, or does not fit the type, fails with the JSON path that did not fit
- * ({@code $.lines[2].amount}); on a source that makes it a bad record for the bad-record policy.
+ * ({@code $.lines[2].amount}); on a source that makes it a bad record for the bad-record policy. What
+ * would change the data on the way in fails too, whatever the mapper's settings: a number with a
+ * fraction for an integer field ({@code 5.7} is not read as 5), {@code null} or a missing value for a
+ * primitive field, and the value {@code null} itself. A record without a value (a tombstone) is
+ * dropped.
  *
  * @param <T> the element type
  */
@@ -93,7 +98,8 @@ public final class JsonFormat<T> implements DeserializationSchema<T>, Serializat
         }
         ObjectMapper jackson =
                 mapper == null ? JsonMapper.builder().findAndAddModules().build() : restore(mapper);
-        reader = jackson.readerFor(type);
+        // a pipeline must not change data silently: 5.7 into an int field is a bad record, not 5
+        reader = jackson.readerFor(type).without(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
         writer = jackson.writerFor(type);
     }
 
@@ -118,7 +124,11 @@ public final class JsonFormat<T> implements DeserializationSchema<T>, Serializat
         }
         init();
         try {
-            return Objects.requireNonNull(reader).readValue(message);
+            T value = Objects.requireNonNull(reader).readValue(message);
+            if (value == null) {
+                throw new IOException("JSON does not fit " + type.getName() + " at $: the value is JSON null");
+            }
+            return value;
         } catch (JacksonException e) {
             throw new IOException(
                     "JSON does not fit " + type.getName() + " at " + jsonPath(e) + ": " + e.getOriginalMessage(), e);

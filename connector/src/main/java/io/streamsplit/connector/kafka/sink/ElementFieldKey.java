@@ -69,8 +69,35 @@ public final class ElementFieldKey<T> implements SerializationSchema<T> {
                 // try the next form
             }
         }
-        throw new IllegalArgumentException(
-                type.getName() + " has no record component, public field or getter named '" + field + "'");
+        throw new IllegalArgumentException(type.getName() + " has no record component, public field or getter named '"
+                + field + "'; its fields are " + fieldsOf(type));
+    }
+
+    /** The names a key can be read from: record components, public fields and getters ({@code getX}, {@code isX}). */
+    public static java.util.SortedSet<String> fieldsOf(Class<?> type) {
+        java.util.SortedSet<String> names = new java.util.TreeSet<>();
+        if (type.isRecord()) {
+            for (RecordComponent component : type.getRecordComponents()) {
+                names.add(component.getName());
+            }
+        }
+        for (Field candidate : type.getFields()) {
+            if (!Modifier.isStatic(candidate.getModifiers())) {
+                names.add(candidate.getName());
+            }
+        }
+        for (java.lang.reflect.Method method : type.getMethods()) {
+            String name = method.getName();
+            int prefix = name.startsWith("get") ? 3 : name.startsWith("is") ? 2 : 0;
+            if (prefix > 0
+                    && name.length() > prefix
+                    && method.getParameterCount() == 0
+                    && !Modifier.isStatic(method.getModifiers())
+                    && !name.equals("getClass")) {
+                names.add(Character.toLowerCase(name.charAt(prefix)) + name.substring(prefix + 1));
+            }
+        }
+        return names;
     }
 
     @Override

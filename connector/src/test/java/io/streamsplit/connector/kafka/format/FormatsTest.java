@@ -70,6 +70,28 @@ class FormatsTest {
                 .hasMessageContaining("at $");
     }
 
+    /** What would change the data on the way in is a bad record, not a silently different value. */
+    @Test
+    void jsonThatWouldLoseDataIsABadRecordWithAnyMapper() {
+        for (JsonFormat<Line> format : List.of(
+                JsonFormat.of(Line.class),
+                JsonFormat.of(Line.class, JsonMapper.builder().build()))) {
+            assertThatThrownBy(() -> format.deserialize(bytes("{\"sku\":\"A\",\"quantity\":5.7}")))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("$.quantity");
+            assertThatThrownBy(() -> format.deserialize(bytes("{\"sku\":\"A\",\"quantity\":null}")))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("$.quantity");
+            assertThatThrownBy(() -> format.deserialize(bytes("null")))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("the value is JSON null");
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
     @Test
     void jsonUsesTheGivenMappersSettingsAfterTravellingWithTheJob() throws Exception {
         JsonMapper snake = JsonMapper.builder()

@@ -41,6 +41,7 @@ class ElementFieldKeyTest {
     void aFieldTheTypeDoesNotHaveIsRefusedWhenTheKeyIsMade() {
         assertThatThrownBy(() -> ElementFieldKey.of(Total.class, "client"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage(Total.class.getName() + " has no record component, public field or getter named 'client'");
+                .hasMessage(Total.class.getName() + " has no record component, public field or getter named 'client';"
+                        + " its fields are [cents, customer]");
     }
 }

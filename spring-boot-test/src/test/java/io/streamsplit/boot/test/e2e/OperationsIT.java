@@ -15,10 +15,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -43,6 +46,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
             "management.endpoints.web.exposure.include=health,streamsplit",
             "management.endpoint.health.show-details=always"
         })
+@ExtendWith(OutputCaptureExtension.class)
 class OperationsIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(OperationsIT.class);
@@ -79,9 +83,13 @@ class OperationsIT {
         LOG.info("GET /actuator/health/streamsplit while stopped: {}", health.body());
         assertThat(health.statusCode()).isEqualTo(503);
         assertThat(health.body()).contains("\"status\":\"OUT_OF_SERVICE\"", "\"STOPPED\"", savepoint);
-        assertThat(post("{\"operation\":\"stop\"}").statusCode())
-                .as("stopping twice")
-                .isEqualTo(400);
+        HttpResponse<String> again = post("{\"operation\":\"stop\"}");
+        assertThat(again.statusCode()).as("stopping twice").isEqualTo(400);
+        assertThat(again.body())
+                .contains(
+                        "\"operation\":\"stop\"",
+                        "\"status\":400",
+                        "\"reason\":\"Cannot stop: the job is already stopped");
 
         List<String> whileStopped = words("stopped", 50);
         whileStopped.forEach(word -> pipeline.send("ops-in", null, word));
@@ -133,10 +141,22 @@ class OperationsIT {
                 rescaleMillis);
     }
 
+    /** A refusal says what was refused and why, in the body (not Spring's generic error) and in the log. */
     @Test
-    void anUnknownOperationIsABadRequest() throws Exception {
+    void anUnknownOperationIsABadRequestThatSaysWhy(CapturedOutput log) throws Exception {
         HttpResponse<String> response = post("{\"operation\":\"pause-everything\"}");
         assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .contains(
+                        "\"operation\":\"pause-everything\"",
+                        "\"error\":\"Bad Request\"",
+                        "Unknown operation 'pause-everything': use stop, start, rescale, pause, resume or throttle");
+        HttpResponse<String> none = post("{}");
+        assertThat(none.statusCode()).isEqualTo(400);
+        assertThat(none.body()).contains("No operation", "{\\\"operation\\\":\\\"stop\\\"}");
+        assertThat(log.getOut())
+                .contains("Refused operation 'pause-everything' on Flink job 'operated' from the streamsplit endpoint:"
+                        + " Unknown operation");
     }
 
     private static List<String> words(String prefix, int count) {

@@ -112,7 +112,8 @@ public final class KafkaFormats {
                     field,
                     "the sink's elements are " + elementClass.getName() + ", which has no record component, public"
                             + " field or getter named '" + field + "'",
-                    "Set " + p + "key to one of its fields, or remove it to write records without a key.",
+                    "Set " + p + "key to one of its fields " + ElementFieldKey.fieldsOf(elementClass)
+                            + ", or remove it to write records without a key.",
                     e);
         }
     }

@@ -156,6 +156,31 @@ class FormatMistakesTest {
     }
 
     @Test
+    void aSinkKeyThatIsNoFieldOfTheElementsShowsTheValueAndTheFields() {
+        FailureAnalysis analysis = failure(
+                runner.withUserConfiguration(OrdersToTotals.class),
+                "streamsplit.kafka.sources.orders.format=json",
+                "streamsplit.kafka.sources.orders.type=" + Order.class.getName(),
+                "streamsplit.kafka.sinks.totals.topic=totals",
+                "streamsplit.kafka.sinks.totals.format=json",
+                "streamsplit.kafka.sinks.totals.key=custmer");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sinks.totals.key", "'custmer'", Order.class.getName())
+                .doesNotContain("masked");
+        assertThat(analysis.getAction()).contains("one of its fields [cents, id]");
+    }
+
+    /** Orders straight to the totals sink: the sink's elements are {@link Order}s. */
+    @Configuration(proxyBeanMethods = false)
+    static class OrdersToTotals {
+
+        @Bean
+        io.streamsplit.pipeline.StreamSplitPipeline ordersToTotals() {
+            return pipeline -> pipeline.sink("totals", pipeline.<Order>source("orders"));
+        }
+    }
+
+    @Test
     void keysAreReadAsTextOrBytesAndOnlyWithAValueFormat() {
         assertThat(failure(
                                 "streamsplit.kafka.sources.orders.format=string",

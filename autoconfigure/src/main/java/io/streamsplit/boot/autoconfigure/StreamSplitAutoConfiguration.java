@@ -160,6 +160,7 @@ public final class StreamSplitAutoConfiguration {
             KafkaBootstrapServers bootstrapServers,
             KafkaClientProperties clientProperties) {
         FlinkProperties flink = properties.getFlink();
+        UnitlessDurations.check(properties, environment);
         return FlinkJobDefinition.of(
                 flink,
                 environment,

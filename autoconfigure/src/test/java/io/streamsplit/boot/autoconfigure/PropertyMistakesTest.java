@@ -3,15 +3,19 @@ package io.streamsplit.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.mock.env.MockEnvironment;
 
 /**
  * A key that is no property, and a value that does not convert, fail startup with StreamSplit's
  * report: the property, the value as written, and the nearest key or the expected form.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class PropertyMistakesTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -57,6 +61,29 @@ class PropertyMistakesTest {
         assertThat(failure("streamsplit.kafka.sources.orders.watermarks.idle=5s")
                         .getAction())
                 .contains("streamsplit.kafka.sources.orders.watermarks.idle-timeout");
+    }
+
+    @Test
+    void aDurationWithoutUnitThatCannotBeMeantIsRefused() {
+        FailureAnalysis interval = failure("streamsplit.flink.checkpointing.interval=10");
+        assertThat(interval.getDescription())
+                .contains(
+                        "streamsplit.flink.checkpointing.interval",
+                        "'10'",
+                        "10 ms (a number without a unit is milliseconds)");
+        assertThat(interval.getAction()).isEqualTo("Write the duration with its unit, e.g. 10s.");
+        assertThat(failure("streamsplit.kafka.sources.orders.watermarks.idle-timeout=5")
+                        .getDescription())
+                .contains("streamsplit.kafka.sources.orders.watermarks.idle-timeout", "'5'");
+    }
+
+    @Test
+    void aDurationWithoutUnitThatCanBeMeantStartsWithAWarning(CapturedOutput output) {
+        runner.withPropertyValues("streamsplit.flink.checkpointing.interval=500")
+                .run(context -> assertThat(context).hasNotFailed());
+        assertThat(output.getOut())
+                .contains("streamsplit.flink.checkpointing.interval is '500', read as 500 ms: a number without a unit"
+                        + " is milliseconds. Write 500ms, or the unit you meant (e.g. 10s).");
     }
 
     @Test

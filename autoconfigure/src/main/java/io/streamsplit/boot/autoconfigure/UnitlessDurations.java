@@ -1,0 +1,74 @@
+package io.streamsplit.boot.autoconfigure;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import java.time.Duration;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.env.Environment;
+
+/**
+ * Durations that are almost certainly a mistake: Spring Boot reads a number without a unit as
+ * milliseconds, so {@code checkpointing.interval: 10} checkpoints a hundred times a second. A
+ * checkpoint interval, timeout or a source's idle timeout or discovery interval below what a pipeline
+ * can mean fails startup with the value as written and the fix; a number without a unit above that
+ * floor is taken as milliseconds, with one warning that says so.
+ */
+final class UnitlessDurations {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UnitlessDurations.class);
+    private static final Pattern NO_UNIT = Pattern.compile("\\s*-?\\d+\\s*");
+
+    private final Environment environment;
+
+    private UnitlessDurations(Environment environment) {
+        this.environment = environment;
+    }
+
+    /** Checks the durations of {@code properties} as {@code environment} has them written. */
+    static void check(StreamSplitProperties properties, Environment environment) {
+        UnitlessDurations durations = new UnitlessDurations(environment);
+        FlinkProperties.Checkpointing checkpointing = properties.getFlink().getCheckpointing();
+        String flink = "streamsplit.flink.checkpointing.";
+        durations.atLeast(flink + "interval", checkpointing.getInterval(), Duration.ofMillis(100), "10s");
+        durations.atLeast(flink + "timeout", checkpointing.getTimeout(), Duration.ofSeconds(1), "10m");
+        properties.getKafka().getSources().forEach((name, source) -> {
+            String p = KafkaSourceFactory.prefix(name);
+            durations.atLeast(p + "discovery-interval", source.getDiscoveryInterval(), Duration.ofMillis(100), "30s");
+            durations.atLeast(
+                    p + "watermarks.idle-timeout",
+                    source.getWatermarks().getIdleTimeout(),
+                    Duration.ofMillis(100),
+                    "5s");
+        });
+    }
+
+    private void atLeast(String property, @Nullable Duration value, Duration floor, String example) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            return; // unset, or refused where the value is used, with its own message
+        }
+        String written = environment.getProperty(property);
+        boolean noUnit = written != null && NO_UNIT.matcher(written).matches();
+        if (value.compareTo(floor) < 0) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    written != null ? written : value,
+                    "that is " + value.toMillis() + " ms" + (noUnit ? " (a number without a unit is milliseconds)" : "")
+                            + ", below the " + floor.toMillis() + " ms this setting can mean",
+                    "Write the duration with its unit, e.g. " + example + ".");
+        }
+        if (noUnit) {
+            LOG.warn(
+                    "{} is '{}', read as {} ms: a number without a unit is milliseconds. Write {}ms, or the unit you"
+                            + " meant (e.g. {}).",
+                    property,
+                    written.trim(),
+                    value.toMillis(),
+                    written.trim(),
+                    example);
+        }
+    }
+}

@@ -129,13 +129,17 @@ public final class FlinkConfigurationMapper {
         } else {
             config.set(RestOptions.BIND_PORT, "0");
         }
-        int parallelism = jobConfiguration.get(CoreOptions.DEFAULT_PARALLELISM);
-        int slots = embedded.getTaskSlots() != null
-                ? positive(PREFIX + "embedded.task-slots", embedded.getTaskSlots())
-                : parallelism;
-        config.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
+        config.set(
+                TaskManagerOptions.NUM_TASK_SLOTS,
+                embeddedSlots(flink, jobConfiguration.get(CoreOptions.DEFAULT_PARALLELISM)));
         config.addAll(jobConfiguration);
         return config;
+    }
+
+    /** The embedded cluster's task slots: {@code embedded.task-slots}, else the job's parallelism. */
+    public static int embeddedSlots(FlinkProperties flink, int parallelism) {
+        Integer slots = flink.getEmbedded().getTaskSlots();
+        return slots != null ? positive(PREFIX + "embedded.task-slots", slots) : parallelism;
     }
 
     private static void applyRaw(Configuration config, Map<String, String> raw) {

@@ -116,6 +116,7 @@ public final class JobCommands {
     /** Stops the job with a savepoint and starts it again from there at {@code parallelism}; returns the savepoint. */
     public synchronized String rescale(int parallelism, @Nullable String directory) throws Exception {
         requireRestartable("<the savepoint>");
+        requireSlots(parallelism);
         String savepoint = stopWithSavepoint(directory);
         startFromSavepoint(parallelism);
         return savepoint;
@@ -131,6 +132,24 @@ public final class JobCommands {
                 throw new java.util.concurrent.TimeoutException("the job did not end within " + timeout);
             }
             Thread.sleep(100);
+        }
+    }
+
+    /**
+     * The embedded cluster has a fixed number of slots: a parallelism above the slots this job can have
+     * would leave it RUNNING with subtasks that never run. Refused before the job is stopped. A cluster may
+     * grow (its resource manager starts TaskManagers on demand), so there health reports subtasks waiting.
+     */
+    private void requireSlots(int parallelism) {
+        if (job.onCluster()) {
+            return;
+        }
+        int slots = job.embeddedSlots();
+        if (parallelism > slots) {
+            throw new IllegalStateException("parallelism " + parallelism + " needs " + parallelism
+                    + " task slots and the embedded cluster has " + slots
+                    + "; rescale to at most " + slots + ", or start the application with"
+                    + " streamsplit.flink.embedded.task-slots=" + parallelism);
         }
     }
 

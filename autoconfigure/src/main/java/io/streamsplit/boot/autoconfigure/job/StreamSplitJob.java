@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.job;
 
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.job.cluster.ClusterJobController;
@@ -55,6 +56,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private final @Nullable ClusterJobController cluster;
     private final @Nullable ClusterStart clusterStart;
     private final JobCommands commands;
+    private final int embeddedSlots;
 
     private volatile CompletableFuture<JobClient> submission = new CompletableFuture<>();
     private volatile @Nullable ClusterRun clusterRun;
@@ -103,6 +105,7 @@ public class StreamSplitJob implements SmartLifecycle {
         this.cluster = cluster;
         this.clusterStart = clusterStart;
         this.commands = new JobCommands(this, flink, environment);
+        this.embeddedSlots = FlinkConfigurationMapper.embeddedSlots(flink, environment.getParallelism());
     }
 
     /** The job name ({@code streamsplit.flink.job-name}, else {@code spring.application.name}). */
@@ -127,6 +130,11 @@ public class StreamSplitJob implements SmartLifecycle {
     /** Stop, start and rescale from the {@code streamsplit} endpoint. */
     public JobCommands commands() {
         return commands;
+    }
+
+    /** The embedded cluster's task slots (fixed when it started: the parallelism the job was configured with). */
+    int embeddedSlots() {
+        return embeddedSlots;
     }
 
     /** Whether the job runs on a cluster, where this application is its controller. */

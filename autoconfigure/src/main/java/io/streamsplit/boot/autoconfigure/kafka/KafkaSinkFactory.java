@@ -8,6 +8,7 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
+import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -107,7 +109,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
      * every sink, before any stream is known.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public <T> KafkaSink<T> create(String name, @Nullable TypeInformation<T> elementType) {
+    public <T> Sink<T> create(String name, @Nullable TypeInformation<T> elementType) {
         KafkaSinkProperties sink = kafka.getSinks().get(name);
         if (sink == null) {
             throw new InvalidStreamSplitConfigurationException(
@@ -187,9 +189,9 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         return (SerializationSchema<T>) (writer == null ? BytesFormat.INSTANCE : writer);
     }
 
-    private <T> KafkaSink<T> sink(
+    private <T> Sink<T> sink(
             String name, String p, KafkaSinkProperties sink, KafkaRecordSerializationSchema<T> serializer) {
-        KafkaSink<T> built = build(
+        Sink<T> built = build(
                 name,
                 p,
                 sink.getBootstrapServers(),
@@ -253,7 +255,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     }
 
     /** The sink for the dead letters of source {@code sourceName}, with the raw record plus error headers. */
-    public KafkaSink<DeadLetterRecord> deadLetters(String sourceName) {
+    public Sink<DeadLetterRecord> deadLetters(String sourceName) {
         KafkaSourceProperties source = kafka.getSources().get(sourceName);
         String p = KafkaSourceFactory.prefix(sourceName);
         if (source == null || source.getDeadLetterTopic() == null) {
@@ -267,7 +269,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         String topic = source.getDeadLetterTopic();
         KafkaRecordSerializationSchema<DeadLetterRecord> serializer = new DeadLetterSerializationSchema(topic);
         DeliveryGuarantee guarantee = deadLetterGuarantee();
-        KafkaSink<DeadLetterRecord> built = build(
+        Sink<DeadLetterRecord> built = build(
                 sourceName + ".dead-letters",
                 p + "dead-letter-topic",
                 source.getBootstrapServers(),
@@ -318,7 +320,11 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         return producer;
     }
 
-    private <T> KafkaSink<T> build(
+    /**
+     * Flink's official {@link KafkaSink}; exactly-once, with a committer that first asks Kafka whether a
+     * transaction restored from a checkpoint was already committed ({@link RestoredTransactionsKafkaSink}).
+     */
+    private <T> Sink<T> build(
             String name,
             String p,
             List<String> servers,
@@ -329,8 +335,9 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
             checkExactlyOnce(p, producer);
         }
+        String resolved = bootstrapServers.resolve(p + "bootstrap-servers", servers);
         var builder = KafkaSink.<T>builder()
-                .setBootstrapServers(bootstrapServers.resolve(p + "bootstrap-servers", servers))
+                .setBootstrapServers(resolved)
                 .setDeliveryGuarantee(guarantee)
                 .setKafkaProducerConfig(producer)
                 .setRecordSerializer(serializer);
@@ -338,7 +345,14 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
             builder.setTransactionalIdPrefix(transactionalIdPrefix);
         }
         customizers.forEach(customizer -> customizer.customize(name, builder));
-        return builder.build();
+        KafkaSink<T> official = builder.build();
+        if (guarantee != DeliveryGuarantee.EXACTLY_ONCE) {
+            return official;
+        }
+        Properties admin = new Properties();
+        admin.putAll(producer);
+        admin.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, resolved);
+        return RestoredTransactionsKafkaSink.of(official, admin);
     }
 
     /** A secured writer's credentials and WRITE on its topic, checked at startup (see {@link KafkaAccessCheck}). */

@@ -141,6 +141,17 @@ class OperationsIT {
                 rescaleMillis);
     }
 
+    /** The embedded cluster cannot grow: a rescale beyond its slots is refused while the job runs on. */
+    @Test
+    void aRescaleBeyondTheSlotsIsRefusedBeforeTheJobStops() throws Exception {
+        HttpResponse<String> response = post("{\"operation\":\"rescale\",\"parallelism\":8}");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .contains("parallelism 8 needs 8 task slots and the embedded cluster has 2")
+                .contains("streamsplit.flink.embedded.task-slots=8");
+        assertThat(get("/actuator/streamsplit").body()).contains("\"state\":\"RUNNING\"");
+    }
+
     /** A refusal says what was refused and why, in the body (not Spring's generic error) and in the log. */
     @Test
     void anUnknownOperationIsABadRequestThatSaysWhy(CapturedOutput log) throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.boot.autoconfigure.actuate.JobSplits;
 import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
@@ -24,11 +25,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.RemoteStreamEnvironment;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,17 +52,8 @@ class RemoteModeIT {
 
     @BeforeAll
     static void startSessionCluster() {
-        // the REST metric store refreshes every 10 s by default; the split endpoint is as fresh as it
-        sessionCluster = StandaloneFlinkCluster.builder()
-                .taskSlots(2)
-                .config(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key(), "500 ms")
-                .start();
+        sessionCluster = SharedFlinkCluster.get();
         rest = sessionCluster.restAddress();
-    }
-
-    @AfterAll
-    static void stopSessionCluster() {
-        sessionCluster.close();
     }
 
     private static ConfigurableApplicationContext startRemote(String name, String... more) {
@@ -228,7 +218,10 @@ class RemoteModeIT {
 
     /** A directory the cluster writes savepoints to: on one machine, a local directory is "shared storage". */
     private static String savepointDirectory(String name) {
-        return Path.of("target", "tmp", name).toAbsolutePath().toUri().toString();
+        Path directory = Path.of("target", "tmp", name).toAbsolutePath();
+        // the broker is new on every run: a savepoint of an earlier run would be found and not fit it
+        org.springframework.util.FileSystemUtils.deleteRecursively(directory.toFile());
+        return directory.toUri().toString();
     }
 
     private static void awaitRemoteOutput(String... values) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.boot.autoconfigure.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,12 +50,7 @@ class ClusterJobStateIT {
 
     @BeforeAll
     static void startCluster() {
-        cluster = startedCluster();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
+        cluster = SharedFlinkCluster.get();
     }
 
     private static StandaloneFlinkCluster startedCluster() {
@@ -101,16 +96,44 @@ class ClusterJobStateIT {
         job.assertEveryIdOnce(1000);
     }
 
+    /**
+     * Against one running job (its checkpoints kept only in the JobManager's memory): another application
+     * under the same job name, an upgrade whose savepoint fails, and last-state without a retained
+     * checkpoint each fail startup naming the property, and the job runs on, the same run.
+     */
     @Test
-    void aSecondApplicationWithTheSameJobNameIsRefused() throws Exception {
-        Job job = new Job("state-owner");
-        try (ConfigurableApplicationContext app = job.start(1)) {
+    void refusedStartsLeaveTheRunningJobAlone() throws Exception {
+        Job job = new Job("state-refused");
+        Path notADirectory = Files.writeString(job.work.resolve("a-file"), "");
+        try (ConfigurableApplicationContext app = job.start(1, "streamsplit.flink.checkpointing.storage=")) {
             String running = app.getBean(JobClient.class).getJobID().toHexString();
-            FailureAnalysis refused = job.failure(OtherIdsApplication.class, 1);
-            assertThat(refused.getDescription())
+            job.awaitCheckpoint(running);
+
+            FailureAnalysis owner =
+                    job.failure(OtherIdsApplication.class, 1, "streamsplit.flink.checkpointing.storage=");
+            assertThat(owner.getDescription())
                     .contains("streamsplit.flink.job-name", "belongs to another application")
                     .contains(ClusterIdsApplication.class.getName(), OtherIdsApplication.class.getName());
+
+            FailureAnalysis savepoint = job.failure(
+                    ClusterIdsApplication.class,
+                    2,
+                    "streamsplit.flink.checkpointing.storage=",
+                    "streamsplit.flink.shutdown.savepoint-directory=file://" + notADirectory.resolve("savepoints"));
+            assertThat(savepoint.getDescription())
+                    .contains("streamsplit.flink.upgrade-mode", "savepoint to upgrade", "keeps running unchanged");
+
+            FailureAnalysis lastState = job.failure(
+                    ClusterIdsApplication.class,
+                    2,
+                    "streamsplit.flink.checkpointing.storage=",
+                    "streamsplit.flink.upgrade-mode=last-state");
+            assertThat(lastState.getDescription())
+                    .contains("streamsplit.flink.upgrade-mode", "no retained checkpoint", "keeps running unchanged");
+            assertThat(lastState.getAction()).contains("streamsplit.flink.checkpointing.storage");
+
             assertThat(cluster.jobState(running)).isEqualTo("RUNNING");
+            assertThat(app.getBean(JobClient.class).getJobID().toHexString()).isEqualTo(running);
         }
     }
 
@@ -131,43 +154,8 @@ class ClusterJobStateIT {
         }
     }
 
-    @Test
-    void anUpgradeWhoseSavepointFailsLeavesTheJobRunning() throws Exception {
-        Job job = new Job("state-savepoint");
-        Path notADirectory = Files.writeString(job.work.resolve("a-file"), "");
-        try (ConfigurableApplicationContext app = job.start(1)) {
-            String running = app.getBean(JobClient.class).getJobID().toHexString();
-            FailureAnalysis refused = job.failure(
-                    ClusterIdsApplication.class,
-                    2,
-                    "streamsplit.flink.shutdown.savepoint-directory=file://" + notADirectory.resolve("savepoints"));
-            assertThat(refused.getDescription())
-                    .contains("streamsplit.flink.upgrade-mode", "savepoint to upgrade", "keeps running unchanged");
-            assertThat(cluster.jobState(running)).isEqualTo("RUNNING");
-        }
-    }
-
-    @Test
-    void lastStateWithoutARetainedCheckpointLeavesTheJobRunning() throws Exception {
-        Job job = new Job("state-last");
-        // no checkpoint storage: the job's checkpoints live in the JobManager's memory and have no path
-        try (ConfigurableApplicationContext app = job.start(1, "streamsplit.flink.checkpointing.storage=")) {
-            String running = app.getBean(JobClient.class).getJobID().toHexString();
-            job.awaitCheckpoint(running);
-            FailureAnalysis refused = job.failure(
-                    ClusterIdsApplication.class,
-                    2,
-                    "streamsplit.flink.checkpointing.storage=",
-                    "streamsplit.flink.upgrade-mode=last-state");
-            assertThat(refused.getDescription())
-                    .contains("streamsplit.flink.upgrade-mode", "no retained checkpoint", "keeps running unchanged");
-            assertThat(refused.getAction()).contains("streamsplit.flink.checkpointing.storage");
-            assertThat(cluster.jobState(running)).isEqualTo("RUNNING");
-        }
-    }
-
     /**
-     * A job at parallelism 4 on a cluster with 2 slots is RUNNING while half its subtasks wait for slots
+     * A job at parallelism 6 on a cluster with 4 slots is RUNNING while half its subtasks wait for slots
      * that never come (as after a TaskManager is lost): it makes no progress, and health says so.
      */
     @Test
@@ -175,7 +163,7 @@ class ClusterJobStateIT {
         Job job = new Job("state-slots");
         try (ConfigurableApplicationContext app = job.start(
                 1,
-                "streamsplit.flink.parallelism=4",
+                "streamsplit.flink.parallelism=6",
                 "streamsplit.health.startup-grace=1s",
                 "management.health.streamsplit.enabled=true")) {
             StreamSplitHealthIndicator health = app.getBean(StreamSplitHealthIndicator.class);
@@ -184,7 +172,7 @@ class ClusterJobStateIT {
                 assertThat(now.getStatus()).isEqualTo(Status.DOWN);
                 assertThat(now.getDetails()).containsEntry("status", "RUNNING");
                 assertThat(String.valueOf(now.getDetails().get("reason")))
-                        .contains("not all its subtasks are", "2 of 4 subtasks running", "SCHEDULED");
+                        .contains("not all its subtasks are", "4 of 6 subtasks running", "SCHEDULED");
             });
         }
     }

@@ -3,6 +3,7 @@ package io.streamsplit.boot.autoconfigure.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import java.nio.file.Path;
@@ -52,16 +53,11 @@ class ClusterLifecycleIT {
 
     @BeforeAll
     static void startCluster() {
-        cluster = StandaloneFlinkCluster.builder()
-                .taskManagers(2)
-                .taskSlots(2)
-                .config("metrics.fetcher.update-interval", "500 ms")
-                .start();
+        cluster = SharedFlinkCluster.get();
     }
 
     @AfterAll
-    static void stopClusterAndPrintTable() {
-        cluster.close();
+    static void printTable() {
         LOG.info(
                 "Lifecycle table ({} ids per scenario at {}/s):%n| what the user does | in | out | lost | duplicated"
                                 .formatted()

@@ -1,0 +1,31 @@
+package io.streamsplit.boot.autoconfigure;
+
+import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
+
+/**
+ * One standalone Flink session cluster for the remote-mode test classes of this module (they run one
+ * after another in one JVM): a JobManager and two TaskManagers of two slots, each its own JVM. A class
+ * leaves it as it found it: its jobs cancelled, two TaskManagers alive. Started on first use, killed
+ * with the JVM (the cluster's shutdown hook).
+ */
+public final class SharedFlinkCluster {
+
+    private static StandaloneFlinkCluster cluster;
+
+    private SharedFlinkCluster() {}
+
+    public static synchronized StandaloneFlinkCluster get() {
+        if (cluster == null) {
+            cluster = StandaloneFlinkCluster.builder()
+                    .taskManagers(2)
+                    .taskSlots(2)
+                    // tests only: find a killed TaskManager in seconds, not after the 50 s default heartbeat timeout
+                    .config("heartbeat.interval", "1000")
+                    .config("heartbeat.timeout", "5000")
+                    // the split endpoint and the autoscaler's view are as fresh as the REST metric store
+                    .config("metrics.fetcher.update-interval", "500 ms")
+                    .start();
+        }
+        return cluster;
+    }
+}

@@ -47,6 +47,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.isolated.AppStartBenchmark \
  *     -Dexec.args="--rounds 3 --rss-after 60 --configs fat-jar,small,cds,cds-small"
  * </pre>
+ *
+ * <p>{@code --app-args} passes more arguments to the app, e.g. {@code
+ * --streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once} for an exactly-once one; the first
+ * output is what a read_committed consumer sees.
  */
 public final class AppStartBenchmark {
 
@@ -58,6 +62,9 @@ public final class AppStartBenchmark {
     static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
     private static List<String> small = SMALL;
+
+    /** More arguments for the app, e.g. {@code --streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once}. */
+    private static List<String> appArgs = List.of();
 
     /** One start of the app: seconds from process start, RSS in MB; -1 where not seen. */
     record AppRun(String config, double contextReady, double jobSubmitted, double firstOutput, double rssMb) {}
@@ -72,8 +79,12 @@ public final class AppStartBenchmark {
         f.put("configs", "fat-jar,small,cds,cds-small");
         f.put("records", "1000");
         f.put("small", String.join(" ", SMALL));
+        f.put("app-args", "");
         f = BenchmarkSupport.options(f, args);
         small = List.of(f.get("small").trim().split("\\s+"));
+        appArgs = f.get("app-args").isBlank()
+                ? List.of()
+                : List.of(f.get("app-args").trim().split("\\s+"));
         run(
                 Path.of(f.get("jar")),
                 List.of(f.get("configs").split(",")),
@@ -188,11 +199,13 @@ public final class AppStartBenchmark {
         }
 
         private List<String> appArgs(String group, String output) {
-            return List.of(
+            List<String> args = new ArrayList<>(List.of(
                     "--streamsplit.kafka.bootstrap-servers=" + bootstrap,
                     "--streamsplit.kafka.sources.in.group-id=" + group,
                     "--streamsplit.kafka.sinks.out.topic=" + output,
-                    "--server.port=0");
+                    "--server.port=0"));
+            args.addAll(AppStartBenchmark.appArgs);
+            return args;
         }
 
         private Path extracted() throws IOException, InterruptedException {
@@ -211,6 +224,9 @@ public final class AppStartBenchmark {
                 List<String> training = new ArrayList<>(List.of(
                         java(),
                         "-XX:ArchiveClassesAtExit=" + jsa,
+                        // a few hundred "[warning][cds] ... not supported by CDS" lines say nothing to act on
+                        "-Xlog:cds=off",
+                        "-Xlog:cds+dynamic=off",
                         "-Dspring.context.exit=onRefresh",
                         "-jar",
                         extracted().toString()));
@@ -295,6 +311,8 @@ public final class AppStartBenchmark {
     private static long firstRecord(String bootstrap, String topic, Process app, Duration timeout) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        // what a downstream consumer of an exactly-once sink sees: the first committed record
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             TopicPartition partition = new TopicPartition(topic, 0);

@@ -132,6 +132,13 @@ public class FlinkProperties {
          */
         private StaleCheckpointAction onStaleCheckpoint = StaleCheckpointAction.FAIL;
 
+        /**
+         * Whether a new run takes its first checkpoint as soon as all its subtasks run, instead of at a
+         * random point in the first interval: an exactly-once sink's output appears only when a checkpoint
+         * commits it.
+         */
+        private boolean firstOnStart = true;
+
         /** Directory (URI) where checkpoints are kept, e.g. 'file:///var/lib/app/checkpoints'. Unset: kept in JobManager memory, gone with the cluster. */
         private @Nullable String storage;
 
@@ -173,6 +180,14 @@ public class FlinkProperties {
 
         public void setMinPause(@Nullable Duration minPause) {
             this.minPause = minPause;
+        }
+
+        public boolean isFirstOnStart() {
+            return firstOnStart;
+        }
+
+        public void setFirstOnStart(boolean firstOnStart) {
+            this.firstOnStart = firstOnStart;
         }
 
         public StaleCheckpointAction getOnStaleCheckpoint() {

@@ -72,6 +72,26 @@ public final class FlinkRestClient {
         return json.readTree(response.body());
     }
 
+    /** POSTs {@code json} to {@code path}; fails unless the cluster accepts it (2xx). */
+    public JsonNode post(String path, String json) throws IOException, InterruptedException {
+        URI uri = baseUri.get().resolve(path);
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(uri)
+                        .timeout(TIMEOUT)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException("Flink REST " + uri + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return json(response.body());
+    }
+
+    private JsonNode json(String body) throws IOException {
+        return this.json.readTree(body);
+    }
+
     public JsonNode job(String jobId) throws IOException, InterruptedException {
         return get("/jobs/" + jobId);
     }

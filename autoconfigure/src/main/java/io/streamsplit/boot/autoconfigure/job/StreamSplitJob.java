@@ -10,8 +10,6 @@ import io.streamsplit.boot.autoconfigure.job.cluster.JobFingerprint;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +24,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 
 /**
  * The application's Flink job. When the context starts it calls every {@link StreamSplitPipeline}
@@ -49,13 +46,13 @@ public class StreamSplitJob implements SmartLifecycle {
     private final String jobName;
     private final StreamExecutionEnvironment environment;
     private final ListableBeanFactory beanFactory;
-    private final Supplier<PipelineContext> contextFactory;
     private final String target;
     private final @Nullable FlinkRestClient rest;
     private final @Nullable JobFailures failures;
     private final @Nullable ClusterJobController cluster;
     private final @Nullable ClusterStart clusterStart;
     private final JobCommands commands;
+    private final PipelineGraphs graphs;
     private final int embeddedSlots;
 
     private volatile CompletableFuture<JobClient> submission = new CompletableFuture<>();
@@ -100,11 +97,11 @@ public class StreamSplitJob implements SmartLifecycle {
         this.jobName = jobName;
         this.environment = environment;
         this.beanFactory = beanFactory;
-        this.contextFactory = contextFactory;
         this.target = target;
         this.cluster = cluster;
         this.clusterStart = clusterStart;
         this.commands = new JobCommands(this, flink, environment);
+        this.graphs = new PipelineGraphs(jobName, environment, contextFactory);
         this.embeddedSlots = FlinkConfigurationMapper.embeddedSlots(flink, environment.getParallelism());
     }
 
@@ -163,7 +160,7 @@ public class StreamSplitJob implements SmartLifecycle {
             running = true;
             return;
         }
-        StreamGraph graph = buildGraph(pipelines);
+        StreamGraph graph = graphs.build(pipelines);
         if (cluster != null && clusterStart != null) {
             fingerprint = clusterStart.check(graph);
             try {
@@ -195,35 +192,7 @@ public class StreamSplitJob implements SmartLifecycle {
 
     /** Builds the job from every {@link StreamSplitPipeline} bean, in {@code @Order}. */
     StreamGraph buildGraph() {
-        return buildGraph(beanFactory.getBeansOfType(StreamSplitPipeline.class));
-    }
-
-    private StreamGraph buildGraph(Map<String, StreamSplitPipeline> pipelines) {
-        List<Map.Entry<String, StreamSplitPipeline>> ordered = new ArrayList<>(pipelines.entrySet());
-        ordered.sort((a, b) -> AnnotationAwareOrderComparator.INSTANCE.compare(a.getValue(), b.getValue()));
-        PipelineContext context = contextFactory.get();
-        for (Map.Entry<String, StreamSplitPipeline> pipeline : ordered) {
-            try {
-                pipeline.getValue().build(context);
-            } catch (Exception e) {
-                throw new IllegalStateException(
-                        "StreamSplitPipeline bean '" + pipeline.getKey() + "' failed to build the Flink job: "
-                                + e.getMessage(),
-                        e);
-            }
-        }
-        StreamGraph graph;
-        try {
-            graph = environment.getStreamGraph();
-        } catch (IllegalStateException e) {
-            throw new IllegalStateException(
-                    "The StreamSplitPipeline beans " + pipelines.keySet()
-                            + " added no operator with an output to the job; write the streams to a sink"
-                            + " (pipeline.sink(name, stream)) or print them.",
-                    e);
-        }
-        graph.setJobName(jobName);
-        return graph;
+        return graphs.build(beanFactory.getBeansOfType(StreamSplitPipeline.class));
     }
 
     /** Starts a new run: on the cluster through the controller, embedded by submitting {@code graph}. */
@@ -266,6 +235,9 @@ public class StreamSplitJob implements SmartLifecycle {
         }
         current.complete(run.client());
         watch(run.client(), state -> ended(run, state));
+        if (run.submittedHere()) {
+            firstCheckpoint(run.client());
+        }
     }
 
     private void runInBackground(StreamGraph graph, CompletableFuture<JobClient> run) {
@@ -279,6 +251,7 @@ public class StreamSplitJob implements SmartLifecycle {
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
             run.complete(client);
+            firstCheckpoint(client);
             watch(client, null);
             client.getJobExecutionResult().whenComplete((result, failure) -> {
                 closeReporter();
@@ -307,6 +280,14 @@ public class StreamSplitJob implements SmartLifecycle {
                     target,
                     rootMessage(e),
                     e);
+        }
+    }
+
+    private void firstCheckpoint(JobClient client) {
+        if (rest != null
+                && flink.getCheckpointing().isEnabled()
+                && flink.getCheckpointing().isFirstOnStart()) {
+            FirstCheckpoint.triggerWhenRunning(rest, jobName, client.getJobID().toString());
         }
     }
 

@@ -10,6 +10,13 @@ import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
  */
 public final class SharedFlinkCluster {
 
+    /**
+     * {@code streamsplit.flink.remote.exclude-jars} for an application started from the test classpath: the
+     * test JVM's own libraries need not travel (and the job shows it does not need them).
+     */
+    public static final String TEST_LIBRARIES = "junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
+            + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar";
+
     private static StandaloneFlinkCluster cluster;
 
     private SharedFlinkCluster() {}

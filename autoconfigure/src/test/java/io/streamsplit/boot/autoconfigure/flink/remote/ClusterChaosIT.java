@@ -42,9 +42,10 @@ import tools.jackson.databind.json.JsonMapper;
  * with SIGKILL, the application stopped with a savepoint and restarted at other parallelisms,
  * partitions added mid-run, the broker restarted. Each scenario asserts that a read_committed
  * consumer sees every id exactly once. The scenarios share one cluster (two TaskManagers of two slots;
- * a scenario that needs more starts a third and kills it after). CI runs two scenarios with 5,000 ids
- * (a TaskManager killed right after a checkpoint, the savepoint restarts at other parallelisms); the
- * other three are the embedded tests' subjects too (DiscoveryIT, BrokerRestartIT) and run in the
+ * a scenario that needs more starts a third and kills it after). CI runs one scenario with 5,000 ids
+ * (a TaskManager killed right after a checkpoint); the others are other tests' subjects too (savepoint
+ * restarts at other parallelisms: JobLifecycleIT, RemoteModeIT's rescale, ClusterLifecycleIT's
+ * upgrades; partitions added: DiscoveryIT; the broker restarted: BrokerRestartIT) and run in the
  * harness run, which logs the table of docs/chaos.md:
  * {@code mvn -o verify -pl autoconfigure -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
  * -Dit.test=ClusterChaosIT -Dchaos.all=true -Dchaos.ids=200000}.
@@ -53,7 +54,7 @@ class ClusterChaosIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterChaosIT.class);
     private static final String HARNESS_ONLY =
-            "the harness run only (-Dchaos.all=true): CI runs the kill after a checkpoint and the savepoint restarts";
+            "the harness run only (-Dchaos.all=true): CI runs the kill right after a checkpoint";
     private static final int IDS = Integer.getInteger("chaos.ids", 5_000);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final List<String> TABLE = new CopyOnWriteArrayList<>();
@@ -111,6 +112,7 @@ class ClusterChaosIT {
     }
 
     @Test
+    @EnabledIfSystemProperty(named = "chaos.all", matches = "true", disabledReason = HARNESS_ONLY)
     void stoppedWithASavepointAndStartedAgainAtParallelism2Then6(@TempDir Path savepoints) throws Exception {
         Run run = new Run("chaos-rescale");
         int third = cluster.startTaskManager(); // 6 slots for p=6
@@ -251,8 +253,7 @@ class ClusterChaosIT {
                     "streamsplit.flink.mode=remote",
                     "streamsplit.flink.remote.host=localhost",
                     "streamsplit.flink.remote.port=" + cluster.restPort(),
-                    "streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
-                            + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar",
+                    "streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES,
                     "streamsplit.flink.parallelism=" + parallelism,
                     "streamsplit.flink.restart.delay=500ms",
                     "streamsplit.flink.shutdown.job=cancel",

@@ -64,8 +64,7 @@ class RemoteModeIT {
                 // these tests share one cluster: each stops its job with the application
                 "streamsplit.flink.shutdown.job=cancel",
                 // the test JVM's own libraries need not travel (and the job shows it does not need them)
-                "streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
-                        + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar"));
+                "streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES));
         properties.addAll(List.of(more));
         return Words.start(KAFKA.bootstrapServers(), name, properties.toArray(String[]::new));
     }

@@ -238,8 +238,7 @@ class ClusterJobStateIT {
                     "streamsplit.flink.mode=remote",
                     "streamsplit.flink.remote.host=localhost",
                     "streamsplit.flink.remote.port=" + on.restPort(),
-                    "streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
-                            + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar",
+                    "streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES,
                     "streamsplit.flink.parallelism=1",
                     "streamsplit.flink.checkpointing.interval=500ms",
                     "streamsplit.flink.checkpointing.storage=file://" + work.resolve("checkpoints"),

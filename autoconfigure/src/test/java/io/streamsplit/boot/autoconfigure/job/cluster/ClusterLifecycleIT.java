@@ -275,8 +275,7 @@ class ClusterLifecycleIT {
                     "--streamsplit.flink.mode=remote",
                     "--streamsplit.flink.remote.host=localhost",
                     "--streamsplit.flink.remote.port=" + cluster.restPort(),
-                    "--streamsplit.flink.remote.exclude-jars=junit-*.jar,assertj-*.jar,mockito-*.jar,byte-buddy*.jar,"
-                            + "testcontainers-*.jar,docker-java-*.jar,jna-*.jar,awaitility-*.jar",
+                    "--streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES,
                     "--streamsplit.flink.parallelism=2",
                     "--streamsplit.flink.checkpointing.interval=1s",
                     "--streamsplit.flink.checkpointing.storage="

@@ -158,7 +158,7 @@ class ClusterLifecycleIT {
                 CompletableFuture<Void> during = scenario.traffic.send(from, from + chunk, RATE);
                 scenario.awaitLine(first, UPGRADING + " '" + scenario.job);
                 scenario.awaitLine(first, SUBMITTED);
-                upgrades.add(mode + " " + upgradeTimes(first.log()));
+                upgrades.add(mode + ": " + upgradeTimes(first.log()));
                 during.get(2, TimeUnit.MINUTES);
                 CompletableFuture<Void> after =
                         scenario.traffic.send(from + chunk, version == 3 ? IDS : from + 2 * chunk, RATE);
@@ -230,9 +230,9 @@ class ClusterLifecycleIT {
         long submitMillis = java.time.Duration.between(
                         java.time.LocalTime.parse(upgrading.group(1)), java.time.LocalTime.parse(submitted.group(1)))
                 .toMillis();
-        return "%s %.1f s, next run submitted %.1f s later"
+        return "old run %s in %.1f s, next run submitted %.1f s later"
                 .formatted(
-                        upgrading.group(2).startsWith("stopped") ? "savepoint" : "cancel",
+                        upgrading.group(2).startsWith("stopped") ? "stopped with a savepoint" : "cancelled",
                         Long.parseLong(upgrading.group(3)) / 1000.0,
                         submitMillis / 1000.0);
     }

@@ -43,7 +43,10 @@ public class EmbeddedFlinkCluster implements DisposableBean {
 
     private final Configuration configuration;
     private MiniCluster miniCluster;
-    private boolean closed;
+    private volatile boolean closed;
+    /** The start begun by {@link #startInBackground()}; done when the cluster runs (or could not start). */
+    private volatile CompletableFuture<Void> backgroundStart = CompletableFuture.completedFuture(null);
+
     private URL emptyClasspathEntry;
 
     private final InProcessMetrics inProcessMetrics = InProcessMetrics.create();
@@ -97,6 +100,8 @@ public class EmbeddedFlinkCluster implements DisposableBean {
      * @return this cluster
      */
     public EmbeddedFlinkCluster startInBackground() {
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        backgroundStart = started;
         Thread starter = new Thread(
                 () -> {
                     try {
@@ -106,6 +111,12 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                                 "Starting the embedded Flink MiniCluster ahead of the job failed; the job's"
                                         + " submission tries again",
                                 e);
+                    } finally {
+                        started.complete(null);
+                    }
+                    if (closed) {
+                        // the context failed (or closed) while the cluster started: it was not waited for
+                        closeStarted();
                     }
                 },
                 "streamsplit-flink-start");
@@ -117,6 +128,11 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     /** The REST address, once the cluster runs (Flink's web UI when flink-runtime-web is present). */
     public synchronized URI restAddress() throws Exception {
         return miniCluster().getRestAddress().get(10, TimeUnit.SECONDS);
+    }
+
+    /** Whether a start begun by {@link #startInBackground()} is still under way. */
+    boolean isStartingInBackground() {
+        return !backgroundStart.isDone();
     }
 
     /** Whether the cluster has been started and is not closed. */
@@ -200,14 +216,30 @@ public class EmbeddedFlinkCluster implements DisposableBean {
         return emptyClasspathEntry;
     }
 
+    /**
+     * Closes the cluster. A start still under way in the background is not waited for (a context that
+     * fails on a configuration mistake reports it at once); that start closes the cluster when it ends.
+     */
     @Override
-    public synchronized void destroy() throws Exception {
+    public void destroy() throws Exception {
         closed = true;
-        if (miniCluster != null) {
-            miniCluster.closeAsync().get(30, TimeUnit.SECONDS);
-            miniCluster = null;
-            LOG.info("Stopped embedded Flink MiniCluster");
-        }
         inProcessMetrics.close();
+        if (!backgroundStart.isDone()) {
+            return;
+        }
+        closeStarted();
+    }
+
+    private synchronized void closeStarted() {
+        if (miniCluster != null) {
+            try {
+                miniCluster.closeAsync().get(30, TimeUnit.SECONDS);
+                LOG.info("Stopped embedded Flink MiniCluster");
+            } catch (Exception e) {
+                LOG.warn("Could not stop the embedded Flink MiniCluster within 30 s: {}", e.toString());
+            } finally {
+                miniCluster = null;
+            }
+        }
     }
 }

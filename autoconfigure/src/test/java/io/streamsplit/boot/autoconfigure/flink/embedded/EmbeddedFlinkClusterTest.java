@@ -31,4 +31,24 @@ class EmbeddedFlinkClusterTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed with its application context");
     }
+
+    /**
+     * A context that fails on a configuration mistake closes the cluster it began starting: the close
+     * does not wait for that start (the report comes at once), and the start closes what it started.
+     */
+    @Test
+    void aContextClosedWhileTheClusterStartsDoesNotWaitForItAndTheClusterEndsClosed() throws Exception {
+        Configuration configuration = new Configuration();
+        configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, 1);
+        EmbeddedFlinkCluster cluster = new EmbeddedFlinkCluster(configuration);
+
+        cluster.startInBackground();
+        cluster.destroy();
+
+        assertThat(cluster.isStartingInBackground())
+                .as("destroy returned while the cluster was still starting")
+                .isTrue();
+        await().atMost(Duration.ofSeconds(60)).until(() -> !cluster.isStartingInBackground());
+        assertThat(cluster.isRunning()).as("the start closed what it started").isFalse();
+    }
 }

@@ -107,8 +107,10 @@ class ExactlyOnceIT {
     }
 
     /**
-     * Also the log tells the truth: the restored checkpoint's transactions, committed before the restart,
-     * are reported as such at INFO, not as the official committer's "most likely signals data loss" ERROR.
+     * Also the log tells the truth: no "most likely signals data loss" ERROR for the restored checkpoint's
+     * transactions. Whether the first run committed its last checkpoint's transactions before it was
+     * closed depends on timing (both cases are correct); RestoredTransactionsCommitterIT pins each case
+     * against the broker's transaction coordinator.
      */
     @Test
     @ExtendWith(OutputCaptureExtension.class)
@@ -132,9 +134,7 @@ class ExactlyOnceIT {
             run.awaitDistinct(run.output, records, Duration.ofMinutes(2));
             LOG.info("app restart: {} ids committed by the first run, the rest by the second", afterFirst);
             assertThat(run.committed(run.output)).isEqualTo(expectedIds(records, 0));
-            assertThat(log.getOut())
-                    .contains("of the restored checkpoint was committed before the restart")
-                    .doesNotContain("because its producer is already fenced");
+            assertThat(log.getOut()).doesNotContain("because its producer is already fenced");
         }
     }
 }

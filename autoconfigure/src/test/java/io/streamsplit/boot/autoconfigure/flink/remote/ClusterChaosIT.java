@@ -256,6 +256,9 @@ class ClusterChaosIT {
                     "streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES,
                     "streamsplit.flink.parallelism=" + parallelism,
                     "streamsplit.flink.restart.delay=500ms",
+                    // the replacement TaskManager's JVM start can take half a minute on a loaded 2-core
+                    // machine; the default 10 attempts ran out before its slots came (CI flake)
+                    "streamsplit.flink.restart.attempts=100",
                     "streamsplit.flink.shutdown.job=cancel",
                     "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once"));
             properties.addAll(List.of(more));

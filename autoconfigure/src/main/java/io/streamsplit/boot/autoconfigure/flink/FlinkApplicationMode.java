@@ -1,0 +1,71 @@
+package io.streamsplit.boot.autoconfigure.flink;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import java.net.URI;
+import org.apache.flink.client.program.StreamContextEnvironment;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Application mode: Flink started the application (its JobManager runs the application's {@code main},
+ * as the Flink Kubernetes Operator and {@code bin/standalone-job.sh} do, or {@code flink run} does in
+ * its client) and provides the environment the job is executed on. Flink installs that environment
+ * before it calls {@code main}; this is how the application recognises it.
+ */
+public final class FlinkApplicationMode {
+
+    private FlinkApplicationMode() {}
+
+    /** Whether Flink started this application and provides its execution environment. */
+    public static boolean isRunByFlink() {
+        // Flink runs a program's main with the program's own (user code) class loader as context
+        // class loader: a cheap first look that spares every other start creating an environment
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null
+                && context.getClass().getName().startsWith("org.apache.flink.")
+                && StreamExecutionEnvironment.getExecutionEnvironment() instanceof StreamContextEnvironment;
+    }
+
+    /**
+     * The environment Flink provides, with the job's settings over the cluster's.
+     *
+     * @throws InvalidStreamSplitConfigurationException when Flink did not start the application
+     */
+    public static StreamExecutionEnvironment environment(Configuration job) {
+        if (!isRunByFlink()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.mode",
+                    "application",
+                    "application mode runs the job on the environment Flink provides when Flink starts the"
+                            + " application, and this application was started by something else (java -jar, an IDE)",
+                    "Hand the jar to Flink (a FlinkDeployment's job.jarURI, bin/standalone-job.sh, flink run), or"
+                            + " use streamsplit.flink.mode=embedded (an in-process cluster) or remote (a session"
+                            + " cluster) when you start it yourself.");
+        }
+        return StreamExecutionEnvironment.getExecutionEnvironment(job);
+    }
+
+    /**
+     * Fails when Flink started the application but the configuration asks for another mode: an embedded
+     * MiniCluster inside Flink's JobManager, or a job sent to yet another cluster, is never meant.
+     */
+    public static void checkNotRunByFlink(FlinkProperties.Mode mode) {
+        if (mode != FlinkProperties.Mode.APPLICATION && isRunByFlink()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.mode",
+                    mode.name().toLowerCase(java.util.Locale.ROOT),
+                    "Flink started this application (application mode), so its job belongs on the cluster that"
+                            + " started it",
+                    "Remove streamsplit.flink.mode (Flink's start selects application mode) or set it to"
+                            + " application.");
+        }
+    }
+
+    /** The REST API of the JobManager the application runs in. */
+    public static URI restAddress(ReadableConfig configuration) {
+        String host = configuration.getOptional(RestOptions.ADDRESS).orElse("localhost");
+        return URI.create("http://" + host + ":" + configuration.get(RestOptions.PORT));
+    }
+}

@@ -1,0 +1,57 @@
+package io.streamsplit.boot.autoconfigure.flink;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
+import org.springframework.boot.context.event.ApplicationStartingEvent;
+import org.springframework.boot.context.event.SpringApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.ClassUtils;
+
+/**
+ * When Flink starts the application (application mode), sets what a process owned by Flink needs
+ * before Spring Boot sets anything up: Flink's JobManager owns logging (its log4j configuration, its
+ * log files: Spring Boot's logging system stays out, else Logback would fight Flink's binding), no
+ * web server unless the application asks for one ({@code spring.main.web-application-type}), and
+ * {@code streamsplit.flink.mode=application} unless set. Each is a default the application's own
+ * configuration overrides.
+ */
+public final class FlinkApplicationModeListener implements ApplicationListener<SpringApplicationEvent>, Ordered {
+
+    static final String LOGGING_SYSTEM = "org.springframework.boot.logging.LoggingSystem";
+
+    @Override
+    public void onApplicationEvent(SpringApplicationEvent event) {
+        if (!(event instanceof ApplicationStartingEvent || event instanceof ApplicationEnvironmentPreparedEvent)
+                || !runByFlink(event)) {
+            return;
+        }
+        if (event instanceof ApplicationStartingEvent && System.getProperty(LOGGING_SYSTEM) == null) {
+            System.setProperty(LOGGING_SYSTEM, "none");
+        }
+        if (event instanceof ApplicationEnvironmentPreparedEvent prepared) {
+            ConfigurableEnvironment environment = prepared.getEnvironment();
+            Map<String, Object> defaults = new LinkedHashMap<>();
+            defaults.put("streamsplit.flink.mode", "application");
+            defaults.put("spring.main.web-application-type", "none");
+            environment
+                    .getPropertySources()
+                    .addLast(new MapPropertySource("streamsplit-flink-application-mode", defaults));
+        }
+    }
+
+    private static boolean runByFlink(SpringApplicationEvent event) {
+        ClassLoader loader = event.getSpringApplication().getClassLoader();
+        return ClassUtils.isPresent("org.apache.flink.client.program.StreamContextEnvironment", loader)
+                && FlinkApplicationMode.isRunByFlink();
+    }
+
+    @Override
+    public int getOrder() {
+        // before Spring Boot's logging listener picks its logging system
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
+}

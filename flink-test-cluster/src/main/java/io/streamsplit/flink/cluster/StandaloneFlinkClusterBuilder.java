@@ -1,0 +1,177 @@
+package io.streamsplit.flink.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Settings of a {@link StandaloneFlinkCluster}; every one has a default that suits a test on a laptop
+ * or CI machine. A session cluster by default; {@link #application(String, Path, String...)} makes it
+ * an application cluster, as {@code bin/standalone-job.sh} starts one.
+ */
+public final class StandaloneFlinkClusterBuilder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StandaloneFlinkClusterBuilder.class);
+    private static final String SESSION = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
+    private static final String APPLICATION =
+            "org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint";
+
+    private int taskSlots = 2;
+    private int taskManagers = 1;
+    private Path workDir;
+    private Duration startTimeout = Duration.ofSeconds(90);
+    private final Map<String, String> configuration = new LinkedHashMap<>();
+    private String applicationClass;
+    private Path userLib;
+    private final List<String> applicationArgs = new ArrayList<>();
+    private String jobManagerHeap = "384m";
+
+    StandaloneFlinkClusterBuilder() {}
+
+    /** Slots of each TaskManager (default 2). */
+    public StandaloneFlinkClusterBuilder taskSlots(int taskSlots) {
+        this.taskSlots = taskSlots;
+        return this;
+    }
+
+    /** How many TaskManager JVMs to start (default 1), each with {@link #taskSlots(int)} slots. */
+    public StandaloneFlinkClusterBuilder taskManagers(int taskManagers) {
+        this.taskManagers = taskManagers;
+        return this;
+    }
+
+    /** Directory for configuration, logs and temporary files (default: a new one under java.io.tmpdir). */
+    public StandaloneFlinkClusterBuilder workDir(Path workDir) {
+        this.workDir = workDir;
+        return this;
+    }
+
+    /** How long to wait for the JobManager and TaskManagers to come up (default 90 s). */
+    public StandaloneFlinkClusterBuilder startTimeout(Duration startTimeout) {
+        this.startTimeout = startTimeout;
+        return this;
+    }
+
+    /** Any Flink option for all processes, e.g. {@code config("metrics.fetcher.update-interval", "500 ms")}. */
+    public StandaloneFlinkClusterBuilder config(String key, String value) {
+        configuration.put(key, value);
+        return this;
+    }
+
+    /**
+     * An application cluster: the JobManager is Flink's {@code StandaloneApplicationClusterEntryPoint},
+     * which runs {@code mainClass} with {@code args} from the jars under {@code userLib} (copied to the
+     * cluster's {@code usrlib/}, where a Flink image keeps the application's jars), and the cluster ends
+     * when the application's jobs do.
+     */
+    public StandaloneFlinkClusterBuilder application(String mainClass, Path userLib, String... args) {
+        this.applicationClass = mainClass;
+        this.userLib = userLib;
+        this.applicationArgs.addAll(List.of(args));
+        this.jobManagerHeap = "640m"; // the application's own context runs in it
+        return this;
+    }
+
+    /** Writes {@code config.yaml}, starts the JVMs and waits until the TaskManagers' slots are registered. */
+    public StandaloneFlinkCluster start() {
+        try {
+            Path dir = workDir != null
+                    ? workDir
+                    : Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "flink-cluster-");
+            Files.createDirectories(dir.resolve("conf"));
+            Files.createDirectories(dir.resolve("tmp"));
+            int restPort = freePort();
+            Map<String, String> config = defaults(dir, restPort);
+            config.putAll(configuration);
+            StringBuilder yaml = new StringBuilder();
+            config.forEach((key, value) ->
+                    yaml.append(key).append(": ").append(quoted(value)).append('\n'));
+            Files.writeString(dir.resolve("conf").resolve("config.yaml"), yaml.toString());
+
+            StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort, taskSlots, jobManager(dir))
+                    .startProcesses(taskManagers, startTimeout, jobManagerHeap);
+            LOG.info(
+                    "Standalone Flink {} cluster up at {} ({} slots), work dir {}",
+                    applicationClass == null ? "session" : "application",
+                    cluster.restAddress(),
+                    taskSlots * taskManagers,
+                    dir);
+            return cluster;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the standalone Flink test cluster", e);
+        }
+    }
+
+    /** The JobManager's entry point, its arguments and environment. */
+    record JobManager(String mainClass, List<String> args, Map<String, String> environment) {}
+
+    private JobManager jobManager(Path dir) throws IOException {
+        if (applicationClass == null) {
+            return new JobManager(SESSION, List.of(), Map.of());
+        }
+        // Flink finds usrlib/ next to the lib/ directory that FLINK_LIB_DIR names, as in a distribution
+        Path usrlib = Files.createDirectories(dir.resolve("usrlib"));
+        Files.createDirectories(dir.resolve("lib"));
+        try (Stream<Path> files = Files.walk(userLib)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Path target = usrlib.resolve(userLib.relativize(file).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(file, target);
+            }
+        }
+        List<String> args = new ArrayList<>(List.of("--job-classname", applicationClass));
+        args.addAll(applicationArgs);
+        return new JobManager(
+                APPLICATION, args, Map.of("FLINK_LIB_DIR", dir.resolve("lib").toString()));
+    }
+
+    private Map<String, String> defaults(Path dir, int restPort) throws IOException {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("jobmanager.rpc.address", "localhost");
+        config.put("jobmanager.rpc.port", Integer.toString(freePort()));
+        config.put("jobmanager.bind-host", "localhost");
+        config.put("rest.address", "localhost");
+        config.put("rest.bind-address", "localhost");
+        config.put("rest.port", Integer.toString(restPort));
+        config.put("taskmanager.host", "localhost");
+        config.put("taskmanager.bind-host", "localhost");
+        config.put("taskmanager.numberOfTaskSlots", Integer.toString(taskSlots));
+        // bin/taskmanager.sh derives these from taskmanager.memory.process.size; TaskManagerRunner
+        // started directly needs them spelled out
+        config.put("taskmanager.cpu.cores", Integer.toString(taskSlots));
+        config.put("taskmanager.memory.task.heap.size", "256m");
+        config.put("taskmanager.memory.task.off-heap.size", "0m");
+        config.put("taskmanager.memory.framework.heap.size", "128m");
+        config.put("taskmanager.memory.framework.off-heap.size", "128m");
+        config.put("taskmanager.memory.jvm-metaspace.size", "256m");
+        config.put("taskmanager.memory.jvm-overhead.min", "192m");
+        config.put("taskmanager.memory.jvm-overhead.max", "192m");
+        config.put("taskmanager.memory.managed.size", "32m");
+        config.put("taskmanager.memory.network.min", "64m");
+        config.put("taskmanager.memory.network.max", "64m");
+        config.put("jobmanager.memory.process.size", "512m");
+        config.put("io.tmp.dirs", dir.resolve("tmp").toString());
+        config.put("web.tmpdir", dir.resolve("tmp").toString());
+        return config;
+    }
+
+    private static String quoted(String value) {
+        return "'" + value.replace("'", "''") + "'";
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,5 +1,6 @@
 package io.streamsplit.sample;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -14,9 +15,11 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * Who may operate the pipeline: reading Actuator (health, split state, metrics, the job) is open to
  * monitoring; the write operations of {@code /actuator/streamsplit} (stop, start, rescale, pause,
  * resume, throttle) need a user with role OPERATOR, here over HTTP Basic
- * ({@code spring.security.user.*} in application.yml).
+ * ({@code spring.security.user.*} in application.yml). Only with a web server: run by Flink
+ * (application mode) the application has none.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class OperationsSecurity {
 
     @Bean

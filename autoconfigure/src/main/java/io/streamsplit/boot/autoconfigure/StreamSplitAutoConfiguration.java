@@ -1,6 +1,7 @@
 package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
@@ -202,6 +203,10 @@ public final class StreamSplitAutoConfiguration {
             ObjectProvider<EmbeddedFlinkCluster> embedded,
             ObjectProvider<JobJars> jobJars) {
         Configuration job = new Configuration(definition.configuration());
+        FlinkApplicationMode.checkNotRunByFlink(flink.getMode());
+        if (flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+            return FlinkApplicationMode.environment(job);
+        }
         if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
             FlinkRemoteProperties remote = flink.getRemote();
             if (remote.getHost() == null || remote.getHost().isBlank()) {
@@ -227,7 +232,13 @@ public final class StreamSplitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     FlinkRestClient streamSplitFlinkRestClient(
-            StreamSplitProperties properties, ObjectProvider<EmbeddedFlinkCluster> embedded) {
+            StreamSplitProperties properties,
+            ObjectProvider<EmbeddedFlinkCluster> embedded,
+            ObjectProvider<StreamExecutionEnvironment> environment) {
+        if (properties.getFlink().getMode() == FlinkProperties.Mode.APPLICATION) {
+            return new FlinkRestClient(() ->
+                    FlinkApplicationMode.restAddress(environment.getObject().getConfiguration()));
+        }
         return FlinkRestClient.of(
                 properties.getFlink(), () -> embedded.getObject().restAddress());
     }
@@ -261,10 +272,13 @@ public final class StreamSplitAutoConfiguration {
 
     /** Where the job runs, for messages: "the Flink cluster at host:port" or "the embedded Flink MiniCluster". */
     static String target(FlinkProperties flink) {
-        return flink.getMode() == FlinkProperties.Mode.REMOTE
-                ? "the Flink cluster at " + flink.getRemote().getHost() + ":"
-                        + flink.getRemote().getPort()
-                : "the embedded Flink MiniCluster";
+        return switch (flink.getMode()) {
+            case REMOTE ->
+                "the Flink cluster at " + flink.getRemote().getHost() + ":"
+                        + flink.getRemote().getPort();
+            case APPLICATION -> "the Flink cluster that started the application";
+            case EMBEDDED -> "the embedded Flink MiniCluster";
+        };
     }
 
     @Bean

@@ -156,6 +156,14 @@ class StreamSplitFailureAnalysisTest {
     }
 
     @Test
+    void applicationModeNotStartedByFlink() {
+        FailureAnalysis analysis = failure("streamsplit.flink.mode=application");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.flink.mode", "'application'", "started by something else (java -jar");
+        assertThat(analysis.getAction()).contains("job.jarURI", "bin/standalone-job.sh", "embedded");
+    }
+
+    @Test
     void remoteJarThatDoesNotExist() {
         FailureAnalysis analysis = failure(
                 "streamsplit.flink.mode=remote",

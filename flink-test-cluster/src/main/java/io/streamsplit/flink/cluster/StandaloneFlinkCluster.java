@@ -3,7 +3,6 @@ package io.streamsplit.flink.cluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -45,8 +43,22 @@ import org.slf4j.LoggerFactory;
 public final class StandaloneFlinkCluster implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StandaloneFlinkCluster.class);
-    private static final String JOB_MANAGER = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
     private static final String TASK_MANAGER = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+    private static final String JAVA =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private static final List<String> OPENS = List.of(
+            "java.lang",
+            "java.lang.reflect",
+            "java.net",
+            "java.io",
+            "java.nio",
+            "sun.nio.ch",
+            "java.text",
+            "java.time",
+            "java.util",
+            "java.util.concurrent",
+            "java.util.concurrent.atomic",
+            "java.util.concurrent.locks");
     private static final Pattern TASK_MANAGERS = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)");
     private static final Pattern SLOTS = Pattern.compile("\"slots-total\"\\s*:\\s*(\\d+)");
     private static final Pattern STATE = Pattern.compile("\"state\"\\s*:\\s*\"([A-Z_]+)\"");
@@ -63,10 +75,41 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private StandaloneFlinkCluster(Path workDir, int restPort, int taskSlots) {
+    private final String jobManagerClass;
+    private final List<String> jobManagerArgs;
+    private final Map<String, String> jobManagerEnvironment;
+
+    StandaloneFlinkCluster(
+            Path workDir, int restPort, int taskSlots, StandaloneFlinkClusterBuilder.JobManager jobManager) {
         this.workDir = workDir;
         this.restPort = restPort;
         this.taskSlots = taskSlots;
+        this.jobManagerClass = jobManager.mainClass();
+        this.jobManagerArgs = jobManager.args();
+        this.jobManagerEnvironment = jobManager.environment();
+    }
+
+    /** Starts the JobManager JVM and {@code taskManagers} TaskManager JVMs, and waits until their slots are there. */
+    StandaloneFlinkCluster startProcesses(int taskManagers, Duration timeout, String jobManagerHeap)
+            throws IOException {
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        launch("jobmanager", jobManagerClass, jobManagerHeap, jobManagerArgs, jobManagerEnvironment);
+        for (int i = 0; i < taskManagers; i++) {
+            startTaskManager();
+        }
+        awaitReady(taskManagers, timeout);
+        return this;
+    }
+
+    /** Whether the JobManager JVM runs (an application cluster's ends when its application does). */
+    public boolean isJobManagerAlive() {
+        return processes.get(0).isAlive();
+    }
+
+    /** Waits up to {@code timeout} for the JobManager JVM to exit; its exit code, or -1 if it still runs. */
+    public int awaitJobManagerExit(Duration timeout) throws InterruptedException {
+        Process jobManager = processes.get(0);
+        return jobManager.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? jobManager.exitValue() : -1;
     }
 
     /** Kills TaskManager {@code index} as {@code kill -9} would (no shutdown hooks) and waits until it is gone. */
@@ -100,7 +143,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     public int startTaskManager() {
         int index = taskManagers.size();
         try {
-            taskManagers.add(launch(index == 0 ? "taskmanager" : "taskmanager-" + index, TASK_MANAGER, "512m"));
+            taskManagers.add(launch(
+                    index == 0 ? "taskmanager" : "taskmanager-" + index, TASK_MANAGER, "512m", List.of(), Map.of()));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start TaskManager " + index, e);
         }
@@ -108,8 +152,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     }
 
     /** A builder with one TaskManager of two slots and a work directory under {@code java.io.tmpdir}. */
-    public static Builder builder() {
-        return new Builder();
+    public static StandaloneFlinkClusterBuilder builder() {
+        return new StandaloneFlinkClusterBuilder();
     }
 
     /** The cluster's REST endpoint, e.g. {@code http://localhost:41234}. */
@@ -206,9 +250,15 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         }
     }
 
-    private Process launch(String name, String mainClass, String heap) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    private Process launch(String name, String mainClass, String heap, List<String> args, Map<String, String> env)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        // what a distribution's bin/ scripts pass from env.java.default-opts.all: Flink needs them on
+        // Java 17 (an application cluster's entry point fails without java.util)
+        for (String module : OPENS) {
+            command.add("--add-opens=java.base/" + module + "=ALL-UNNAMED");
+        }
+        command.addAll(List.of(
                 "-Xmx" + heap,
                 "-XX:MaxDirectMemorySize=256m",
                 "-XX:+UseSerialGC",
@@ -220,8 +270,10 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                 mainClass,
                 "--configDir",
                 workDir.resolve("conf").toString()));
-        Process process = new ProcessBuilder(command)
-                .directory(workDir.toFile())
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(env);
+        Process process = builder.directory(workDir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(workDir.resolve(name + ".log").toFile())
                 .start();
@@ -300,117 +352,6 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** Cluster settings; every one has a default that suits a test on a laptop or CI machine. */
-    public static final class Builder {
-
-        private int taskSlots = 2;
-        private int taskManagers = 1;
-        private Path workDir;
-        private Duration startTimeout = Duration.ofSeconds(90);
-        private final Map<String, String> configuration = new LinkedHashMap<>();
-
-        private Builder() {}
-
-        /** Slots of the one TaskManager (default 2): the largest parallelism a job can run with. */
-        public Builder taskSlots(int taskSlots) {
-            this.taskSlots = taskSlots;
-            return this;
-        }
-
-        /** How many TaskManager JVMs to start (default 1), each with {@link #taskSlots(int)} slots. */
-        public Builder taskManagers(int taskManagers) {
-            this.taskManagers = taskManagers;
-            return this;
-        }
-
-        /** Directory for configuration, logs and temporary files (default: a new one under java.io.tmpdir). */
-        public Builder workDir(Path workDir) {
-            this.workDir = workDir;
-            return this;
-        }
-
-        /** How long to wait for the JobManager and TaskManager to come up (default 90 s). */
-        public Builder startTimeout(Duration startTimeout) {
-            this.startTimeout = startTimeout;
-            return this;
-        }
-
-        /** Any Flink option for both processes, e.g. {@code config("metrics.fetcher.update-interval", "500 ms")}. */
-        public Builder config(String key, String value) {
-            configuration.put(key, value);
-            return this;
-        }
-
-        /** Writes {@code config.yaml}, starts both JVMs and waits until the TaskManager's slots are registered. */
-        public StandaloneFlinkCluster start() {
-            try {
-                Path dir = workDir != null
-                        ? workDir
-                        : Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "flink-cluster-");
-                Files.createDirectories(dir.resolve("conf"));
-                Files.createDirectories(dir.resolve("tmp"));
-                int restPort = freePort();
-                Map<String, String> config = new LinkedHashMap<>();
-                config.put("jobmanager.rpc.address", "localhost");
-                config.put("jobmanager.rpc.port", Integer.toString(freePort()));
-                config.put("jobmanager.bind-host", "localhost");
-                config.put("rest.address", "localhost");
-                config.put("rest.bind-address", "localhost");
-                config.put("rest.port", Integer.toString(restPort));
-                config.put("taskmanager.host", "localhost");
-                config.put("taskmanager.bind-host", "localhost");
-                config.put("taskmanager.numberOfTaskSlots", Integer.toString(taskSlots));
-                // bin/taskmanager.sh derives these from taskmanager.memory.process.size; TaskManagerRunner
-                // started directly needs them spelled out
-                config.put("taskmanager.cpu.cores", Integer.toString(taskSlots));
-                config.put("taskmanager.memory.task.heap.size", "256m");
-                config.put("taskmanager.memory.task.off-heap.size", "0m");
-                config.put("taskmanager.memory.framework.heap.size", "128m");
-                config.put("taskmanager.memory.framework.off-heap.size", "128m");
-                config.put("taskmanager.memory.jvm-metaspace.size", "256m");
-                config.put("taskmanager.memory.jvm-overhead.min", "192m");
-                config.put("taskmanager.memory.jvm-overhead.max", "192m");
-                config.put("taskmanager.memory.managed.size", "32m");
-                config.put("taskmanager.memory.network.min", "64m");
-                config.put("taskmanager.memory.network.max", "64m");
-                config.put("jobmanager.memory.process.size", "512m");
-                config.put("io.tmp.dirs", dir.resolve("tmp").toString());
-                config.put("web.tmpdir", dir.resolve("tmp").toString());
-                config.putAll(configuration);
-                StringBuilder yaml = new StringBuilder();
-                config.forEach((key, value) ->
-                        yaml.append(key).append(": ").append(quoted(value)).append('\n'));
-                Files.writeString(dir.resolve("conf").resolve("config.yaml"), yaml.toString());
-
-                StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort, taskSlots);
-                Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
-                cluster.launch("jobmanager", JOB_MANAGER, "384m");
-                for (int i = 0; i < taskManagers; i++) {
-                    cluster.startTaskManager();
-                }
-                cluster.awaitReady(taskManagers, startTimeout);
-                LOG.info(
-                        "Standalone Flink cluster up at {} ({} slots), work dir {}",
-                        cluster.restAddress(),
-                        taskSlots,
-                        dir);
-                return cluster;
-            } catch (IOException e) {
-                throw new UncheckedIOException("Could not start the standalone Flink test cluster", e);
-            }
-        }
-
-        private static String quoted(String value) {
-            return "'" + value.replace("'", "''") + "'";
         }
     }
 }

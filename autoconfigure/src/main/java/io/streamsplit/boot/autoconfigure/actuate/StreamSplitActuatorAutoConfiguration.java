@@ -58,8 +58,12 @@ public final class StreamSplitActuatorAutoConfiguration {
             ObjectProvider<EmbeddedFlinkCluster> embedded,
             ListableBeanFactory beanFactory) {
         Supplier<Map<String, StreamSplitKafkaSource<?>>> sources = () -> sources(beanFactory);
-        if (properties.getFlink().getMode() == FlinkProperties.Mode.REMOTE) {
-            return new KafkaSplitStates(sources, job, SplitMetricsReader.rest(rest), "remote");
+        if (properties.getFlink().getMode() != FlinkProperties.Mode.EMBEDDED) {
+            return new KafkaSplitStates(
+                    sources,
+                    job,
+                    SplitMetricsReader.rest(rest),
+                    properties.getFlink().getMode().name().toLowerCase(java.util.Locale.ROOT));
         }
         return new KafkaSplitStates(
                 sources, job, SplitMetricsReader.inProcess(embedded.getObject().inProcessMetrics()), "embedded");

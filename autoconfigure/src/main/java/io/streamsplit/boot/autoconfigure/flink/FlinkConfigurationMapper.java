@@ -58,7 +58,7 @@ public final class FlinkConfigurationMapper {
                 config.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
                 config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointing.getStorage());
             }
-            if (checkpointing.getStorage() != null || flink.getMode() == FlinkProperties.Mode.REMOTE) {
+            if (checkpointing.getStorage() != null || flink.getMode() != FlinkProperties.Mode.EMBEDDED) {
                 // kept after a cancel, a failure or an upgrade, so the next run can start from the newest one
                 // (on a cluster also where the cluster's own configuration names the directory)
                 config.set(

@@ -46,7 +46,7 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
                     "streamsplit.flink.shutdown.savepoint is also true, which asks for a savepoint",
                     "Remove streamsplit.flink.shutdown.savepoint (shutdown.job replaces it).");
         }
-        if (job == FlinkProperties.ShutdownJob.KEEP && flink.getMode() != FlinkProperties.Mode.REMOTE) {
+        if (job == FlinkProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.EMBEDDED) {
             throw new InvalidStreamSplitConfigurationException(
                     property,
                     "keep",

@@ -18,7 +18,13 @@ public class FlinkProperties {
         /** An in-process Flink MiniCluster, started and stopped with the application. */
         EMBEDDED,
         /** A Flink session cluster reached over REST; the user's jars are shipped with the job. */
-        REMOTE
+        REMOTE,
+        /**
+         * The application was started by Flink (application mode: the JobManager runs its {@code main}, as
+         * the Flink Kubernetes Operator and {@code bin/standalone-job.sh} do) and runs its job on the
+         * environment Flink provides. Chosen by itself when Flink starts the application.
+         */
+        APPLICATION
     }
 
     /** What to do with a retained checkpoint whose offsets do not fit the topics in Kafka. */
@@ -341,7 +347,9 @@ public class FlinkProperties {
             if (savepoint) {
                 return ShutdownJob.SAVEPOINT;
             }
-            return mode == Mode.REMOTE ? ShutdownJob.KEEP : ShutdownJob.CANCEL;
+            // on a cluster the job outlives the application; in application mode the cluster (or the
+            // Flink Kubernetes Operator) owns the job's end
+            return mode == Mode.EMBEDDED ? ShutdownJob.CANCEL : ShutdownJob.KEEP;
         }
 
         @Deprecated

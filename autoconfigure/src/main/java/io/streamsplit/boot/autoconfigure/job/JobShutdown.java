@@ -34,6 +34,10 @@ final class JobShutdown {
     void stop(JobClient client, JobCommands commands) {
         Duration timeout = flink.getShutdown().getTimeout();
         FlinkProperties.ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
+        if (action == FlinkProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+            LOG.info("Flink job '{}' ({}) is left to {}", jobName, client.getJobID(), target);
+            return;
+        }
         if (action == FlinkProperties.ShutdownJob.KEEP) {
             LOG.info(
                     "Flink job '{}' ({}) keeps running on {} (streamsplit.flink.shutdown.job=keep); the next start of"

@@ -174,6 +174,9 @@ public class StreamSplitJob implements SmartLifecycle {
                                 + ExceptionUtils.stripCompletionException(e).getMessage(),
                         e);
             }
+        } else if (flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+            // Flink's application mode takes the jobs that main() submitted before it returned: submit now
+            submit(graph, submission, true);
         } else {
             runInBackground(graph, submission);
         }
@@ -241,12 +244,13 @@ public class StreamSplitJob implements SmartLifecycle {
     }
 
     private void runInBackground(StreamGraph graph, CompletableFuture<JobClient> run) {
-        Thread submitter = new Thread(() -> submitEmbedded(graph, run), "streamsplit-submit-" + jobName);
+        Thread submitter = new Thread(() -> submit(graph, run, false), "streamsplit-submit-" + jobName);
         submitter.setDaemon(true);
         submitter.start();
     }
 
-    private void submitEmbedded(StreamGraph graph, CompletableFuture<JobClient> run) {
+    /** Submits {@code graph}; a failure fails the start when {@code failStart}, else is logged. */
+    private void submit(StreamGraph graph, CompletableFuture<JobClient> run, boolean failStart) {
         try {
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
@@ -274,6 +278,10 @@ public class StreamSplitJob implements SmartLifecycle {
             });
         } catch (Exception e) {
             run.completeExceptionally(e);
+            if (failStart) {
+                throw new IllegalStateException(
+                        "Could not submit Flink job '" + jobName + "' to " + target + ": " + rootMessage(e), e);
+            }
             LOG.error(
                     "Could not submit Flink job '{}' to {}: {}. The application keeps running without the job.",
                     jobName,

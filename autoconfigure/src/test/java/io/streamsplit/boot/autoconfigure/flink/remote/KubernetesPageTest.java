@@ -46,7 +46,7 @@ class KubernetesPageTest {
      * Options of the autoscaler (prefix {@code job.autoscaler.}), as facts from {@code AutoScalerOptions}
      * in apache/flink-kubernetes-operator (flink-autoscaler): the ones the page uses and their neighbours.
      */
-    private static final Set<String> AUTOSCALER_OPTIONS = Set.of(
+    static final Set<String> AUTOSCALER_OPTIONS = Set.of(
             "job.autoscaler.enabled",
             "job.autoscaler.scaling.enabled",
             "job.autoscaler.metrics.window",
@@ -146,7 +146,7 @@ class KubernetesPageTest {
     }
 
     /** The keys (and fallback keys) of the Flink options a session cluster's configuration sets. */
-    private static Set<String> flinkOptions() throws IllegalAccessException {
+    static Set<String> flinkOptions() throws IllegalAccessException {
         Set<String> keys = new HashSet<>();
         for (Class<?> options : List.of(
                 JobManagerOptions.class,
@@ -155,6 +155,7 @@ class KubernetesPageTest {
                 StateRecoveryOptions.class,
                 MetricOptions.class,
                 RestOptions.class,
+                org.apache.flink.configuration.HighAvailabilityOptions.class,
                 CoreOptions.class)) {
             for (Field field : options.getFields()) {
                 if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {

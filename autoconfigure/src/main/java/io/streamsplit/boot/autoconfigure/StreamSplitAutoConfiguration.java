@@ -239,8 +239,12 @@ public final class StreamSplitAutoConfiguration {
             return new FlinkRestClient(() ->
                     FlinkApplicationMode.restAddress(environment.getObject().getConfiguration()));
         }
-        return FlinkRestClient.of(
+        FlinkRestClient rest = FlinkRestClient.of(
                 properties.getFlink(), () -> embedded.getObject().restAddress());
+        if (properties.getFlink().getMode() == FlinkProperties.Mode.EMBEDDED) {
+            return rest.withInProcessCheckpoints(jobId -> embedded.getObject().triggerCheckpoint(jobId));
+        }
+        return rest;
     }
 
     @Bean

@@ -11,6 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,9 +32,50 @@ public final class FlinkRestClient {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final ObjectMapper json = new ObjectMapper();
+    private final @Nullable Function<String, CompletableFuture<?>> inProcessCheckpoints;
 
     public FlinkRestClient(Supplier<URI> baseUri) {
+        this(baseUri, null);
+    }
+
+    private FlinkRestClient(
+            Supplier<URI> baseUri, @Nullable Function<String, CompletableFuture<?>> inProcessCheckpoints) {
         this.baseUri = baseUri;
+        this.inProcessCheckpoints = inProcessCheckpoints;
+    }
+
+    /**
+     * This client, with checkpoints triggered in-process by {@code trigger} (job id → the checkpoint's
+     * completion) instead of over REST: the embedded cluster's. A REST trigger leaves an operation
+     * result behind that Flink's REST endpoint waits for a client to read when it shuts down, which a
+     * context closing while a checkpoint is under way cannot.
+     */
+    public FlinkRestClient withInProcessCheckpoints(Function<String, CompletableFuture<?>> trigger) {
+        return new FlinkRestClient(baseUri, trigger);
+    }
+
+    /**
+     * Triggers a checkpoint of {@code jobId} and waits up to {@code timeout} for it; over REST, reads
+     * the operation's result, so that the cluster's REST endpoint does not keep it for a reader.
+     */
+    public void checkpoint(String jobId, Duration timeout) throws Exception {
+        if (inProcessCheckpoints != null) {
+            inProcessCheckpoints.apply(jobId).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        String trigger =
+                post("/jobs/" + jobId + "/checkpoints", "{}").path("request-id").asText();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!"COMPLETED"
+                .equals(get("/jobs/" + jobId + "/checkpoints/" + trigger)
+                        .path("status")
+                        .path("id")
+                        .asText())) {
+            if (System.nanoTime() > deadline) {
+                return;
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** The REST API of the cluster {@code flink} names: the remote one, else the embedded one at {@code embedded}. */

@@ -1,7 +1,6 @@
 package io.streamsplit.boot.autoconfigure.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
-import java.io.IOException;
 import java.time.Duration;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
@@ -33,11 +32,8 @@ final class FirstCheckpoint {
                             }
                             Thread.sleep(100);
                         }
-                        String triggerId = rest.post("/jobs/" + jobId + "/checkpoints", "{}")
-                                .path("request-id")
-                                .asText();
-                        LOG.debug("Triggered the first checkpoint of Flink job '{}' ({})", jobName, jobId);
-                        awaitResult(rest, jobId, triggerId, deadline);
+                        LOG.debug("Triggering the first checkpoint of Flink job '{}' ({})", jobName, jobId);
+                        rest.checkpoint(jobId, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     } catch (Exception e) {
@@ -48,26 +44,6 @@ final class FirstCheckpoint {
                 "streamsplit-first-checkpoint-" + jobName);
         trigger.setDaemon(true);
         trigger.start();
-    }
-
-    /**
-     * Reads the trigger's result until it is there. Flink's REST endpoint keeps an asynchronous
-     * operation's result until a client has read it, and its shutdown waits for that read: a result
-     * never read holds up the close of the cluster (of the embedded MiniCluster: the close of the
-     * application context) for minutes.
-     */
-    private static void awaitResult(FlinkRestClient rest, String jobId, String triggerId, long deadline)
-            throws IOException, InterruptedException {
-        while (!"COMPLETED"
-                .equals(rest.get("/jobs/" + jobId + "/checkpoints/" + triggerId)
-                        .path("status")
-                        .path("id")
-                        .asText())) {
-            if (System.nanoTime() > deadline) {
-                return;
-            }
-            Thread.sleep(100);
-        }
     }
 
     private static boolean allRunning(JsonNode job) {

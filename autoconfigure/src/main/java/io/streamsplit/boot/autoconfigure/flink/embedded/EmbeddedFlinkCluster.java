@@ -130,6 +130,15 @@ public class EmbeddedFlinkCluster implements DisposableBean {
         return miniCluster().getRestAddress().get(10, TimeUnit.SECONDS);
     }
 
+    /** Triggers a checkpoint of job {@code jobId} in-process; completes with the checkpoint. */
+    public CompletableFuture<?> triggerCheckpoint(String jobId) {
+        try {
+            return miniCluster().triggerCheckpoint(org.apache.flink.api.common.JobID.fromHexString(jobId));
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** Whether a start begun by {@link #startInBackground()} is still under way. */
     boolean isStartingInBackground() {
         return !backgroundStart.isDone();

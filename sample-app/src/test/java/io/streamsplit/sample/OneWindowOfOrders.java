@@ -40,12 +40,23 @@ final class OneWindowOfOrders {
 
     /** Writes the input to {@code bootstrapServers} with a producer of its own (for an app in another process). */
     static void produce(String bootstrapServers) throws Exception {
+        produce(bootstrapServers, "");
+    }
+
+    /** Writes the input to topics {@code orders<suffix>} and {@code refunds<suffix>}. */
+    static void produce(String bootstrapServers, String topicSuffix) throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (ProducerRecord<byte[], byte[]> record : records()) {
-                producer.send(record).get();
+                producer.send(new ProducerRecord<>(
+                                record.topic() + topicSuffix,
+                                record.partition(),
+                                record.timestamp(),
+                                record.key(),
+                                record.value()))
+                        .get();
             }
         }
     }

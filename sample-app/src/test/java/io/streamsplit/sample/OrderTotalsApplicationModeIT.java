@@ -102,7 +102,7 @@ class OrderTotalsApplicationModeIT {
     }
 
     /** The executable jar as Spring Boot extracts it: the application's jar and lib/ next to it. */
-    private static Path extract() throws Exception {
+    static Path extract() throws Exception {
         assertThat(FAT_JAR).as("the repackaged sample (mvn package builds it)").exists();
         Path layout = Path.of("target", "application-mode-layout").toAbsolutePath();
         if (Files.exists(layout)) {

@@ -203,6 +203,29 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         }
     }
 
+    /** The raw body of a POST of {@code json} on the cluster's REST API, e.g. {@code post("/jobs/<id>/stop", …)}. */
+    public String post(String path, String json) {
+        try {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(restAddress().resolve(path))
+                            .timeout(Duration.ofSeconds(10))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(json))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2) {
+                throw new IllegalStateException(
+                        "POST " + path + " answered HTTP " + response.statusCode() + ": " + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException("POST " + path + " on the Flink test cluster failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Cancels job {@code jobId} ({@code PATCH /jobs/<id>?mode=cancel}); returns once the cluster accepted it. */
     public void cancel(String jobId) {
         try {

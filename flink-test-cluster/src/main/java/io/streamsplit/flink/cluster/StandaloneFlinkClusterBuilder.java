@@ -70,9 +70,10 @@ public final class StandaloneFlinkClusterBuilder {
 
     /**
      * An application cluster: the JobManager is Flink's {@code StandaloneApplicationClusterEntryPoint},
-     * which runs {@code mainClass} with {@code args} from the jars under {@code userLib} (copied to the
-     * cluster's {@code usrlib/}, where a Flink image keeps the application's jars), and the cluster ends
-     * when the application's jobs do.
+     * which runs {@code mainClass} with {@code args} from the jars under {@code userLib} (linked into
+     * the cluster's {@code usrlib/}, where a Flink image keeps the application's jars), and the cluster
+     * ends when the application's jobs do. Flink's own options go in {@code args} as a distribution's
+     * {@code standalone-job.sh} passes them, e.g. {@code --fromSavepoint <path>}.
      */
     public StandaloneFlinkClusterBuilder application(String mainClass, Path userLib, String... args) {
         this.applicationClass = mainClass;
@@ -126,7 +127,7 @@ public final class StandaloneFlinkClusterBuilder {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 Path target = usrlib.resolve(userLib.relativize(file).toString());
                 Files.createDirectories(target.getParent());
-                Files.copy(file, target);
+                Files.createSymbolicLink(target, file.toAbsolutePath());
             }
         }
         List<String> args = new ArrayList<>(List.of("--job-classname", applicationClass));

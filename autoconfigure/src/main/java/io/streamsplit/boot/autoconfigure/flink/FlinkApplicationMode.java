@@ -1,11 +1,16 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.Properties;
 import org.apache.flink.client.program.StreamContextEnvironment;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -44,7 +49,46 @@ public final class FlinkApplicationMode {
                             + " use streamsplit.flink.mode=embedded (an in-process cluster) or remote (a session"
                             + " cluster) when you start it yourself.");
         }
+        checkFlinkVersion(builtFor(), EnvironmentInformation.getVersion());
         return StreamExecutionEnvironment.getExecutionEnvironment(job);
+    }
+
+    /**
+     * Flink loads its own classes from the cluster's image, not from the application's jars: a
+     * starter built for another Flink minor would meet classes it was not compiled against and fail
+     * somewhere in the job with a linkage error. This says so at startup.
+     */
+    static void checkFlinkVersion(String builtFor, String running) {
+        if (!majorMinor(builtFor).equals(majorMinor(running))) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.mode",
+                    "application",
+                    "Flink " + running + " started this application, but it is built with StreamSplit for Flink "
+                            + builtFor + ", and in application mode Flink's classes come from the cluster's image",
+                    "Run it on a Flink " + majorMinor(builtFor) + ".x image (a FlinkDeployment's image and flinkVersion"
+                            + " v" + majorMinor(builtFor).replace('.', '_') + "), or build the application with"
+                            + " a StreamSplit for Flink " + majorMinor(running) + ".");
+        }
+    }
+
+    /** The Flink version this starter was built against (written into the jar by the build). */
+    static String builtFor() {
+        Properties properties = new Properties();
+        try (InputStream in =
+                FlinkApplicationMode.class.getResourceAsStream("/META-INF/streamsplit/flink-version.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("META-INF/streamsplit/flink-version.properties is missing");
+            }
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return properties.getProperty("flink.version");
+    }
+
+    private static String majorMinor(String version) {
+        String[] parts = version.split("\\.");
+        return parts.length < 2 ? version : parts[0] + "." + parts[1];
     }
 
     /**
@@ -60,6 +104,22 @@ public final class FlinkApplicationMode {
                             + " started it",
                     "Remove streamsplit.flink.mode (Flink's start selects application mode) or set it to"
                             + " application.");
+        }
+    }
+
+    /**
+     * In application mode Flink started the application to run its job: an application without one
+     * (no pipeline beans, or {@code streamsplit.flink.enabled=false}) fails startup instead of leaving
+     * Flink to report an application without jobs.
+     */
+    public static void requireJob(FlinkProperties flink, String property, Object value, String why) {
+        if (flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    value,
+                    "Flink started this application (application mode) to run its job, but " + why,
+                    "Define a @Bean StreamSplitPipeline that builds the job from the configured sources and sinks, and"
+                            + " leave streamsplit.flink.enabled at true.");
         }
     }
 

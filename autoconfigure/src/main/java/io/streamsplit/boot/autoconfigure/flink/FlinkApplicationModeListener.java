@@ -15,8 +15,9 @@ import org.springframework.util.ClassUtils;
  * When Flink starts the application (application mode), sets what a process owned by Flink needs
  * before Spring Boot sets anything up: Flink's JobManager owns logging (its log4j configuration, its
  * log files: Spring Boot's logging system stays out, else Logback would fight Flink's binding), no
- * web server unless the application asks for one ({@code spring.main.web-application-type}), and
- * {@code streamsplit.flink.mode=application} unless set. Each is a default the application's own
+ * web server unless the application asks for one ({@code spring.main.web-application-type}), no JVM
+ * shutdown hook (Flink owns the JVM's end, and has closed the application's class loader by then),
+ * and {@code streamsplit.flink.mode=application} unless set. Each is a default the application's own
  * configuration overrides.
  */
 public final class FlinkApplicationModeListener implements ApplicationListener<SpringApplicationEvent>, Ordered {
@@ -37,6 +38,9 @@ public final class FlinkApplicationModeListener implements ApplicationListener<S
             Map<String, Object> defaults = new LinkedHashMap<>();
             defaults.put("streamsplit.flink.mode", "application");
             defaults.put("spring.main.web-application-type", "none");
+            // Flink ends the JobManager's JVM after it has closed the application's class loader: a
+            // shutdown hook closing the context then fails to load the classes its close needs
+            defaults.put("spring.main.register-shutdown-hook", "false");
             environment
                     .getPropertySources()
                     .addLast(new MapPropertySource("streamsplit-flink-application-mode", defaults));

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.job;
 
+import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
@@ -147,6 +148,7 @@ public class StreamSplitJob implements SmartLifecycle {
     @Override
     public void start() {
         if (!flink.isEnabled()) {
+            FlinkApplicationMode.requireJob(flink, "streamsplit.flink.enabled", false, "the job is switched off");
             LOG.info("streamsplit.flink.enabled=false: Flink job '{}' is not submitted", jobName);
             submission.completeExceptionally(new IllegalStateException("streamsplit.flink.enabled is false"));
             running = true;
@@ -154,6 +156,7 @@ public class StreamSplitJob implements SmartLifecycle {
         }
         Map<String, StreamSplitPipeline> pipelines = beanFactory.getBeansOfType(StreamSplitPipeline.class);
         if (pipelines.isEmpty()) {
+            FlinkApplicationMode.requireJob(flink, "streamsplit.flink.mode", "application", "it has no pipeline");
             LOG.info("No StreamSplitPipeline beans: no Flink job to submit. Define a @Bean StreamSplitPipeline to"
                     + " build one from the configured sources.");
             submission.completeExceptionally(new IllegalStateException("no StreamSplitPipeline beans are defined"));

@@ -1,13 +1,20 @@
 package io.streamsplit.sample;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Known input for the sample's pipeline, for an application in another process (the fat-jar test),
@@ -59,6 +66,25 @@ final class OneWindowOfOrders {
                         .get();
             }
         }
+    }
+
+    /** Every value on {@code topic} now, read from the start to its end (what an app in another process wrote). */
+    static List<String> values(String bootstrapServers, String topic) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            consumer.assign(consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList());
+            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
+            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
+            }
+        }
+        return values;
     }
 
     private static String order(String id, String customer, long cents, long offsetMillis) {

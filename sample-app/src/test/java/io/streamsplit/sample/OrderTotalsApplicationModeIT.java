@@ -9,19 +9,13 @@ import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -86,6 +80,9 @@ class OrderTotalsApplicationModeIT {
         await().atMost(Duration.ofSeconds(90))
                 .untilAsserted(
                         () -> assertThat(totals()).containsExactlyInAnyOrderElementsOf(OneWindowOfOrders.TOTALS));
+        // the bad-record policy as everywhere: the line that is not an order went to the dead-letter topic
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(values("orders.DLT")).containsExactly("not an order"));
         System.out.printf(
                 "application mode: cluster start to exact totals in %d ms%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
@@ -127,21 +124,11 @@ class OrderTotalsApplicationModeIT {
     }
 
     private static List<String> totals() {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
-            consumer.assign(consumer.partitionsFor("customer-totals").stream()
-                    .map(info -> new TopicPartition(info.topic(), info.partition()))
-                    .toList());
-            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
-            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
-            }
-        }
-        return values;
+        return values("customer-totals");
+    }
+
+    private static List<String> values(String topic) {
+        return OneWindowOfOrders.values(KAFKA.bootstrapServers(), topic);
     }
 
     private String jobId() {

@@ -15,17 +15,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -142,21 +136,7 @@ class OrderTotalsFatJarRemoteIT {
     }
 
     private List<String> totals() {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
-            consumer.assign(consumer.partitionsFor("customer-totals").stream()
-                    .map(info -> new TopicPartition(info.topic(), info.partition()))
-                    .toList());
-            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
-            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> values.add(record.value()));
-            }
-        }
-        return values;
+        return OneWindowOfOrders.values(KAFKA.bootstrapServers(), "customer-totals");
     }
 
     private String jobs() {

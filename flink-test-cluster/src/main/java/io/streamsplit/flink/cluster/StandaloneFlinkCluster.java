@@ -183,64 +183,35 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
     /** The raw body of a GET on the cluster's REST API, e.g. {@code get("/jobs/overview")}. */
     public String get(String path) {
-        try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(restAddress().resolve(path))
-                            .timeout(Duration.ofSeconds(10))
-                            .GET()
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException(
-                        "GET " + path + " answered HTTP " + response.statusCode() + ": " + response.body());
-            }
-            return response.body();
-        } catch (IOException e) {
-            throw new UncheckedIOException("GET " + path + " on the Flink test cluster failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return send("GET", path, HttpRequest.BodyPublishers.noBody(), 200);
     }
 
     /** The raw body of a POST of {@code json} on the cluster's REST API, e.g. {@code post("/jobs/<id>/stop", …)}. */
     public String post(String path, String json) {
+        return send("POST", path, HttpRequest.BodyPublishers.ofString(json), 200, 202);
+    }
+
+    /** Cancels job {@code jobId} ({@code PATCH /jobs/<id>?mode=cancel}); returns once the cluster accepted it. */
+    public void cancel(String jobId) {
+        send("PATCH", "/jobs/" + jobId + "?mode=cancel", HttpRequest.BodyPublishers.noBody(), 202);
+    }
+
+    private String send(String method, String path, HttpRequest.BodyPublisher body, int... expected) {
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(restAddress().resolve(path))
                             .timeout(Duration.ofSeconds(10))
                             .header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(json))
+                            .method(method, body)
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() / 100 != 2) {
+            if (java.util.Arrays.stream(expected).noneMatch(code -> code == response.statusCode())) {
                 throw new IllegalStateException(
-                        "POST " + path + " answered HTTP " + response.statusCode() + ": " + response.body());
+                        method + " " + path + " answered HTTP " + response.statusCode() + ": " + response.body());
             }
             return response.body();
         } catch (IOException e) {
-            throw new UncheckedIOException("POST " + path + " on the Flink test cluster failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Cancels job {@code jobId} ({@code PATCH /jobs/<id>?mode=cancel}); returns once the cluster accepted it. */
-    public void cancel(String jobId) {
-        try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(restAddress().resolve("/jobs/" + jobId + "?mode=cancel"))
-                            .timeout(Duration.ofSeconds(10))
-                            .method("PATCH", HttpRequest.BodyPublishers.noBody())
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 202) {
-                throw new IllegalStateException(
-                        "Cancelling job " + jobId + " answered HTTP " + response.statusCode() + ": " + response.body());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cancelling job " + jobId + " on the Flink test cluster failed", e);
+            throw new UncheckedIOException(method + " " + path + " on the Flink test cluster failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

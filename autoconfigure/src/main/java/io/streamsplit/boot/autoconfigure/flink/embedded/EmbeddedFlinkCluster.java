@@ -42,7 +42,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     private static final String LOGBACK = "ch.qos.logback.classic.LoggerContext";
 
     private final Configuration configuration;
-    private MiniCluster miniCluster;
+    private volatile MiniCluster miniCluster;
     private volatile boolean closed;
     /** The start begun by {@link #startInBackground()}; done when the cluster runs (or could not start). */
     private volatile CompletableFuture<Void> backgroundStart = CompletableFuture.completedFuture(null);
@@ -233,8 +233,8 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     public void destroy() throws Exception {
         closed = true;
         inProcessMetrics.close();
-        if (!backgroundStart.isDone()) {
-            return;
+        if (miniCluster == null && !backgroundStart.isDone()) {
+            return; // still starting: the start sees 'closed' when it ends and closes the cluster
         }
         closeStarted();
     }

@@ -12,7 +12,9 @@ import java.util.Optional;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.util.TimeUtils;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +26,7 @@ final class ClusterJobs {
 
     private final FlinkRestClient rest;
     private final JobIdentity identity;
+    private long statisticsCacheMillis = -1;
 
     ClusterJobs(FlinkRestClient rest, JobIdentity identity) {
         this.rest = rest;
@@ -79,6 +82,7 @@ final class ClusterJobs {
 
     /** The newest checkpoint or savepoint run {@code id} completed and kept, if the cluster still knows it. */
     Optional<RetainedState> latestState(JobID id) throws IOException, InterruptedException {
+        awaitFinalStatistics(id);
         JsonNode latest;
         try {
             latest = rest.get("/jobs/" + id + "/checkpoints").path("latest");
@@ -93,6 +97,7 @@ final class ClusterJobs {
 
     /** The running job's latest completed checkpoint, for {@code last-state}: empty without one that is kept. */
     Optional<RetainedState> latestCheckpoint(JobID id) throws IOException, InterruptedException {
+        awaitFinalStatistics(id);
         try {
             JsonNode latest = rest.get("/jobs/" + id + "/checkpoints").path("latest");
             return Optional.ofNullable(
@@ -100,6 +105,44 @@ final class ClusterJobs {
         } catch (IOException noCheckpointing) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Flink's REST API caches a job's checkpoint statistics ({@code rest.cache.checkpoint-statistics.timeout},
+     * else {@code web.refresh-interval}, 3 s by default). Read within that time after a run ended, they can
+     * still name a checkpoint that the run's last one replaced and deleted (a run cancelled for a
+     * {@code last-state} upgrade while it checkpoints every second): the next run then fails to start from a
+     * path that is gone. For an ended run this waits until its final statistics are the ones served.
+     */
+    private void awaitFinalStatistics(JobID id) throws IOException, InterruptedException {
+        JsonNode job = rest.find("/jobs/" + id);
+        long endedAt = job == null ? -1 : job.path("end-time").asLong(-1);
+        if (endedAt <= 0) {
+            return; // running (its statistics are as fresh as the cluster serves them) or unknown
+        }
+        long cache = statisticsCacheMillis() + 250;
+        long wait = Math.min(cache, endedAt + cache - System.currentTimeMillis());
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
+
+    private long statisticsCacheMillis() throws IOException, InterruptedException {
+        if (statisticsCacheMillis < 0) {
+            Map<String, String> config = new LinkedHashMap<>();
+            for (JsonNode entry : rest.get("/jobmanager/config")) {
+                config.put(entry.path("key").asText(), entry.path("value").asText());
+            }
+            String value = config.getOrDefault(
+                    RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT.key(),
+                    config.getOrDefault("web.refresh-interval", "3 s"));
+            try {
+                statisticsCacheMillis = TimeUtils.parseDuration(value).toMillis();
+            } catch (IllegalArgumentException unreadable) {
+                statisticsCacheMillis = 3_000;
+            }
+        }
+        return statisticsCacheMillis;
     }
 
     /** The cluster's own default savepoint directory, if it has one. */

@@ -69,7 +69,7 @@ record JobCheckpoints(
                 : Instant.ofEpochMilli(latest.path("timestamp").asLong());
         JsonNode completed = checkpoints.path("latest").path("completed");
         Instant since = submitted > 0 ? Instant.ofEpochMilli(submitted) : null;
-        String notRunning = tasksNotRunning(job);
+        String notRunning = FlinkRestClient.tasksNotRunning(job);
         if (completed.isMissingNode() || completed.isNull()) {
             return new JobCheckpoints(
                     restarts, -1, null, null, 0, failure, since, runningSince, inFlight, failedAt, notRunning);
@@ -88,34 +88,6 @@ record JobCheckpoints(
                 inFlight,
                 failedAt,
                 notRunning);
-    }
-
-    /**
-     * "'Source: words' 0 of 2 subtasks running (2 SCHEDULED)" for every operator whose subtasks are not all
-     * RUNNING or FINISHED (a bounded source's subtask finishes); {@code null} when all are.
-     */
-    static @Nullable String tasksNotRunning(JsonNode job) {
-        java.util.List<String> lagging = new java.util.ArrayList<>();
-        for (JsonNode vertex : job.path("vertices")) {
-            int parallelism = vertex.path("parallelism").asInt();
-            JsonNode tasks = vertex.path("tasks");
-            int running = tasks.path("RUNNING").asInt() + tasks.path("FINISHED").asInt();
-            if (running < parallelism) {
-                Map<String, Integer> others = new LinkedHashMap<>();
-                tasks.fields().forEachRemaining(state -> {
-                    int count = state.getValue().asInt();
-                    if (count > 0
-                            && !state.getKey().equals("RUNNING")
-                            && !state.getKey().equals("FINISHED")) {
-                        others.put(state.getKey(), count);
-                    }
-                });
-                lagging.add("'" + vertex.path("name").asText() + "' "
-                        + tasks.path("RUNNING").asInt() + " of " + parallelism + " subtasks running"
-                        + (others.isEmpty() ? "" : " " + others));
-            }
-        }
-        return lagging.isEmpty() ? null : String.join("; ", lagging);
     }
 
     /** "checkpoint 7, in progress for 42 s, waits on 'sink totals: Writer' (1 of 2 subtasks acknowledged)". */

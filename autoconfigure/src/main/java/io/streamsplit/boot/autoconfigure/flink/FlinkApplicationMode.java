@@ -1,5 +1,7 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
+import static io.streamsplit.boot.autoconfigure.flink.remote.FlinkVersionCheck.majorMinor;
+
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -84,11 +86,6 @@ public final class FlinkApplicationMode {
             throw new UncheckedIOException(e);
         }
         return properties.getProperty("flink.version");
-    }
-
-    private static String majorMinor(String version) {
-        String[] parts = version.split("\\.");
-        return parts.length < 2 ? version : parts[0] + "." + parts[1];
     }
 
     /**

@@ -2,6 +2,7 @@ package io.streamsplit.boot.autoconfigure.flink;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationStartingEvent;
 import org.springframework.boot.context.event.SpringApplicationEvent;
@@ -23,6 +24,9 @@ import org.springframework.util.ClassUtils;
 public final class FlinkApplicationModeListener implements ApplicationListener<SpringApplicationEvent>, Ordered {
 
     static final String LOGGING_SYSTEM = "org.springframework.boot.logging.LoggingSystem";
+
+    /** Decided once per application start (a listener instance belongs to one SpringApplication). */
+    private @Nullable Boolean runByFlink;
 
     @Override
     public void onApplicationEvent(SpringApplicationEvent event) {
@@ -47,10 +51,13 @@ public final class FlinkApplicationModeListener implements ApplicationListener<S
         }
     }
 
-    private static boolean runByFlink(SpringApplicationEvent event) {
-        ClassLoader loader = event.getSpringApplication().getClassLoader();
-        return ClassUtils.isPresent("org.apache.flink.client.program.StreamContextEnvironment", loader)
-                && FlinkApplicationMode.isRunByFlink();
+    private boolean runByFlink(SpringApplicationEvent event) {
+        if (runByFlink == null) {
+            ClassLoader loader = event.getSpringApplication().getClassLoader();
+            runByFlink = ClassUtils.isPresent("org.apache.flink.client.program.StreamContextEnvironment", loader)
+                    && FlinkApplicationMode.isRunByFlink();
+        }
+        return runByFlink;
     }
 
     @Override

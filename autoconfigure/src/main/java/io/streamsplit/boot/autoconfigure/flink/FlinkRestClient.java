@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -95,45 +96,47 @@ public final class FlinkRestClient {
     }
 
     public JsonNode get(String path) throws IOException, InterruptedException {
-        JsonNode found = find(path);
-        if (found == null) {
-            throw new IOException("Flink REST " + baseUri.get().resolve(path) + " answered 404: not found");
-        }
-        return found;
+        return found(path, find(path));
     }
 
     /** Like {@link #get}, but {@code null} when the cluster answers 404 (e.g. a job it does not know). */
     public @Nullable JsonNode find(String path) throws IOException, InterruptedException {
+        return send(path, HttpRequest.newBuilder().GET(), 200);
+    }
+
+    /** POSTs {@code body} to {@code path}; fails unless the cluster accepts it (2xx). */
+    public JsonNode post(String path, String body) throws IOException, InterruptedException {
+        return found(
+                path,
+                send(
+                        path,
+                        HttpRequest.newBuilder()
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body)),
+                        200,
+                        202));
+    }
+
+    private JsonNode found(String path, @Nullable JsonNode answer) throws IOException {
+        if (answer == null) {
+            throw new IOException("Flink REST " + baseUri.get().resolve(path) + " answered 404: not found");
+        }
+        return answer;
+    }
+
+    /** {@code null} on 404; the answer's JSON on one of the {@code expected} statuses; else an error. */
+    private @Nullable JsonNode send(String path, HttpRequest.Builder request, int... expected)
+            throws IOException, InterruptedException {
         URI uri = baseUri.get().resolve(path);
-        HttpResponse<String> response = http.send(
-                HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(request.uri(uri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() == 404) {
             return null;
         }
-        if (response.statusCode() != 200) {
+        if (Arrays.stream(expected).noneMatch(status -> status == response.statusCode())) {
             throw new IOException("Flink REST " + uri + " answered " + response.statusCode() + ": " + response.body());
         }
         return json.readTree(response.body());
-    }
-
-    /** POSTs {@code json} to {@code path}; fails unless the cluster accepts it (2xx). */
-    public JsonNode post(String path, String json) throws IOException, InterruptedException {
-        URI uri = baseUri.get().resolve(path);
-        HttpResponse<String> response = http.send(
-                HttpRequest.newBuilder(uri)
-                        .timeout(TIMEOUT)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() / 100 != 2) {
-            throw new IOException("Flink REST " + uri + " answered " + response.statusCode() + ": " + response.body());
-        }
-        return json(response.body());
-    }
-
-    private JsonNode json(String body) throws IOException {
-        return this.json.readTree(body);
     }
 
     public JsonNode job(String jobId) throws IOException, InterruptedException {
@@ -170,5 +173,33 @@ public final class FlinkRestClient {
                     .forEach(values::add);
         }
         return values;
+    }
+
+    /**
+     * "'Source: words' 0 of 2 subtasks running (2 SCHEDULED)" for every operator whose subtasks are not all
+     * RUNNING or FINISHED (a bounded source's subtask finishes); {@code null} when all are.
+     */
+    public static @Nullable String tasksNotRunning(JsonNode job) {
+        List<String> lagging = new ArrayList<>();
+        for (JsonNode vertex : job.path("vertices")) {
+            int parallelism = vertex.path("parallelism").asInt();
+            JsonNode tasks = vertex.path("tasks");
+            int running = tasks.path("RUNNING").asInt() + tasks.path("FINISHED").asInt();
+            if (running < parallelism) {
+                java.util.Map<String, Integer> others = new java.util.LinkedHashMap<>();
+                tasks.fields().forEachRemaining(state -> {
+                    int count = state.getValue().asInt();
+                    if (count > 0
+                            && !state.getKey().equals("RUNNING")
+                            && !state.getKey().equals("FINISHED")) {
+                        others.put(state.getKey(), count);
+                    }
+                });
+                lagging.add("'" + vertex.path("name").asText() + "' "
+                        + tasks.path("RUNNING").asInt() + " of " + parallelism + " subtasks running"
+                        + (others.isEmpty() ? "" : " " + others));
+            }
+        }
+        return lagging.isEmpty() ? null : String.join("; ", lagging);
     }
 }

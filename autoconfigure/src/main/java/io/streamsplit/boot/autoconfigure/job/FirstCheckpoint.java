@@ -46,16 +46,8 @@ final class FirstCheckpoint {
         trigger.start();
     }
 
+    /** The job runs and so do all its subtasks (or have finished, as a bounded source's may). */
     private static boolean allRunning(JsonNode job) {
-        if (!"RUNNING".equals(job.path("state").asText())
-                || job.path("vertices").isEmpty()) {
-            return false;
-        }
-        for (JsonNode vertex : job.path("vertices")) {
-            if (!"RUNNING".equals(vertex.path("status").asText())) {
-                return false;
-            }
-        }
-        return true;
+        return "RUNNING".equals(job.path("state").asText()) && FlinkRestClient.tasksNotRunning(job) == null;
     }
 }

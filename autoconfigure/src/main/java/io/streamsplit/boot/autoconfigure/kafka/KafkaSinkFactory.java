@@ -12,7 +12,6 @@ import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +26,6 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchemaBuilder;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.TopicSelector;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
@@ -38,8 +36,6 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * guarantee), so under exactly-once a bad record reaches its topic exactly once too.
  */
 public final class KafkaSinkFactory implements SmartInitializingSingleton {
-
-    private static final Duration BROKER_TRANSACTION_CAP = Duration.ofMinutes(15);
 
     private final StreamSplitKafkaProperties kafka;
     private final FlinkProperties flink;
@@ -333,7 +329,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
             Properties producer,
             KafkaRecordSerializationSchema<T> serializer) {
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
-            checkExactlyOnce(p, producer);
+            KafkaSinkProperties.checkExactlyOnce(p, producer, flink);
         }
         String resolved = bootstrapServers.resolve(p + "bootstrap-servers", servers);
         var builder = KafkaSink.<T>builder()
@@ -349,10 +345,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         if (guarantee != DeliveryGuarantee.EXACTLY_ONCE) {
             return official;
         }
-        Properties admin = new Properties();
-        admin.putAll(producer);
-        admin.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, resolved);
-        return RestoredTransactionsKafkaSink.of(official, admin);
+        return RestoredTransactionsKafkaSink.of(official, producer, resolved);
     }
 
     /** A secured writer's credentials and WRITE on its topic, checked at startup (see {@link KafkaAccessCheck}). */
@@ -371,35 +364,6 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                     own.containsKey("sasl.jaas.config")
                             ? p + "properties.sasl.jaas.config"
                             : clientProperties.origin("sasl.jaas.config"));
-        }
-    }
-
-    private void checkExactlyOnce(String p, Properties producer) {
-        if (!flink.getCheckpointing().isEnabled()) {
-            throw new InvalidStreamSplitConfigurationException(
-                    p + "delivery-guarantee",
-                    "exactly-once",
-                    "exactly-once commits one Kafka transaction per checkpoint, but checkpointing is off"
-                            + " (streamsplit.flink.checkpointing.enabled=false)",
-                    "Turn checkpointing on, or use delivery-guarantee at-least-once.");
-        }
-        Duration timeout = KafkaSinkProperties.transactionTimeout(producer);
-        producer.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout.toMillis()));
-        Duration interval = flink.getCheckpointing().getInterval();
-        // a transaction stays open for a checkpoint interval, plus a restart before it is committed
-        Duration needed = interval.plus(flink.getRestart().getDelay()).plus(Duration.ofMinutes(1));
-        if (timeout.compareTo(needed) < 0) {
-            Duration suggested = needed.multipliedBy(2).compareTo(BROKER_TRANSACTION_CAP) > 0
-                    ? BROKER_TRANSACTION_CAP
-                    : needed.multipliedBy(2);
-            throw new InvalidStreamSplitConfigurationException(
-                    p + "properties.transaction.timeout.ms",
-                    timeout.toMillis(),
-                    "a transaction stays open for a whole checkpoint interval (" + interval + ") plus restart time;"
-                            + " the broker aborts it after " + timeout.toMillis() + " ms and its records are lost",
-                    "Use transaction.timeout.ms=" + suggested.toMillis() + " (at least " + needed.toMillis()
-                            + ", at most the broker's transaction.max.timeout.ms, 900000 by default), or remove it"
-                            + " for the default " + KafkaSinkProperties.DEFAULT_TRANSACTION_TIMEOUT.toMillis() + ".");
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +25,42 @@ public class KafkaSinkProperties {
     /** Below a stock broker's 15-minute transaction.max.timeout.ms, well above a checkpoint interval. */
     static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(10);
 
+    private static final Duration BROKER_TRANSACTION_CAP = Duration.ofMinutes(15);
+
     /** The transaction timeout an exactly-once sink with these producer settings uses. */
+    /**
+     * Exactly-once needs checkpoints (one transaction per checkpoint) and a transaction timeout that
+     * outlasts a checkpoint interval plus a restart; sets the default timeout on {@code producer}.
+     */
+    static void checkExactlyOnce(String p, Properties producer, FlinkProperties flink) {
+        if (!flink.getCheckpointing().isEnabled()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "delivery-guarantee",
+                    "exactly-once",
+                    "exactly-once commits one Kafka transaction per checkpoint, but checkpointing is off"
+                            + " (streamsplit.flink.checkpointing.enabled=false)",
+                    "Turn checkpointing on, or use delivery-guarantee at-least-once.");
+        }
+        Duration timeout = KafkaSinkProperties.transactionTimeout(producer);
+        producer.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout.toMillis()));
+        Duration interval = flink.getCheckpointing().getInterval();
+        // a transaction stays open for a checkpoint interval, plus a restart before it is committed
+        Duration needed = interval.plus(flink.getRestart().getDelay()).plus(Duration.ofMinutes(1));
+        if (timeout.compareTo(needed) < 0) {
+            Duration suggested = needed.multipliedBy(2).compareTo(BROKER_TRANSACTION_CAP) > 0
+                    ? BROKER_TRANSACTION_CAP
+                    : needed.multipliedBy(2);
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "properties.transaction.timeout.ms",
+                    timeout.toMillis(),
+                    "a transaction stays open for a whole checkpoint interval (" + interval + ") plus restart time;"
+                            + " the broker aborts it after " + timeout.toMillis() + " ms and its records are lost",
+                    "Use transaction.timeout.ms=" + suggested.toMillis() + " (at least " + needed.toMillis()
+                            + ", at most the broker's transaction.max.timeout.ms, 900000 by default), or remove it"
+                            + " for the default " + KafkaSinkProperties.DEFAULT_TRANSACTION_TIMEOUT.toMillis() + ".");
+        }
+    }
+
     static Duration transactionTimeout(Map<?, ?> producer) {
         Object ms = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
         return ms == null

@@ -17,6 +17,7 @@ import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.lineage.LineageVertex;
 import org.apache.flink.streaming.api.lineage.LineageVertexProvider;
+import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * Flink's official exactly-once {@link KafkaSink}, unchanged, except that its committer first asks
@@ -27,7 +28,7 @@ import org.apache.flink.streaming.api.lineage.LineageVertexProvider;
  * <pre>{@code
  * import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
  *
- * stream.sinkTo(RestoredTransactionsKafkaSink.of(kafkaSink, producerProperties));
+ * stream.sinkTo(RestoredTransactionsKafkaSink.of(kafkaSink, producerProperties, "kafka:9092"));
  * }</pre>
  *
  * @param <IN> the sink's elements
@@ -50,11 +51,13 @@ public final class RestoredTransactionsKafkaSink<IN>
 
     /**
      * {@code official}, an exactly-once {@link KafkaSink}, whose restored transactions are checked with
-     * an Admin client of {@code producerProperties} (its bootstrap servers and security settings).
+     * an Admin client of {@code producerProperties} (its security settings) at {@code bootstrapServers}.
      */
-    public static <IN> RestoredTransactionsKafkaSink<IN> of(KafkaSink<IN> official, Properties producerProperties) {
+    public static <IN> RestoredTransactionsKafkaSink<IN> of(
+            KafkaSink<IN> official, Properties producerProperties, String bootstrapServers) {
         Properties copy = new Properties();
         copy.putAll(producerProperties);
+        copy.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         return new RestoredTransactionsKafkaSink<>(official, copy);
     }
 

@@ -77,7 +77,8 @@ public final class FlinkVersionCheck {
         }
     }
 
-    private static String majorMinor(String version) {
+    /** {@code 2.3} of {@code 2.3.1}: jobs run only on the Flink minor that built them. */
+    public static String majorMinor(String version) {
         String[] parts = version.split("\\.");
         return parts.length < 2 ? version : parts[0] + "." + parts[1];
     }

@@ -129,10 +129,7 @@ final class ClusterJobs {
 
     private long statisticsCacheMillis() throws IOException, InterruptedException {
         if (statisticsCacheMillis < 0) {
-            Map<String, String> config = new LinkedHashMap<>();
-            for (JsonNode entry : rest.get("/jobmanager/config")) {
-                config.put(entry.path("key").asText(), entry.path("value").asText());
-            }
+            Map<String, String> config = jobManagerConfig();
             String value = config.getOrDefault(
                     RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT.key(),
                     config.getOrDefault("web.refresh-interval", "3 s"));
@@ -147,14 +144,16 @@ final class ClusterJobs {
 
     /** The cluster's own default savepoint directory, if it has one. */
     Optional<String> savepointDirectory() throws IOException, InterruptedException {
+        return Optional.ofNullable(jobManagerConfig().get(CheckpointingOptions.SAVEPOINT_DIRECTORY.key()));
+    }
+
+    /** The JobManager's configuration ({@code GET /jobmanager/config}) by key. */
+    private Map<String, String> jobManagerConfig() throws IOException, InterruptedException {
+        Map<String, String> config = new LinkedHashMap<>();
         for (JsonNode entry : rest.get("/jobmanager/config")) {
-            if (CheckpointingOptions.SAVEPOINT_DIRECTORY
-                    .key()
-                    .equals(entry.path("key").asText())) {
-                return Optional.of(entry.path("value").asText());
-            }
+            config.put(entry.path("key").asText(), entry.path("value").asText());
         }
-        return Optional.empty();
+        return config;
     }
 
     private static @Nullable RetainedState state(JsonNode stats, String kind, String from) {

@@ -13,9 +13,7 @@ class EmbeddedFlinkClusterTest {
 
     @Test
     void aClusterStartedAheadOfTheJobIsTheOneTheJobGetsAndClosesWithTheContext() throws Exception {
-        Configuration configuration = new Configuration();
-        configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, 1);
-        EmbeddedFlinkCluster cluster = new EmbeddedFlinkCluster(configuration);
+        EmbeddedFlinkCluster cluster = oneSlotCluster();
 
         cluster.startInBackground();
 
@@ -38,9 +36,7 @@ class EmbeddedFlinkClusterTest {
      */
     @Test
     void aContextClosedWhileTheClusterStartsDoesNotWaitForItAndTheClusterEndsClosed() throws Exception {
-        Configuration configuration = new Configuration();
-        configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, 1);
-        EmbeddedFlinkCluster cluster = new EmbeddedFlinkCluster(configuration);
+        EmbeddedFlinkCluster cluster = oneSlotCluster();
 
         cluster.startInBackground();
         cluster.destroy();
@@ -50,5 +46,11 @@ class EmbeddedFlinkClusterTest {
                 .isTrue();
         await().atMost(Duration.ofSeconds(60)).until(() -> !cluster.isStartingInBackground());
         assertThat(cluster.isRunning()).as("the start closed what it started").isFalse();
+    }
+
+    private static EmbeddedFlinkCluster oneSlotCluster() {
+        Configuration configuration = new Configuration();
+        configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, 1);
+        return new EmbeddedFlinkCluster(configuration);
     }
 }

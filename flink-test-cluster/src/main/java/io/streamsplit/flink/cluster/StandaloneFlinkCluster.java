@@ -78,6 +78,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private final String jobManagerClass;
     private final List<String> jobManagerArgs;
     private final Map<String, String> jobManagerEnvironment;
+    private final boolean application;
 
     StandaloneFlinkCluster(
             Path workDir, int restPort, int taskSlots, StandaloneFlinkClusterBuilder.JobManager jobManager) {
@@ -87,6 +88,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         this.jobManagerClass = jobManager.mainClass();
         this.jobManagerArgs = jobManager.args();
         this.jobManagerEnvironment = jobManager.environment();
+        this.application = jobManager.application();
     }
 
     /** Starts the JobManager JVM and {@code taskManagers} TaskManager JVMs, and waits until their slots are there. */
@@ -282,6 +284,11 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             for (Process process : processes) {
                 if (!process.isAlive() && !taskManagers.contains(process)) {
+                    if (application) {
+                        // an application that fails at startup ends its cluster, maybe before every
+                        // TaskManager registered: that is its outcome (awaitJobManagerExit, the log)
+                        return;
+                    }
                     throw notReady("a cluster process exited with code " + process.exitValue());
                 }
             }

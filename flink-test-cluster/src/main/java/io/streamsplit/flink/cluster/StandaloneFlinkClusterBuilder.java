@@ -72,7 +72,8 @@ public final class StandaloneFlinkClusterBuilder {
      * An application cluster: the JobManager is Flink's {@code StandaloneApplicationClusterEntryPoint},
      * which runs {@code mainClass} with {@code args} from the jars under {@code userLib} (linked into
      * the cluster's {@code usrlib/}, where a Flink image keeps the application's jars), and the cluster
-     * ends when the application's jobs do. Flink's own options go in {@code args} as a distribution's
+     * ends when the application's jobs do. {@link #start()} also returns when the application ends its
+     * cluster while it starts (a startup failure): see {@code awaitJobManagerExit}. Flink's own options go in {@code args} as a distribution's
      * {@code standalone-job.sh} passes them, e.g. {@code --fromSavepoint <path>}.
      */
     public StandaloneFlinkClusterBuilder application(String mainClass, Path userLib, String... args) {
@@ -114,7 +115,13 @@ public final class StandaloneFlinkClusterBuilder {
     }
 
     /** The JobManager's entry point, its arguments and environment. */
-    record JobManager(String mainClass, List<String> args, Map<String, String> environment) {}
+    record JobManager(String mainClass, List<String> args, Map<String, String> environment) {
+
+        /** Whether the JobManager runs an application, and ends with it. */
+        boolean application() {
+            return mainClass.equals(APPLICATION);
+        }
+    }
 
     private JobManager jobManager(Path dir) throws IOException {
         if (applicationClass == null) {

@@ -216,7 +216,11 @@ public final class StreamSplitKafkaSource<OUT>
                 config.maxRecordsPerSecond(),
                 config.controlTopic() != null);
         return KafkaSourceReader.create(
-                settings, (KafkaRecordEmitter) config.emitter(), (ElementMapping) mapping, readerContext);
+                settings,
+                (KafkaRecordEmitter) config.emitter(),
+                (ElementMapping) mapping,
+                readerContext,
+                config.metadataFactory());
     }
 
     @Override

@@ -14,6 +14,10 @@ import org.apache.kafka.common.TopicPartition;
  * lives in the readers' own state), which splits wait for their reader, and whether the initial
  * discovery of the job finished (after it, newly found partitions start from earliest instead
  * of the configured starting offsets).
+ *
+ * <p>Restored from an older state of Flink's official {@code KafkaSource}, some partitions may be
+ * known but not yet resolved: found by its initial discovery, never assigned, their offsets not
+ * recorded. They start from the configured starting offsets, as the official source does.
  */
 @Internal
 public final class KafkaEnumeratorState {
@@ -21,13 +25,24 @@ public final class KafkaEnumeratorState {
     private final Set<TopicPartition> assignedPartitions;
     private final List<KafkaPartitionSplit> pendingSplits;
     private final boolean initialDiscoveryFinished;
+    private final Set<TopicPartition> unresolvedPartitions;
 
     public KafkaEnumeratorState(
             Collection<TopicPartition> assignedPartitions,
             Collection<KafkaPartitionSplit> pendingSplits,
             boolean initialDiscoveryFinished) {
+        this(assignedPartitions, pendingSplits, List.of(), initialDiscoveryFinished);
+    }
+
+    /** @param unresolvedPartitions partitions to start from the configured starting offsets when assigned */
+    public KafkaEnumeratorState(
+            Collection<TopicPartition> assignedPartitions,
+            Collection<KafkaPartitionSplit> pendingSplits,
+            Collection<TopicPartition> unresolvedPartitions,
+            boolean initialDiscoveryFinished) {
         this.assignedPartitions = Collections.unmodifiableSet(new LinkedHashSet<>(assignedPartitions));
         this.pendingSplits = List.copyOf(pendingSplits);
+        this.unresolvedPartitions = Collections.unmodifiableSet(new LinkedHashSet<>(unresolvedPartitions));
         this.initialDiscoveryFinished = initialDiscoveryFinished;
     }
 
@@ -44,6 +59,11 @@ public final class KafkaEnumeratorState {
         return pendingSplits;
     }
 
+    /** Partitions known but without offsets yet; they start from the configured starting offsets. */
+    public Set<TopicPartition> unresolvedPartitions() {
+        return unresolvedPartitions;
+    }
+
     public boolean initialDiscoveryFinished() {
         return initialDiscoveryFinished;
     }
@@ -53,6 +73,7 @@ public final class KafkaEnumeratorState {
         return o instanceof KafkaEnumeratorState other
                 && initialDiscoveryFinished == other.initialDiscoveryFinished
                 && assignedPartitions.equals(other.assignedPartitions)
+                && unresolvedPartitions.equals(other.unresolvedPartitions)
                 && Set.copyOf(pendingSplits).equals(Set.copyOf(other.pendingSplits));
     }
 
@@ -64,6 +85,7 @@ public final class KafkaEnumeratorState {
     @Override
     public String toString() {
         return "KafkaEnumeratorState{assigned=" + assignedPartitions.size() + " partitions, pending=" + pendingSplits
+                + (unresolvedPartitions.isEmpty() ? "" : ", unresolved=" + unresolvedPartitions)
                 + ", initialDiscoveryFinished=" + initialDiscoveryFinished + '}';
     }
 }

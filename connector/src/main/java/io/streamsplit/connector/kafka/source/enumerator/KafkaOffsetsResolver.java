@@ -1,9 +1,13 @@
 package io.streamsplit.connector.kafka.source.enumerator;
 
+import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
 import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
+import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -13,10 +17,11 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Turns the user's {@link StartingOffsets} and {@link StoppingOffsets} into concrete offsets by
  * asking the cluster through {@link KafkaMetadata}. Runs on the enumerator's worker thread, so
- * every split it creates carries a real offset.
+ * every split it creates carries a real offset; and in a reader, for splits restored from the
+ * official source that still carry its offset markers ({@link #resolveMarkers}).
  */
 @Internal
-final class KafkaOffsetsResolver {
+public final class KafkaOffsetsResolver {
 
     private KafkaOffsetsResolver() {}
 
@@ -91,6 +96,71 @@ final class KafkaOffsetsResolver {
             result.putAll(metadata.latestOffsets(rest));
         }
         return result;
+    }
+
+    /**
+     * The same splits with the official source's offset markers replaced by offsets: earliest and
+     * latest as the cluster has them now, committed as the consumer group has them (earliest
+     * where the group has none: nothing is skipped). Splits without markers come back unchanged.
+     */
+    public static List<KafkaPartitionSplit> resolveMarkers(
+            List<KafkaPartitionSplit> splits, KafkaMetadata metadata, String groupId) throws Exception {
+        Map<Long, StartingOffsets> markers = Map.of(
+                KafkaPartitionSplit.EARLIEST_OFFSET, StartingOffsets.earliest(),
+                KafkaPartitionSplit.LATEST_OFFSET, StartingOffsets.latest(),
+                KafkaPartitionSplit.COMMITTED_OFFSET, StartingOffsets.committed(OffsetResetStrategy.EARLIEST));
+        Map<Long, Map<TopicPartition, Long>> starts = new HashMap<>();
+        for (Map.Entry<Long, StartingOffsets> marker : markers.entrySet()) {
+            List<TopicPartition> marked = splits.stream()
+                    .filter(split -> split.startingOffset() == marker.getKey())
+                    .map(KafkaPartitionSplit::topicPartition)
+                    .toList();
+            starts.put(
+                    marker.getKey(),
+                    marked.isEmpty() ? Map.of() : starting(marker.getValue(), marked, metadata, groupId));
+        }
+        List<TopicPartition> stopAtLatest = markedStops(splits, KafkaPartitionSplit.LATEST_OFFSET);
+        List<TopicPartition> stopAtCommitted = markedStops(splits, KafkaPartitionSplit.COMMITTED_OFFSET);
+        Map<TopicPartition, Long> stops = new HashMap<>();
+        if (!stopAtLatest.isEmpty()) {
+            stops.putAll(metadata.latestOffsets(stopAtLatest));
+        }
+        if (!stopAtCommitted.isEmpty()) {
+            stops.putAll(metadata.committedOffsets(groupId, stopAtCommitted));
+        }
+        List<KafkaPartitionSplit> resolved = new ArrayList<>(splits.size());
+        for (KafkaPartitionSplit split : splits) {
+            if (!split.hasOffsetMarkers()) {
+                resolved.add(split);
+                continue;
+            }
+            TopicPartition tp = split.topicPartition();
+            long start = split.startingOffset() >= 0
+                    ? split.startingOffset()
+                    : require(starts.get(split.startingOffset()).get(tp), split, "starting");
+            long stop = split.stoppingOffset() == KafkaPartitionSplit.LATEST_OFFSET
+                            || split.stoppingOffset() == KafkaPartitionSplit.COMMITTED_OFFSET
+                    ? require(stops.get(tp), split, "stopping")
+                    : split.stoppingOffset();
+            resolved.add(new KafkaPartitionSplit(tp, stop >= 0 ? Math.min(start, stop) : start, stop));
+        }
+        return resolved;
+    }
+
+    private static List<TopicPartition> markedStops(List<KafkaPartitionSplit> splits, long marker) {
+        return splits.stream()
+                .filter(split -> split.stoppingOffset() == marker)
+                .map(KafkaPartitionSplit::topicPartition)
+                .toList();
+    }
+
+    private static long require(Long offset, KafkaPartitionSplit split, String which) {
+        if (offset == null) {
+            throw new IllegalStateException("No " + which + " offset for restored split " + split + ": the partition "
+                    + split.topicPartition() + " does not exist (any more) or the consumer group has no commit for it."
+                    + " Recreate the topic, or start without the savepoint.");
+        }
+        return offset;
     }
 
     private static Set<TopicPartition> missing(Map<TopicPartition, Long> resolved, Collection<TopicPartition> all) {

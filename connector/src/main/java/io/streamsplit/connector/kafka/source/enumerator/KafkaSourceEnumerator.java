@@ -68,6 +68,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     private final Set<TopicPartition> assigned;
     private final Map<TopicPartition, KafkaPartitionSplit> pending = new LinkedHashMap<>();
     private final Set<TopicPartition> resolving = new HashSet<>();
+    /** Restored without offsets (official source state): they start from the configured starting offsets. */
+    private final Set<TopicPartition> unresolved;
+
     private final Set<TopicPartition> removed = new HashSet<>();
     private final Set<Integer> signalledNoMoreSplits = new HashSet<>();
     private boolean initialDiscoveryFinished;
@@ -100,6 +103,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         this.metadataFactory = metadataFactory;
         this.assigned = new LinkedHashSet<>(restored.assignedPartitions());
         restored.pendingSplits().forEach(split -> pending.put(split.topicPartition(), split));
+        this.unresolved = new LinkedHashSet<>(restored.unresolvedPartitions());
         this.initialDiscoveryFinished = restored.initialDiscoveryFinished();
     }
 
@@ -143,10 +147,23 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         return settings.subscription().discover(metadata);
     }
 
-    private List<KafkaPartitionSplit> resolveSplits(Set<TopicPartition> partitions, boolean initial) throws Exception {
-        StartingOffsets starting = initial ? settings.startingOffsets() : StartingOffsets.earliest();
-        Map<TopicPartition, Long> starts =
-                KafkaOffsetsResolver.starting(starting, partitions, metadata, settings.groupId());
+    /**
+     * Offsets for {@code partitions}: the configured starting offsets for those of the initial
+     * discovery ({@code initial}), earliest for those found later.
+     */
+    private List<KafkaPartitionSplit> resolveSplits(Set<TopicPartition> partitions, Set<TopicPartition> initial)
+            throws Exception {
+        Set<TopicPartition> later = new HashSet<>(partitions);
+        later.removeAll(initial);
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        if (!initial.isEmpty()) {
+            starts.putAll(
+                    KafkaOffsetsResolver.starting(settings.startingOffsets(), initial, metadata, settings.groupId()));
+        }
+        if (!later.isEmpty()) {
+            starts.putAll(
+                    KafkaOffsetsResolver.starting(StartingOffsets.earliest(), later, metadata, settings.groupId()));
+        }
         Map<TopicPartition, Long> stops = settings.bounded()
                 ? KafkaOffsetsResolver.stopping(settings.stoppingOffsets(), partitions, metadata)
                 : Map.of();
@@ -176,6 +193,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         lastDiscoveryTime = System.currentTimeMillis();
         Set<TopicPartition> gone = new HashSet<>(assigned);
         gone.addAll(pending.keySet());
+        gone.addAll(unresolved);
         gone.removeAll(current);
         releaseRemovedPartitions(gone);
 
@@ -191,8 +209,12 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         removed.removeAll(added);
         resolving.addAll(added);
         initialDiscoveryResolving |= initial;
+        Set<TopicPartition> fromStartingOffsets = new HashSet<>(added);
+        if (!initial) {
+            fromStartingOffsets.retainAll(unresolved);
+        }
         context.callAsync(
-                () -> resolveSplits(added, initial),
+                () -> resolveSplits(added, fromStartingOffsets),
                 (splits, resolveError) -> onSplitsResolved(added, initial, splits, resolveError));
     }
 
@@ -212,6 +234,19 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
             return;
         }
         splits.forEach(split -> pending.put(split.topicPartition(), split));
+        List<String> restoredWithoutOffsets = splits.stream()
+                .filter(split -> unresolved.remove(split.topicPartition()))
+                .map(KafkaPartitionSplit::splitId)
+                .sorted()
+                .toList();
+        if (!restoredWithoutOffsets.isEmpty()) {
+            LOG.info(
+                    "Source {}: partitions {} were restored without offsets (never assigned by the source that took the"
+                            + " savepoint); reading them from the starting offsets {}",
+                    settings.sourceName(),
+                    restoredWithoutOffsets,
+                    settings.startingOffsets());
+        }
         if (initial) {
             initialDiscoveryFinished = true;
             LOG.info(
@@ -221,7 +256,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
                     settings.subscription(),
                     settings.startingOffsets(),
                     settings.bounded() ? ", stopping offsets " + settings.stoppingOffsets() : "");
-        } else if (!splits.isEmpty()) {
+        } else if (splits.size() > restoredWithoutOffsets.size()) {
             LOG.info(
                     "Source {}: found new partitions {}; reading them from their earliest offset",
                     settings.sourceName(),
@@ -252,6 +287,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         Map<Integer, List<TopicPartition>> byReader = new HashMap<>();
         for (TopicPartition tp : gone) {
             pending.remove(tp);
+            unresolved.remove(tp);
             if (assigned.remove(tp)) {
                 removed.add(tp);
                 byReader.computeIfAbsent(owner(tp), k -> new ArrayList<>()).add(tp);
@@ -316,7 +352,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
                         splits.size() > 8
                                 ? splits.size() + " splits"
                                 : splits.stream()
-                                        .map(s -> s.splitId() + "@" + s.startingOffset())
+                                        .map(s -> s.splitId() + "@" + KafkaPartitionSplit.describe(s.startingOffset()))
                                         .toList()));
         return text.toString();
     }
@@ -359,7 +395,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     @Override
     public KafkaEnumeratorState snapshotState(long checkpointId) {
-        return new KafkaEnumeratorState(assigned, pending.values(), initialDiscoveryFinished);
+        Set<TopicPartition> stillUnresolved = new LinkedHashSet<>(unresolved);
+        stillUnresolved.removeAll(pending.keySet());
+        return new KafkaEnumeratorState(assigned, pending.values(), stillUnresolved, initialDiscoveryFinished);
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.control.AdjustableRateLimiter;
 import io.streamsplit.connector.kafka.source.control.SourceControl;
 import io.streamsplit.connector.kafka.source.control.SourceControlEvent;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
+import io.streamsplit.connector.kafka.source.enumerator.KafkaOffsetsResolver;
 import io.streamsplit.connector.kafka.source.enumerator.PartitionsRemovedEvent;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
@@ -27,7 +29,9 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.FlinkRuntimeException;
 import org.apache.flink.util.UserCodeClassLoader;
+import org.apache.flink.util.function.SerializableSupplier;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
@@ -102,6 +106,7 @@ public final class KafkaSourceReader<T, OUT>
     private int commitFailuresInARow;
 
     private final @Nullable AdjustableRateLimiter<KafkaPartitionSplit> limiter;
+    private final SerializableSupplier<KafkaMetadata> metadataFactory;
 
     private KafkaSourceReader(
             Settings settings,
@@ -110,7 +115,8 @@ public final class KafkaSourceReader<T, OUT>
             KafkaSourceRecordEmitter<T, OUT> recordEmitter,
             KafkaSourceReaderMetrics metrics,
             SourceReaderContext context,
-            @Nullable AdjustableRateLimiter<KafkaPartitionSplit> limiter) {
+            @Nullable AdjustableRateLimiter<KafkaPartitionSplit> limiter,
+            SerializableSupplier<KafkaMetadata> metadataFactory) {
         super(
                 fetchers,
                 recordEmitter,
@@ -123,6 +129,7 @@ public final class KafkaSourceReader<T, OUT>
         this.userEmitter = userEmitter;
         this.metrics = metrics;
         this.limiter = limiter;
+        this.metadataFactory = metadataFactory;
         if (settings.controlled()) {
             fetchers.pauseSource(true); // until the enumerator says how the source is to run
         }
@@ -130,12 +137,17 @@ public final class KafkaSourceReader<T, OUT>
         metrics.trackControl(() -> limiter == null ? 0 : limiter.rate(), fetchers::isSourcePaused);
     }
 
-    /** Creates the reader of subtask {@code context.getIndexOfSubtask()}. */
+    /**
+     * Creates the reader of subtask {@code context.getIndexOfSubtask()}.
+     *
+     * @param metadataFactory resolves the offset markers of splits restored from the official source
+     */
     public static <T, OUT> KafkaSourceReader<T, OUT> create(
             Settings settings,
             KafkaRecordEmitter<T> userEmitter,
             ElementMapping<T, OUT> mapping,
-            SourceReaderContext context) {
+            SourceReaderContext context,
+            SerializableSupplier<KafkaMetadata> metadataFactory) {
         KafkaSourceReaderMetrics metrics = new KafkaSourceReaderMetrics(context.metricGroup());
         Properties consumerProperties = new Properties();
         consumerProperties.putAll(settings.consumerProperties());
@@ -162,7 +174,8 @@ public final class KafkaSourceReader<T, OUT>
         AdjustableRateLimiter<KafkaPartitionSplit> limiter = settings.maxRecordsPerSecond() > 0 || settings.controlled()
                 ? new AdjustableRateLimiter<>(settings.maxRecordsPerSecond() / context.currentParallelism())
                 : null;
-        return new KafkaSourceReader<>(settings, userEmitter, fetchers, recordEmitter, metrics, context, limiter);
+        return new KafkaSourceReader<>(
+                settings, userEmitter, fetchers, recordEmitter, metrics, context, limiter, metadataFactory);
     }
 
     /** Runs the way the operator said: paused or reading, at this reader's share of the rate in force. */
@@ -224,6 +237,41 @@ public final class KafkaSourceReader<T, OUT>
                     e);
         }
         super.start();
+    }
+
+    /**
+     * Splits restored from a savepoint of Flink's official {@code KafkaSource} may carry its offset
+     * markers (earliest, latest, committed): they are resolved here, before the split state exists,
+     * so that snapshots, commits and metrics only ever see offsets.
+     */
+    @Override
+    public void addSplits(List<KafkaPartitionSplit> splits) {
+        if (splits.stream().noneMatch(KafkaPartitionSplit::hasOffsetMarkers)) {
+            super.addSplits(splits);
+            return;
+        }
+        List<KafkaPartitionSplit> resolved;
+        try (KafkaMetadata metadata = metadataFactory.get()) {
+            resolved = KafkaOffsetsResolver.resolveMarkers(
+                    splits, metadata, settings.consumerProperties().getProperty("group.id"));
+        } catch (Exception e) {
+            throw new FlinkRuntimeException(
+                    "Source " + settings.sourceName() + ": could not resolve the offsets of restored splits "
+                            + splits.stream()
+                                    .filter(KafkaPartitionSplit::hasOffsetMarkers)
+                                    .toList() + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        LOG.info(
+                "Source {}: reader {} resolved the offset markers of restored splits: {}",
+                settings.sourceName(),
+                context.getIndexOfSubtask(),
+                resolved.stream()
+                        .filter(split -> !splits.contains(split))
+                        .map(split -> split.splitId() + "@" + split.startingOffset())
+                        .toList());
+        super.addSplits(resolved);
     }
 
     @Override

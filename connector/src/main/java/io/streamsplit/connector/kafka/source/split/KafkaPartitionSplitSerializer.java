@@ -13,16 +13,25 @@ import org.apache.kafka.common.TopicPartition;
  * Versioned serializer of {@link KafkaPartitionSplit}, used in reader checkpoints.
  *
  * <ul>
+ *   <li>{@code VERSION_0}: the split state of Flink's official {@code KafkaSource}
+ *       ({@code KafkaPartitionSplitSerializer} version 0, unchanged from flink-connector-kafka 3.x
+ *       to 5.0): the layout of {@code VERSION_1}, offsets possibly its markers
+ *       ({@link KafkaPartitionSplit#EARLIEST_OFFSET} and the like). Read, so that a job switching
+ *       from the official source continues where it was.
  *   <li>{@code VERSION_1}: topic (modified UTF-8), partition (int), starting offset (long),
  *       stopping offset (long, {@link KafkaPartitionSplit#NO_STOPPING_OFFSET} when unbounded).
  * </ul>
  *
- * <p>A new format gets a new version constant and a new read branch; the old branches stay so
- * that checkpoints taken by older releases can be restored.
+ * <p>The official serializer reads a split without looking at its version, so the official
+ * source restores our {@code VERSION_1} splits as they are (the way back). A new format gets a
+ * new version constant and a new read branch; the old branches stay so that checkpoints taken by
+ * older releases can be restored. A layout other than this one breaks the way back: see
+ * {@code docs/migrating.md}.
  */
 @Internal
 public final class KafkaPartitionSplitSerializer implements SimpleVersionedSerializer<KafkaPartitionSplit> {
 
+    public static final int VERSION_0 = 0;
     public static final int VERSION_1 = 1;
     public static final int CURRENT_VERSION = VERSION_1;
 
@@ -60,6 +69,7 @@ public final class KafkaPartitionSplitSerializer implements SimpleVersionedSeria
     /** Reads a split written in format {@code version}; shared with the enumerator state serializer. */
     public static KafkaPartitionSplit read(int version, DataInputView in) throws IOException {
         switch (version) {
+            case VERSION_0:
             case VERSION_1:
                 String topic = in.readUTF();
                 int partition = in.readInt();
@@ -72,8 +82,9 @@ public final class KafkaPartitionSplitSerializer implements SimpleVersionedSeria
                 }
             default:
                 throw new IOException(
-                        "Unknown Kafka split state version " + version + "; this release reads versions 1.."
-                                + CURRENT_VERSION + ". Was the checkpoint written by a newer StreamSplit release?");
+                        "Unknown Kafka split state version " + version + "; this release reads versions 0 (Flink's"
+                                + " KafkaSource) to " + CURRENT_VERSION
+                                + ". Was the checkpoint written by a newer StreamSplit release, or by another source?");
         }
     }
 }

@@ -29,12 +29,34 @@ class KafkaEnumeratorStateSerializerTest {
                 true);
     }
 
+    /**
+     * VERSION_3 (the official 5.0 layout) of {@link #sample()}: three splits of split version 1,
+     * assigned orders-0 and orders-2 without offsets, unassigned orders-1 reading [5, 100); initial
+     * discovery finished. Never to be changed: the official source and older savepoints read it.
+     */
+    static final String VERSION_3_STATE = "00000003" + "00000001"
+            + "0000001c" + "00066f7264657273" + "00000000" + "8000000000000000" + "8000000000000000" + "00000000"
+            + "0000001c" + "00066f7264657273" + "00000002" + "8000000000000000" + "8000000000000000" + "00000000"
+            + "0000001c" + "00066f7264657273" + "00000001" + "0000000000000005" + "0000000000000064" + "00000001"
+            + "01";
+
     @Test
     void roundTrips() throws IOException {
         KafkaEnumeratorState state = sample();
-        assertThat(serializer.deserialize(1, serializer.serialize(state))).isEqualTo(state);
+        assertThat(serializer.deserialize(3, serializer.serialize(state))).isEqualTo(state);
         KafkaEnumeratorState empty = KafkaEnumeratorState.empty();
-        assertThat(serializer.deserialize(1, serializer.serialize(empty))).isEqualTo(empty);
+        assertThat(serializer.deserialize(3, serializer.serialize(empty))).isEqualTo(empty);
+        KafkaEnumeratorState unresolved =
+                new KafkaEnumeratorState(List.of(), List.of(), List.of(new TopicPartition("orders", 4)), false);
+        assertThat(serializer.deserialize(3, serializer.serialize(unresolved))).isEqualTo(unresolved);
+    }
+
+    @Test
+    void writesStoredVersion3Bytes() throws IOException {
+        assertThat(serializer.getVersion()).isEqualTo(3);
+        assertThat(HexFormat.of().formatHex(serializer.serialize(sample()))).isEqualTo(VERSION_3_STATE);
+        assertThat(serializer.deserialize(3, HexFormat.of().parseHex(VERSION_3_STATE)))
+                .isEqualTo(sample());
     }
 
     @Test
@@ -45,7 +67,7 @@ class KafkaEnumeratorStateSerializerTest {
                 .containsExactly(new TopicPartition("orders", 0), new TopicPartition("orders", 2));
         assertThat(state.pendingSplits())
                 .containsExactly(new KafkaPartitionSplit(new TopicPartition("orders", 1), 5, 100));
-        assertThat(HexFormat.of().formatHex(serializer.serialize(state))).isEqualTo(VERSION_1_STATE);
+        assertThat(state).isEqualTo(sample());
     }
 
     @Test

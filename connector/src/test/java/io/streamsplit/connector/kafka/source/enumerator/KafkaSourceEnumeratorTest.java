@@ -385,4 +385,61 @@ class KafkaSourceEnumeratorTest {
                         new KafkaPartitionSplit(new TopicPartition("orders", 1), 33),
                         new KafkaPartitionSplit(new TopicPartition("orders", 2), 4));
     }
+
+    @Test
+    void partitionsRestoredWithoutOffsetsStartFromTheStartingOffsetsAndMarkersGoToTheReaders() {
+        metadata.topic("orders", 3);
+        for (int p = 0; p < 3; p++) {
+            metadata.offsets(new TopicPartition("orders", p), 10, 500);
+        }
+        TopicPartition assigned = new TopicPartition("orders", 0);
+        TopicPartition unresolved = new TopicPartition("orders", 1);
+        KafkaPartitionSplit marker =
+                new KafkaPartitionSplit(new TopicPartition("orders", 2), KafkaPartitionSplit.EARLIEST_OFFSET);
+        // state of the official source: initial discovery done, one partition never resolved
+        KafkaEnumeratorState restored =
+                new KafkaEnumeratorState(List.of(assigned), List.of(marker), List.of(unresolved), true);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(1);
+        KafkaSourceEnumerator enumerator = enumerator(
+                context, KafkaSubscription.topics(List.of("orders")), StartingOffsets.latest(), null, 0, restored);
+        enumerator.start();
+        assertThat(enumerator.snapshotState(1)).as("unresolved until resolved").isEqualTo(restored);
+        runAll(context);
+
+        context.registerReader(0, "localhost");
+        enumerator.addReader(0);
+        assertThat(context.getSplitAssignments().get(0).getAssignedSplits())
+                .as("configured starting offsets (latest), not the earliest of later-found partitions")
+                .containsExactlyInAnyOrder(marker, new KafkaPartitionSplit(unresolved, 500));
+        KafkaEnumeratorState after = enumerator.snapshotState(2);
+        assertThat(after.assignedPartitions()).containsExactlyInAnyOrder(assigned, unresolved, marker.topicPartition());
+        assertThat(after.unresolvedPartitions()).isEmpty();
+    }
+
+    @Test
+    void offsetMarkersOfRestoredSplitsResolveAgainstTheCluster() throws Exception {
+        TopicPartition a = new TopicPartition("orders", 0);
+        TopicPartition b = new TopicPartition("orders", 1);
+        TopicPartition c = new TopicPartition("orders", 2);
+        metadata.topic("orders", 3)
+                .offsets(a, 3, 90)
+                .offsets(b, 4, 80)
+                .offsets(c, 5, 70)
+                .committed(c, 33);
+        List<KafkaPartitionSplit> resolved = KafkaOffsetsResolver.resolveMarkers(
+                List.of(
+                        new KafkaPartitionSplit(a, KafkaPartitionSplit.EARLIEST_OFFSET),
+                        new KafkaPartitionSplit(b, KafkaPartitionSplit.LATEST_OFFSET),
+                        new KafkaPartitionSplit(
+                                c, KafkaPartitionSplit.COMMITTED_OFFSET, KafkaPartitionSplit.LATEST_OFFSET),
+                        new KafkaPartitionSplit(new TopicPartition("orders", 7), 12)),
+                metadata,
+                "group");
+        assertThat(resolved)
+                .containsExactly(
+                        new KafkaPartitionSplit(a, 3),
+                        new KafkaPartitionSplit(b, 80),
+                        new KafkaPartitionSplit(c, 33, 70),
+                        new KafkaPartitionSplit(new TopicPartition("orders", 7), 12));
+    }
 }

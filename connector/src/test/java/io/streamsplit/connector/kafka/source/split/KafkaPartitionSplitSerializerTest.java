@@ -56,9 +56,11 @@ class KafkaPartitionSplitSerializerTest {
     }
 
     @Test
-    void rejectsNegativeOffsetsAsCorruptState() {
+    void rejectsNegativeOffsetsOtherThanTheOfficialMarkersAsCorruptState() throws IOException {
         byte[] bytes = HexFormat.of().parseHex(VERSION_1_UNBOUNDED);
-        Arrays.fill(bytes, 12, 20, (byte) 0xFF); // starting offset -1
+        Arrays.fill(bytes, 12, 20, (byte) 0xFF); // starting offset -1: the official LATEST marker
+        assertThat(serializer.deserialize(1, bytes).startingOffset()).isEqualTo(KafkaPartitionSplit.LATEST_OFFSET);
+        bytes[19] = (byte) 0xF0; // -16
         assertThatThrownBy(() -> serializer.deserialize(1, bytes))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("Corrupt Kafka split state");

@@ -41,7 +41,7 @@ class ArchitectureTest {
 
     /** The connector's classes that put its internals together (and their nested classes). */
     private static final String ASSEMBLY = SOURCE.replace(".", "\\.")
-            + "\\.(StreamSplitKafkaSource|StreamSplitKafkaSourceBuilder|KafkaSourceStream|CheckpointedOffsets)(\\$.*)?";
+            + "\\.(StreamSplitKafkaSource|StreamSplitKafkaSourceBuilder|KafkaSourceStream)(\\$.*)?";
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -205,7 +205,7 @@ class ArchitectureTest {
     void theConnectorsApiIsAnnotatedAndItsInternalsAreMarkedInternal() {
         classes()
                 .that()
-                .resideInAnyPackage(SOURCE, SOURCE + ".metrics", FORMAT)
+                .resideInAnyPackage(SOURCE, SOURCE + ".metrics", SOURCE + ".savepoint", FORMAT)
                 .and()
                 .arePublic()
                 .and()

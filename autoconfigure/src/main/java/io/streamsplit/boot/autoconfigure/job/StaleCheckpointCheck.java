@@ -9,7 +9,7 @@ import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
-import io.streamsplit.connector.kafka.source.CheckpointedOffsets;
+import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.LocalDateTime;

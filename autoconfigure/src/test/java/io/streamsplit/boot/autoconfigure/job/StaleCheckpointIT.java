@@ -8,7 +8,7 @@ import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
-import io.streamsplit.connector.kafka.source.CheckpointedOffsets;
+import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;

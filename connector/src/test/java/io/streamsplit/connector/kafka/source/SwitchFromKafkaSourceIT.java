@@ -3,6 +3,10 @@ package io.streamsplit.connector.kafka.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
+import io.streamsplit.connector.kafka.source.savepoint.KafkaSourceState;
+import io.streamsplit.connector.kafka.source.savepoint.PartitionPosition;
+import io.streamsplit.connector.kafka.source.savepoint.SavepointSources;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,10 +80,14 @@ class SwitchFromKafkaSourceIT extends KafkaFlinkIT {
         awaitOutput(TOTAL / 2);
         String fromOfficial = stopWithSavepoint(client, official);
 
+        assertSourceState(fromOfficial, TOTAL / 2);
+
         write(TOTAL / 2, TOTAL * 3 / 4);
         JobID ours = client.submitJob(job(false, fromOfficial)).get();
         awaitOutput(TOTAL * 3 / 4);
         String fromOurs = stopWithSavepoint(client, ours);
+
+        assertSourceState(fromOurs, TOTAL * 3 / 4);
 
         write(TOTAL * 3 / 4, TOTAL);
         JobID back = client.submitJob(job(true, fromOurs)).get();
@@ -104,6 +112,36 @@ class SwitchFromKafkaSourceIT extends KafkaFlinkIT {
                 .isEqualTo(1L));
         counts.forEach((key, seen) ->
                 assertThat(seen.stream().mapToLong(Long::longValue).max()).hasValue(TOTAL / KEYS));
+    }
+
+    /** The savepoint shows, before any restore, that the source continues right after {@code read} ids. */
+    private static void assertSourceState(String savepoint, int read) throws Exception {
+        KafkaSourceState state = SavepointSources.read(savepoint, SOURCE_UID).orElseThrow();
+        assertThat(state.operatorId()).isEqualTo(SavepointSources.operatorId(SOURCE_UID));
+        assertThat(state.enumeratorStateVersion()).isEqualTo(3);
+        assertThat(state.topics()).containsExactly(IN);
+        assertThat(state.partitions()).hasSize(PARTITIONS).allSatisfy(position -> {
+            assertThat(position.heldBy()).startsWith("reader ");
+            assertThat(position.marker()).isNull();
+        });
+        assertThat(state.partitions().stream()
+                        .mapToLong(PartitionPosition::offset)
+                        .sum())
+                .isEqualTo(read);
+        assertThat(CheckpointedOffsets.read(savepoint).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .isEqualTo(read);
+        assertThat(SavepointSources.read(savepoint)).singleElement().satisfies(listed -> {
+            assertThat(listed.uid()).isNull();
+            assertThat(listed.partitions()).isEqualTo(state.partitions());
+        });
+        assertThat(SavepointSources.read(savepoint, "counts"))
+                .as("keyed state is no source state")
+                .isEmpty();
+        assertThat(SavepointSources.toJson(savepoint, List.of(state)))
+                .contains(
+                        "\"uid\": \"" + SOURCE_UID + "\"", "\"topic\": \"" + IN + "\", \"partition\": 2, \"offset\": ");
     }
 
     private JobGraph job(boolean officialSource, String restoreFrom) {

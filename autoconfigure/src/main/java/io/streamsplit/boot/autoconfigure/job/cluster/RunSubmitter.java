@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.job.cluster;
 
-import io.streamsplit.connector.kafka.source.CheckpointedOffsets;
+import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

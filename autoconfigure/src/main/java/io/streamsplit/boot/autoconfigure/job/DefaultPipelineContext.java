@@ -5,7 +5,9 @@ import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.connector.kafka.source.KafkaSourceStream;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.pipeline.PipelineContext;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -24,6 +26,7 @@ public final class DefaultPipelineContext implements PipelineContext {
     private final KafkaSourceFactory sources;
     private final KafkaSinkFactory sinks;
     private final Map<String, DataStream<?>> added = new HashMap<>();
+    private final List<RestoredSourcesCheck.Source> addedSources = new ArrayList<>();
 
     public DefaultPipelineContext(
             StreamExecutionEnvironment environment,
@@ -52,7 +55,9 @@ public final class DefaultPipelineContext implements PipelineContext {
                 sources.properties(name); // fails, naming the configured sources
             }
             StreamSplitKafkaSource<T> source = beanFactory.getBean(name, StreamSplitKafkaSource.class);
-            KafkaSourceStream<T> added = KafkaSourceStream.of(environment, source, sources.watermarks(name), name);
+            String uid = sources.uid(name);
+            KafkaSourceStream<T> added = KafkaSourceStream.of(environment, source, sources.watermarks(name), name, uid);
+            addedSources.add(new RestoredSourcesCheck.Source(name, uid, source.topics(), source.topicPattern()));
             if (added.hasDeadLetters()) {
                 // named after its topic: the chain "Source: orders -> split -> orders.DLT: Writer -> ..." stays
                 // under Flink's 80-character metric name limit
@@ -67,10 +72,15 @@ public final class DefaultPipelineContext implements PipelineContext {
         return (DataStream<T>) stream;
     }
 
+    /** The sources the pipelines added so far, with their uids. */
+    List<RestoredSourcesCheck.Source> addedSources() {
+        return List.copyOf(addedSources);
+    }
+
     @Override
     public <T> DataStreamSink<T> sink(String name, DataStream<T> stream) {
         return stream.sinkTo(sinks.create(name, stream.getType()))
                 .name("sink " + name)
-                .uid("streamsplit-sink-" + name);
+                .uid(sinks.uid(name));
     }
 }

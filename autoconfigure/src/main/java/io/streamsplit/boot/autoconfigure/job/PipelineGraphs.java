@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
@@ -13,7 +14,8 @@ import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 /**
  * Builds the job's {@link StreamGraph} from the {@link StreamSplitPipeline} beans, in {@code @Order}, on a
  * fresh {@link PipelineContext}: a pipeline that fails, or pipelines that add no sink, fail with a
- * message that names the beans.
+ * message that names the beans. A job that restores a savepoint or checkpoint has its sources checked
+ * against the state there first ({@link RestoredSourcesCheck}).
  */
 final class PipelineGraphs {
 
@@ -52,6 +54,13 @@ final class PipelineGraphs {
                     e);
         }
         graph.setJobName(jobName);
+        String restoreFrom = environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_PATH);
+        if (restoreFrom != null && context instanceof DefaultPipelineContext built) {
+            RestoredSourcesCheck.check(
+                    restoreFrom,
+                    built.addedSources(),
+                    environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE));
+        }
         return graph;
     }
 }

@@ -100,6 +100,21 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         }
     }
 
+    /** The operator uid of sink {@code name}: {@code uid} as configured, else {@code streamsplit-sink-<name>}. */
+    public String uid(String name) {
+        KafkaSinkProperties sink = kafka.getSinks().get(name);
+        String uid = sink == null || sink.getUid() == null ? "streamsplit-sink-" + name : sink.getUid();
+        if (uid.isBlank()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.kafka.sinks." + name + ".uid",
+                    uid,
+                    "the uid is blank",
+                    "Remove it (the sink's uid is then 'streamsplit-sink-" + name
+                            + "'), or set the uid its state is kept under in the savepoint to restore.");
+        }
+        return uid;
+    }
+
     /**
      * The sink {@code name} for a stream of {@code elementType}; {@code null} for the startup check of
      * every sink, before any stream is known.

@@ -104,6 +104,20 @@ public class KafkaSinkProperties {
     /** Extra Kafka producer properties for this sink; they override streamsplit.kafka.properties. */
     private Map<String, String> properties = new LinkedHashMap<>();
 
+    /**
+     * Operator uid of the sink: savepoints keep its writer's and committer's state under it. Unset:
+     * 'streamsplit-sink-<name>'. To take over the savepoint of a hand-written job, set the uid its KafkaSink had.
+     */
+    private @Nullable String uid;
+
+    public @Nullable String getUid() {
+        return uid;
+    }
+
+    public void setUid(@Nullable String uid) {
+        this.uid = uid;
+    }
+
     public @Nullable String getTopic() {
         return topic;
     }

@@ -11,6 +11,7 @@ import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
+import io.streamsplit.connector.kafka.source.KafkaSourceStream;
 import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
@@ -76,6 +77,38 @@ public final class KafkaSourceFactory {
                             + ".topics.");
         }
         return source;
+    }
+
+    /**
+     * The operator uid of source {@code name}: {@code uid} as configured, else the connector's default;
+     * a blank uid or one another source has too fails, naming the property.
+     */
+    public String uid(String name) {
+        KafkaSourceProperties source = kafka.getSources().get(name);
+        String uid = source == null || source.getUid() == null ? KafkaSourceStream.defaultUid(name) : source.getUid();
+        if (uid.isBlank()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    prefix(name) + "uid",
+                    uid,
+                    "the uid is blank",
+                    "Remove it (the source's uid is then '" + KafkaSourceStream.defaultUid(name)
+                            + "'), or set the uid its offsets are kept under in the savepoint to restore.");
+        }
+        for (String other : kafka.getSources().keySet()) {
+            if (!other.equals(name) && uid.equals(uidOf(other))) {
+                throw new InvalidStreamSplitConfigurationException(
+                        prefix(name) + "uid",
+                        uid,
+                        "source '" + other + "' has the same uid, and a job's operators need uids of their own",
+                        "Give one of them another uid (" + prefix(other) + "uid).");
+            }
+        }
+        return uid;
+    }
+
+    private String uidOf(String name) {
+        String uid = kafka.getSources().get(name).getUid();
+        return uid == null ? KafkaSourceStream.defaultUid(name) : uid;
     }
 
     /** Whether source {@code name} is configured in YAML. */

@@ -118,6 +118,12 @@ public class KafkaSourceProperties {
     /** Prefix of the Kafka client ids of this source's consumers. Unset: 'streamsplit-' plus the source name. */
     private @Nullable String clientIdPrefix;
 
+    /**
+     * Operator uid of the source: savepoints keep its offsets under it. Unset: '<name>-source'. To take over
+     * the savepoint of a hand-written job, set the uid its KafkaSource had there.
+     */
+    private @Nullable String uid;
+
     /** Event-time watermarks of this source. */
     private final Watermarks watermarks = new Watermarks();
 
@@ -159,6 +165,14 @@ public class KafkaSourceProperties {
         public void setIdleTimeout(@Nullable Duration idleTimeout) {
             this.idleTimeout = idleTimeout;
         }
+    }
+
+    public @Nullable String getUid() {
+        return uid;
+    }
+
+    public void setUid(@Nullable String uid) {
+        this.uid = uid;
     }
 
     public List<String> getTopics() {

@@ -46,15 +46,44 @@ public final class KafkaSourceStream<T> {
         this.deadLetters = deadLetters;
     }
 
-    /** Adds {@code source} to {@code env} under {@code name} (also the operator uid prefix). */
+    /** Adds {@code source} to {@code env} under {@code name}, with the uid {@link #defaultUid(String)}. */
     public static <T> KafkaSourceStream<T> of(
             StreamExecutionEnvironment env,
             StreamSplitKafkaSource<T> source,
             WatermarkStrategy<T> watermarkStrategy,
             String name) {
+        return of(env, source, watermarkStrategy, name, defaultUid(name));
+    }
+
+    /**
+     * The uid a source added under {@code name} gets unless told otherwise: {@code <name>-source}.
+     * Savepoints keep a source's offsets under its uid.
+     */
+    public static String defaultUid(String name) {
+        return name + "-source";
+    }
+
+    /**
+     * Adds {@code source} to {@code env} under {@code name}, its operator with {@code uid}: the uid
+     * under which savepoints keep its offsets. To take over the offsets of a job's
+     * {@code KafkaSource}, give the uid that source had.
+     *
+     * <pre>{@code
+     * KafkaSourceStream<Order> orders = KafkaSourceStream.of(env, source, watermarks, "orders", "kafka-orders");
+     * }</pre>
+     */
+    public static <T> KafkaSourceStream<T> of(
+            StreamExecutionEnvironment env,
+            StreamSplitKafkaSource<T> source,
+            WatermarkStrategy<T> watermarkStrategy,
+            String name,
+            String uid) {
+        if (uid.isBlank()) {
+            throw new IllegalArgumentException("Source " + name + ": the operator uid is blank");
+        }
         if (source.badRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
             SingleOutputStreamOperator<T> stream =
-                    env.fromSource(source, watermarkStrategy, name).uid(name + "-source");
+                    env.fromSource(source, watermarkStrategy, name).uid(uid);
             return new KafkaSourceStream<>(name, stream, null);
         }
         TypeInformation<T> type = source.getProducedType();
@@ -62,7 +91,7 @@ public final class KafkaSourceStream<T> {
                 new OutputTag<>(name + "-dead-letters", TypeInformation.of(DeadLetterRecord.class));
         SingleOutputStreamOperator<T> records = env.fromSource(
                         source.withDeadLetterOutput(), new RecordsOnly<>(watermarkStrategy), name)
-                .uid(name + "-source")
+                .uid(uid)
                 .process(new DeadLetterSplitter<>(tag))
                 .returns(type)
                 .name("split")

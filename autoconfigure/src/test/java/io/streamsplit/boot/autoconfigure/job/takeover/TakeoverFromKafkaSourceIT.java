@@ -1,0 +1,159 @@
+package io.streamsplit.boot.autoconfigure.job.takeover;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A hand-written Flink job with the official {@code KafkaSource} is stopped with a savepoint, and a
+ * YAML application takes over from it: {@code uid} on the source (and the sink) and
+ * {@code restore-path}; nothing read twice, nothing skipped, the keyed counts go on. Without the uid the
+ * start fails, naming the property and the topics of the state no source claims.
+ */
+class TakeoverFromKafkaSourceIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    private static final String IN = "takeover-in";
+    private static final String OUT = "takeover-out";
+    private static final String SOURCE_UID = "legacy-kafka-source";
+    private static final String SINK_UID = "legacy-sink";
+    private static final int HALF = 6_000;
+
+    @TempDir
+    Path savepoints;
+
+    @Test
+    void aYamlApplicationContinuesFromTheSavepointOfAHandWrittenJob() throws Exception {
+        KAFKA.broker().createTopic(IN, 3);
+        KAFKA.broker().createTopic(OUT, 1);
+        write(0, HALF);
+        String savepoint = runHandWrittenJobAndStopWithSavepoint();
+
+        write(HALF, 2 * HALF);
+        Throwable failure = catchThrowable(() -> start(savepoint, false).close());
+        FailureAnalysis analysis = FailureReports.analyze(failure);
+        assertThat(analysis).as("a report for %s", failure).isNotNull();
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.ids.uid", "ids-source", "offsets of topics [" + IN + "]");
+        assertThat(analysis.getAction()).contains("uid its predecessor had");
+
+        try (ConfigurableApplicationContext app = start(savepoint, true)) {
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() ->
+                            KafkaTopics.values(KAFKA.bootstrapServers(), OUT).size() >= 2 * HALF);
+        }
+        List<String> out = KafkaTopics.values(KAFKA.bootstrapServers(), OUT);
+        Set<Integer> ids = new HashSet<>();
+        Map<String, Set<Long>> counts = new HashMap<>();
+        for (String line : out) {
+            String[] fields = line.split(",");
+            assertThat(ids.add(Integer.parseInt(fields[0])))
+                    .as("id %s once", fields[0])
+                    .isTrue();
+            assertThat(counts.computeIfAbsent(fields[1], k -> new TreeSet<>()).add(Long.parseLong(fields[2])))
+                    .as("count %s of %s once", fields[2], fields[1])
+                    .isTrue();
+        }
+        assertThat(ids).hasSize(2 * HALF);
+        assertThat(counts).hasSize(IdCounts.KEYS);
+        counts.forEach((key, seen) -> assertThat(seen)
+                .as("counts of %s", key)
+                .hasSize(2 * HALF / IdCounts.KEYS)
+                .contains(1L, (long) 2 * HALF / IdCounts.KEYS));
+    }
+
+    private String runHandWrittenJobAndStopWithSavepoint() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2);
+        env.enableCheckpointing(500);
+        env.fromSource(
+                        KafkaSource.<String>builder()
+                                .setBootstrapServers(KAFKA.bootstrapServers())
+                                .setTopics(IN)
+                                .setGroupId("legacy")
+                                .setStartingOffsets(OffsetsInitializer.earliest())
+                                .setValueOnlyDeserializer(new SimpleStringSchema())
+                                .build(),
+                        WatermarkStrategy.noWatermarks(),
+                        "ids")
+                .uid(SOURCE_UID)
+                .keyBy(IdCounts::key)
+                .process(new IdCounts())
+                .uid("counts")
+                .sinkTo(KafkaSink.<String>builder()
+                        .setBootstrapServers(KAFKA.bootstrapServers())
+                        .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                        .setRecordSerializer(KafkaRecordSerializationSchema.builder()
+                                .setTopic(OUT)
+                                .setValueSerializationSchema(new SimpleStringSchema())
+                                .build())
+                        .build())
+                .uid(SINK_UID);
+        JobClient job = env.executeAsync("hand-written");
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> KafkaTopics.values(KAFKA.bootstrapServers(), OUT).size() >= HALF);
+        return job.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                .get(60, TimeUnit.SECONDS);
+    }
+
+    private static ConfigurableApplicationContext start(String savepoint, boolean withUids) {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(TakeoverApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.application.name=takeover",
+                        "streamsplit.kafka.embedded.enabled=false",
+                        "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                        "streamsplit.kafka.sources.ids.topics=" + IN,
+                        "streamsplit.kafka.sources.ids.format=string",
+                        "streamsplit.kafka.sinks.counts.topic=" + OUT,
+                        "streamsplit.kafka.sinks.counts.format=string",
+                        "streamsplit.flink.parallelism=2",
+                        "streamsplit.flink.checkpointing.interval=500ms",
+                        "streamsplit.flink.restore-path=" + savepoint);
+        if (withUids) {
+            app.properties(
+                    "streamsplit.kafka.sources.ids.uid=" + SOURCE_UID,
+                    "streamsplit.kafka.sinks.counts.uid=" + SINK_UID);
+        }
+        return app.run();
+    }
+
+    private static void write(int from, int to) throws Exception {
+        KafkaTopics.write(
+                KAFKA.bootstrapServers(),
+                IN,
+                IntStream.range(from, to).mapToObj(String::valueOf).toList());
+    }
+}

@@ -7,6 +7,8 @@ import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import io.streamsplit.connector.kafka.source.savepoint.KafkaSourceState;
 import io.streamsplit.connector.kafka.source.savepoint.PartitionPosition;
 import io.streamsplit.connector.kafka.source.savepoint.SavepointSources;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -139,9 +141,22 @@ class SwitchFromKafkaSourceIT extends KafkaFlinkIT {
         assertThat(SavepointSources.read(savepoint, "counts"))
                 .as("keyed state is no source state")
                 .isEmpty();
-        assertThat(SavepointSources.toJson(savepoint, List.of(state)))
+        assertThat(json(savepoint, SOURCE_UID))
                 .contains(
                         "\"uid\": \"" + SOURCE_UID + "\"", "\"topic\": \"" + IN + "\", \"partition\": 2, \"offset\": ");
+    }
+
+    /** What the command prints for the source with {@code uid}. */
+    private static String json(String savepoint, String uid) throws Exception {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+            SavepointSources.main(new String[] {savepoint, uid});
+        } finally {
+            System.setOut(stdout);
+        }
+        return printed.toString(StandardCharsets.UTF_8);
     }
 
     private JobGraph job(boolean officialSource, String restoreFrom) {

@@ -113,6 +113,9 @@ public final class SavepointSources {
      * those sources, named.
      */
     public static void main(String[] args) throws IOException {
+        // the JSON alone on standard output, so that it can be piped (jq); log lines go to standard error
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        System.setOut(System.err);
         if (args.length == 0) {
             System.err.println("Usage: SavepointSources <checkpoint or savepoint path> [source uid ...]");
             System.exit(2);
@@ -128,7 +131,6 @@ public final class SavepointSources {
                                 + operatorId(uid) + ") in " + args[0])));
             }
         }
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         out.println(toJson(args[0], sources));
     }
 

@@ -28,6 +28,9 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
                 : environment.getProperty("spring.application.name", DEFAULT_JOB_NAME);
         Configuration configuration = FlinkConfigurationMapper.jobConfiguration(flink, name);
         checkShutdown(flink, configuration);
+        if (flink.getRestorePath() != null) {
+            policy.checkRestorePath(flink.getRestorePath());
+        }
         RetainedCheckpoints.resume(flink, name, configuration, policy);
         return new FlinkJobDefinition(name, configuration);
     }

@@ -1,8 +1,9 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
 /**
- * Decides whether an embedded job resumes from the newest checkpoint it retained, before it does:
- * the job side checks that the checkpoint's offsets still belong to the topics in Kafka.
+ * Decides whether an embedded job resumes from the newest checkpoint it retained, before it does,
+ * and checks a configured restore path: the job side checks that the offsets still belong to the
+ * topics in Kafka.
  */
 @FunctionalInterface
 public interface RetainedCheckpointPolicy {
@@ -15,4 +16,10 @@ public interface RetainedCheckpointPolicy {
      * fail startup with a report.
      */
     boolean resume(RetainedCheckpoints.Checkpoint checkpoint);
+
+    /**
+     * Checks the savepoint or checkpoint {@code streamsplit.flink.restore-path} names before the job
+     * restores it; may fail startup with a report. Nothing by default.
+     */
+    default void checkRestorePath(String path) {}
 }

@@ -31,6 +31,7 @@ import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * an offset beyond a partition's end means the topics were deleted and recreated since, and resuming
  * would skip or misread records. {@code streamsplit.flink.checkpointing.on-stale-checkpoint} decides:
  * fail with a report (default), start fresh (the job's checkpoint directory is renamed aside, not
- * deleted), or resume anyway.
+ * deleted), or resume anyway. The savepoint {@code streamsplit.flink.restore-path} names gets the same
+ * comparison ({@link #checkRestorePath}); there only failing or restoring anyway make sense.
  */
 public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
 
@@ -116,6 +118,48 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
         }
     }
 
+    /**
+     * The savepoint of {@code streamsplit.flink.restore-path} fits the topics its sources read: a
+     * topic gone, a partition gone or an offset beyond a partition's end fails the start (with
+     * {@code on-stale-checkpoint: resume}, a warning). Topics no source reads any more are not
+     * compared: their offsets are dropped anyway.
+     */
+    @Override
+    public void checkRestorePath(String path) {
+        Map<TopicPartition, Long> offsets;
+        try {
+            offsets = new HashMap<>(CheckpointedOffsets.read(path));
+        } catch (IOException | RuntimeException e) {
+            LOG.info(
+                    "Could not read the offsets in streamsplit.flink.restore-path={} from the application ({}); Flink"
+                            + " reads them when the job restores",
+                    path,
+                    e.toString());
+            return;
+        }
+        offsets.keySet().removeIf(tp -> readerOf(tp.topic()) == null);
+        List<String> stale = stale(offsets);
+        if (stale.isEmpty()) {
+            return;
+        }
+        String found = "the savepoint " + path + " does not fit the topics in Kafka: " + String.join("; ", stale)
+                + " — the topics were deleted (and perhaps recreated) since it was taken";
+        if (action == StaleCheckpointAction.RESUME) {
+            LOG.warn(
+                    "Restoring anyway ({}=resume): {}. The offset reset strategy decides where those partitions"
+                            + " continue.",
+                    PROPERTY,
+                    found);
+            return;
+        }
+        throw new InvalidStreamSplitConfigurationException(
+                "streamsplit.flink.restore-path",
+                path,
+                found,
+                "Restore a savepoint taken from these topics as they are now, remove streamsplit.flink.restore-path to"
+                        + " start from the sources' starting offsets, or restore anyway with " + PROPERTY + "=resume.");
+    }
+
     /** One sentence per partition that does not fit, e.g. "orders-2 continues at 1200, beyond its end 800". */
     private List<String> stale(Map<TopicPartition, Long> offsets) {
         List<String> stale = new ArrayList<>();
@@ -180,6 +224,17 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
 
     /** The servers of the source that reads {@code topic} (its own, else the shared ones). */
     private String serversOf(String topic) {
+        String source = readerOf(topic);
+        if (source != null) {
+            return bootstrapServers.resolve(
+                    KafkaSourceFactory.prefix(source) + "bootstrap-servers",
+                    kafka.getSources().get(source).getBootstrapServers());
+        }
+        return bootstrapServers.resolve("streamsplit.kafka.bootstrap-servers", List.of());
+    }
+
+    /** The name of the configured source that reads {@code topic}, or {@code null}. */
+    private @Nullable String readerOf(String topic) {
         for (Map.Entry<String, KafkaSourceProperties> source :
                 kafka.getSources().entrySet()) {
             KafkaSourceProperties properties = source.getValue();
@@ -189,12 +244,10 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
                                     .matcher(topic)
                                     .matches();
             if (reads) {
-                return bootstrapServers.resolve(
-                        KafkaSourceFactory.prefix(source.getKey()) + "bootstrap-servers",
-                        properties.getBootstrapServers());
+                return source.getKey();
             }
         }
-        return bootstrapServers.resolve("streamsplit.kafka.bootstrap-servers", List.of());
+        return null;
     }
 
     private static String moveAside(RetainedCheckpoints.Checkpoint checkpoint) {

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -27,6 +28,8 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +96,58 @@ class TakeoverFromKafkaSourceIT {
                 .as("counts of %s", key)
                 .hasSize(2 * HALF / IdCounts.KEYS)
                 .contains(1L, (long) 2 * HALF / IdCounts.KEYS));
+
+        // the input topic deleted and recreated since the savepoint: its offsets point beyond the new ends
+        KAFKA.broker().deleteTopic(IN);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !topics().contains(IN));
+        KAFKA.broker().createTopic(IN, 3);
+        write(0, 10);
+        FailureAnalysis stale = FailureReports.analyze(
+                catchThrowable(() -> start(savepoint, true).close()));
+        assertThat(stale).isNotNull();
+        assertThat(stale.getDescription())
+                .contains(
+                        "streamsplit.flink.restore-path",
+                        savepoint,
+                        "does not fit the topics in Kafka",
+                        "beyond its end");
+        assertThat(stale.getAction()).contains("on-stale-checkpoint=resume");
+    }
+
+    @Test
+    void stateOfAnotherKindOfSourceUnderTheUidFailsTheStart() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1);
+        env.enableCheckpointing(500);
+        env.fromSource(new NumberSequenceSource(0, Long.MAX_VALUE), WatermarkStrategy.noWatermarks(), "numbers")
+                .uid(SOURCE_UID)
+                .map(n -> {
+                    Thread.sleep(1);
+                    return String.valueOf(n);
+                })
+                .sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("numbers");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> job.getJobStatus().get() == org.apache.flink.api.common.JobStatus.RUNNING);
+        String savepoint = await().atMost(Duration.ofSeconds(60))
+                .ignoreExceptions()
+                .until(
+                        () -> job.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                                .get(30, TimeUnit.SECONDS),
+                        path -> path != null);
+        KAFKA.broker().createTopic(IN, 3);
+
+        FailureAnalysis analysis = FailureReports.analyze(
+                catchThrowable(() -> start(savepoint, true).close()));
+        assertThat(analysis).isNotNull();
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.ids.uid", SOURCE_UID, savepoint, "is not a Kafka source's");
+        assertThat(analysis.getAction()).contains("Flink's KafkaSource");
+    }
+
+    private static Set<String> topics() throws Exception {
+        try (Admin admin = Admin.create(KAFKA.broker().clientProperties())) {
+            return admin.listTopics().names().get();
+        }
     }
 
     private String runHandWrittenJobAndStopWithSavepoint() throws Exception {

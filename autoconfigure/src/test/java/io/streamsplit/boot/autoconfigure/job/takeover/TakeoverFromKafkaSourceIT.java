@@ -31,11 +31,14 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -44,6 +47,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code restore-path}; nothing read twice, nothing skipped, the keyed counts go on. Without the uid the
  * start fails, naming the property and the topics of the state no source claims.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class TakeoverFromKafkaSourceIT {
 
     @RegisterExtension
@@ -59,7 +63,7 @@ class TakeoverFromKafkaSourceIT {
     Path savepoints;
 
     @Test
-    void aYamlApplicationContinuesFromTheSavepointOfAHandWrittenJob() throws Exception {
+    void aYamlApplicationContinuesFromTheSavepointOfAHandWrittenJob(CapturedOutput output) throws Exception {
         KAFKA.broker().createTopic(IN, 3);
         KAFKA.broker().createTopic(OUT, 1);
         write(0, HALF);
@@ -96,6 +100,16 @@ class TakeoverFromKafkaSourceIT {
                 .as("counts of %s", key)
                 .hasSize(2 * HALF / IdCounts.KEYS)
                 .contains(1L, (long) 2 * HALF / IdCounts.KEYS));
+
+        // a source that now reads another topic: the savepoint's offsets of the old one are dropped, and said so
+        KAFKA.broker().createTopic("takeover-other", 1);
+        start(savepoint, true, "streamsplit.kafka.sources.ids.topics=takeover-other")
+                .close();
+        assertThat(output.getOut())
+                .contains(
+                        "Source 'ids' restores offsets of topics [" + IN + "] from " + savepoint,
+                        "those partitions are released and their offsets dropped",
+                        "streamsplit.kafka.sources.ids.topics");
 
         // the input topic deleted and recreated since the savepoint: its offsets point beyond the new ends
         KAFKA.broker().deleteTopic(IN);
@@ -183,7 +197,7 @@ class TakeoverFromKafkaSourceIT {
                 .get(60, TimeUnit.SECONDS);
     }
 
-    private static ConfigurableApplicationContext start(String savepoint, boolean withUids) {
+    private static ConfigurableApplicationContext start(String savepoint, boolean withUids, String... more) {
         SpringApplicationBuilder app = new SpringApplicationBuilder(TakeoverApplication.class)
                 .web(WebApplicationType.NONE)
                 .properties(
@@ -202,7 +216,7 @@ class TakeoverFromKafkaSourceIT {
                     "streamsplit.kafka.sources.ids.uid=" + SOURCE_UID,
                     "streamsplit.kafka.sinks.counts.uid=" + SINK_UID);
         }
-        return app.run();
+        return app.properties(more).run();
     }
 
     private static void write(int from, int to) throws Exception {

@@ -284,16 +284,20 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
                 settings.sourceName(),
                 new TreeSet<>(gone.stream().map(TopicPartition::toString).toList()),
                 settings.subscription());
-        Map<Integer, List<TopicPartition>> byReader = new HashMap<>();
+        List<TopicPartition> released = new ArrayList<>();
         for (TopicPartition tp : gone) {
             pending.remove(tp);
             unresolved.remove(tp);
             if (assigned.remove(tp)) {
                 removed.add(tp);
-                byReader.computeIfAbsent(owner(tp), k -> new ArrayList<>()).add(tp);
+                released.add(tp);
             }
         }
-        byReader.forEach(this::sendRemoval);
+        if (!released.isEmpty()) {
+            // to every reader: after a restore at another parallelism (or from another source's savepoint)
+            // Flink hands the readers' splits out round-robin, so the formula owner need not hold the split
+            context.registeredReaders().keySet().forEach(reader -> sendRemoval(reader, released));
+        }
     }
 
     private void sendRemoval(int reader, List<TopicPartition> partitions) {
@@ -381,11 +385,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     @Override
     public void addReader(int subtaskId) {
         signalledNoMoreSplits.remove(subtaskId);
-        List<TopicPartition> removedOwned =
-                removed.stream().filter(tp -> owner(tp) == subtaskId).toList();
-        if (!removedOwned.isEmpty()) {
-            // a reader restored from a checkpoint taken before the removal may still hold these
-            sendRemoval(subtaskId, removedOwned);
+        if (!removed.isEmpty()) {
+            // a reader restored from a checkpoint taken before the removal may still hold some of these
+            sendRemoval(subtaskId, List.copyOf(removed));
         }
         if (control != null) {
             control.addReader(subtaskId);

@@ -244,7 +244,7 @@ class KafkaSourceEnumeratorTest {
     }
 
     @Test
-    void deletedTopicIsReleasedFromItsReaderAndDroppedFromState() {
+    void deletedTopicIsReleasedFromEveryReaderAndDroppedFromState() {
         metadata.topic("keep", 1).topic("gone", 2);
         TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(2, 0, 1);
         KafkaSourceEnumerator enumerator = enumerator(
@@ -265,10 +265,9 @@ class KafkaSourceEnumeratorTest {
                 .forEach((reader, events) ->
                         events.forEach(event -> released.computeIfAbsent(reader, r -> new java.util.ArrayList<>())
                                 .addAll(((PartitionsRemovedEvent) event).partitions())));
-        assertThat(released.values().stream().flatMap(List::stream).toList())
-                .containsExactlyInAnyOrderElementsOf(partitions("gone", 2));
-        released.forEach((reader, tps) -> tps.forEach(
-                tp -> assertThat(KafkaSplitAssignment.ownerOf(tp, 2)).isEqualTo(reader)));
+        // every reader hears of it: restored at another parallelism, any reader may hold a split
+        assertThat(released).containsOnlyKeys(0, 1);
+        released.values().forEach(tps -> assertThat(tps).containsExactlyInAnyOrderElementsOf(partitions("gone", 2)));
         assertThat(enumerator.snapshotState(5).assignedPartitions()).containsExactly(new TopicPartition("keep", 0));
     }
 

@@ -89,14 +89,22 @@ public final class KafkaEnumeratorStateSerializer implements SimpleVersionedSeri
 
     private static void writeEntry(DataOutputSerializer out, TopicPartition tp, long start, long stop, int status)
             throws IOException {
-        DataOutputSerializer split = new DataOutputSerializer(tp.topic().length() + 24);
-        split.writeUTF(tp.topic());
-        split.writeInt(tp.partition());
-        split.writeLong(start);
-        split.writeLong(stop);
-        out.writeInt(split.length());
-        out.write(split.getSharedBuffer(), 0, split.length());
+        out.writeInt(2 + utfLength(tp.topic()) + 4 + 8 + 8); // the split's bytes, written in place
+        out.writeUTF(tp.topic());
+        out.writeInt(tp.partition());
+        out.writeLong(start);
+        out.writeLong(stop);
         out.writeInt(status);
+    }
+
+    /** The bytes {@code writeUTF} writes for {@code text} after its two length bytes (modified UTF-8). */
+    private static int utfLength(String text) {
+        int bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            bytes += c >= 0x0001 && c <= 0x007F ? 1 : c <= 0x07FF ? 2 : 3;
+        }
+        return bytes;
     }
 
     @Override

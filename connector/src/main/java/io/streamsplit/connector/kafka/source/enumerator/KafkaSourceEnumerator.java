@@ -153,14 +153,15 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
      */
     private List<KafkaPartitionSplit> resolveSplits(Set<TopicPartition> partitions, Set<TopicPartition> initial)
             throws Exception {
-        Set<TopicPartition> later = new HashSet<>(partitions);
-        later.removeAll(initial);
-        Map<TopicPartition, Long> starts = new HashMap<>();
-        if (!initial.isEmpty()) {
-            starts.putAll(
+        Map<TopicPartition, Long> starts;
+        if (initial.size() == partitions.size() || initial.isEmpty()) { // all of one kind: the usual case
+            StartingOffsets starting = initial.isEmpty() ? StartingOffsets.earliest() : settings.startingOffsets();
+            starts = KafkaOffsetsResolver.starting(starting, partitions, metadata, settings.groupId());
+        } else {
+            Set<TopicPartition> later = new HashSet<>(partitions);
+            later.removeAll(initial);
+            starts = new HashMap<>(
                     KafkaOffsetsResolver.starting(settings.startingOffsets(), initial, metadata, settings.groupId()));
-        }
-        if (!later.isEmpty()) {
             starts.putAll(
                     KafkaOffsetsResolver.starting(StartingOffsets.earliest(), later, metadata, settings.groupId()));
         }
@@ -209,9 +210,12 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         removed.removeAll(added);
         resolving.addAll(added);
         initialDiscoveryResolving |= initial;
-        Set<TopicPartition> fromStartingOffsets = new HashSet<>(added);
-        if (!initial) {
-            fromStartingOffsets.retainAll(unresolved);
+        Set<TopicPartition> fromStartingOffsets;
+        if (initial) {
+            fromStartingOffsets = added;
+        } else {
+            fromStartingOffsets = new HashSet<>(unresolved);
+            fromStartingOffsets.retainAll(added);
         }
         context.callAsync(
                 () -> resolveSplits(added, fromStartingOffsets),
@@ -234,11 +238,13 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
             return;
         }
         splits.forEach(split -> pending.put(split.topicPartition(), split));
-        List<String> restoredWithoutOffsets = splits.stream()
-                .filter(split -> unresolved.remove(split.topicPartition()))
-                .map(KafkaPartitionSplit::splitId)
-                .sorted()
-                .toList();
+        List<String> restoredWithoutOffsets = unresolved.isEmpty()
+                ? List.of()
+                : splits.stream()
+                        .filter(split -> unresolved.remove(split.topicPartition()))
+                        .map(KafkaPartitionSplit::splitId)
+                        .sorted()
+                        .toList();
         if (!restoredWithoutOffsets.isEmpty()) {
             LOG.info(
                     "Source {}: partitions {} were restored without offsets (never assigned by the source that took the"

@@ -9,6 +9,7 @@ import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -188,7 +189,7 @@ final class StreamSplitPropertyNames implements BeanFactoryPostProcessor {
         }
         for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(type)) {
             if (property.getReadMethod() != null && !property.getName().equals("class")) {
-                names.add(property.getName().replaceAll("([A-Z])", "-$1").toLowerCase());
+                names.add(property.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT));
             }
         }
         return names;

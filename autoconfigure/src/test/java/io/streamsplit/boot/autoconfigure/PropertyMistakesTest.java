@@ -102,7 +102,15 @@ class PropertyMistakesTest {
                         "streamsplit.kafka.sources.orders.properties.max.poll.records=500",
                         "streamsplit.flink.configuration.pipeline.object-reuse=true",
                         "streamsplit.kafka.sources.orders.topics[1]=returns")
-                .run(context -> assertThat(context).hasNotFailed());
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    StreamSplitProperties bound = context.getBean(StreamSplitProperties.class);
+                    assertThat(bound.getKafka().getSources().get("orders").getProperties())
+                            .containsEntry("max.poll.records", "500");
+                    assertThat(bound.getKafka().getSources().get("orders").getTopics())
+                            .containsExactly("orders", "returns");
+                    assertThat(bound.getFlink().getConfiguration()).containsEntry("pipeline.object-reuse", "true");
+                });
     }
 
     @Test

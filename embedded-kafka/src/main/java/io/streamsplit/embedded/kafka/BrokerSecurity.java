@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -155,7 +156,7 @@ public final class BrokerSecurity {
     /** Generates the TLS material (once, in a temporary directory) and returns the secure listener's settings. */
     Map<String, String> brokerProperties() {
         Map<String, String> props = new LinkedHashMap<>();
-        String prefix = "listener.name." + LISTENER.toLowerCase() + ".";
+        String prefix = "listener.name." + LISTENER.toLowerCase(Locale.ROOT) + ".";
         if (usesSasl()) {
             props.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512");
             StringBuilder plain = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");

@@ -18,6 +18,7 @@ import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -226,7 +227,10 @@ public final class KafkaSourceFactory {
                     p + "dead-letter-topic",
                     source.getDeadLetterTopic(),
                     "a dead-letter topic is set but bad-record-policy is '"
-                            + source.getBadRecordPolicy().name().toLowerCase().replace('_', '-')
+                            + source.getBadRecordPolicy()
+                                    .name()
+                                    .toLowerCase(Locale.ROOT)
+                                    .replace('_', '-')
                             + "', so it would never be used",
                     "Set " + p + "bad-record-policy to dead-letter, or remove the dead-letter topic.");
         }

@@ -3,6 +3,7 @@ package io.streamsplit.connector.kafka.source;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
@@ -136,13 +137,14 @@ public final class StartingOffsets implements Serializable {
     public String toString() {
         switch (kind) {
             case COMMITTED:
-                return "committed (reset to " + missingCommitStrategy.name().toLowerCase() + " when missing)";
+                return "committed (reset to " + missingCommitStrategy.name().toLowerCase(Locale.ROOT)
+                        + " when missing)";
             case TIMESTAMP:
                 return "timestamp " + timestampMillis;
             case SPECIFIC:
                 return "specific " + specificOffsets + " (others " + fallback + ")";
             default:
-                return kind.name().toLowerCase();
+                return kind.name().toLowerCase(Locale.ROOT);
         }
     }
 }

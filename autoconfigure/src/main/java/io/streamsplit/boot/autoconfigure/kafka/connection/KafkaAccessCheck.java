@@ -8,6 +8,7 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -203,7 +204,7 @@ public final class KafkaAccessCheck {
             String resourceType,
             String resource) {
         String principal = principal(client);
-        String op = operation.name().charAt(0) + operation.name().substring(1).toLowerCase();
+        String op = operation.name().charAt(0) + operation.name().substring(1).toLowerCase(Locale.ROOT);
         return new InvalidStreamSplitConfigurationException(
                 property,
                 value,

@@ -101,14 +101,15 @@ class PropertyMistakesTest {
         runner.withPropertyValues(
                         "streamsplit.kafka.sources.orders.properties.max.poll.records=500",
                         "streamsplit.flink.configuration.pipeline.object-reuse=true",
-                        "streamsplit.kafka.sources.orders.topics[1]=returns")
+                        "streamsplit.kafka.sources.returns.topics[0]=returns",
+                        "streamsplit.kafka.sources.returns.topics[1]=refunds")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     StreamSplitProperties bound = context.getBean(StreamSplitProperties.class);
                     assertThat(bound.getKafka().getSources().get("orders").getProperties())
                             .containsEntry("max.poll.records", "500");
-                    assertThat(bound.getKafka().getSources().get("orders").getTopics())
-                            .containsExactly("orders", "returns");
+                    assertThat(bound.getKafka().getSources().get("returns").getTopics())
+                            .containsExactly("returns", "refunds");
                     assertThat(bound.getFlink().getConfiguration()).containsEntry("pipeline.object-reuse", "true");
                 });
     }

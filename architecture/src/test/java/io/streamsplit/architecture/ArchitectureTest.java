@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
+import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -249,6 +250,36 @@ class ArchitectureTest {
                                                 p -> type.getPackageName().startsWith(p.substring(0, p.length() - 2))))
                                 .forEach(type -> events.add(SimpleConditionEvent.violated(
                                         method, method.getFullName() + " mentions internal type " + type.getName())));
+                    }
+                })
+                .check(CLASSES);
+    }
+
+    /**
+     * Every package of every shipped module declares its nullness (JSpecify's {@code @NullMarked}):
+     * unannotated types are non-null, and what may be null says {@code @Nullable}. The benchmark
+     * harnesses are not shipped.
+     */
+    @Test
+    void everyShippedPackageIsNullMarked() {
+        classes()
+                .that()
+                .resideOutsideOfPackages("io.streamsplit.benchmarks..")
+                .and()
+                .areTopLevelClasses()
+                .and()
+                .doNotHaveSimpleName("package-info")
+                .should(new ArchCondition<>("reside in a @NullMarked package") {
+                    @Override
+                    public void check(JavaClass type, ConditionEvents events) {
+                        boolean marked = type.getPackage()
+                                .tryGetPackageInfo()
+                                .map(info -> info.isAnnotatedWith(NullMarked.class))
+                                .orElse(false);
+                        if (!marked) {
+                            events.add(SimpleConditionEvent.violated(
+                                    type, type.getPackageName() + " has no @NullMarked package-info"));
+                        }
                     }
                 })
                 .check(CLASSES);

@@ -11,6 +11,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -31,7 +32,7 @@ public class CustomerTotalsLog implements SmartLifecycle {
     private final String bootstrapServers;
     private final List<String> totals = new CopyOnWriteArrayList<>();
     private volatile KafkaConsumer<byte[], byte[]> consumer;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     public CustomerTotalsLog(@Qualifier("orders") StreamSplitKafkaSource<?> orders) {
         this.bootstrapServers = orders.consumerProperties().getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -38,7 +39,7 @@ public class DemoOrderProducer implements SmartLifecycle {
     private final AtomicLong orders = new AtomicLong();
     private final AtomicLong refunds = new AtomicLong();
     private final AtomicLong malformed = new AtomicLong();
-    private ScheduledExecutorService scheduler;
+    private @Nullable ScheduledExecutorService scheduler;
     private KafkaProducer<byte[], byte[]> producer;
     private long batches;
 

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Security of an {@link EmbeddedKafkaBroker}'s client listener: the protocol ({@code SASL_PLAINTEXT},
@@ -38,10 +39,10 @@ public final class BrokerSecurity {
     private final String protocol;
     private final Map<String, String> users = new LinkedHashMap<>();
     private boolean acls;
-    private String clientCertificateName;
-    private Path clientKeyStore;
-    private Path trustStore;
-    private Path keyStore;
+    private @Nullable String clientCertificateName;
+    private @Nullable Path clientKeyStore;
+    private @Nullable Path trustStore;
+    private @Nullable Path keyStore;
     private String certificatePem;
 
     private BrokerSecurity(String protocol) {
@@ -331,7 +332,7 @@ public final class BrokerSecurity {
         }
     }
 
-    private <T> T requireTls(T value) {
+    private <T> T requireTls(@Nullable T value) {
         if (!usesTls()) {
             throw new IllegalStateException("The broker's listener is " + protocol + "; there is no TLS material");
         }

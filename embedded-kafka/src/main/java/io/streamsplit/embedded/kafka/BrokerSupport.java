@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,7 +78,7 @@ final class BrokerSupport {
             int controllerPort,
             int internalPort,
             Path logDir,
-            BrokerSecurity security,
+            @Nullable BrokerSecurity security,
             Map<String, String> brokerProperties) {
         Properties props = new Properties();
         props.put("process.roles", "broker,controller");

@@ -27,6 +27,7 @@ import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.Feature;
 import org.apache.kafka.server.common.MetadataVersion;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,18 +59,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final int requestedPort;
-    private final Path requestedLogDir;
+    private final @Nullable Path requestedLogDir;
     private final Map<String, String> brokerProperties;
-    private final Short transactionVersion;
-    private final BrokerSecurity security;
+    private final @Nullable Short transactionVersion;
+    private final @Nullable BrokerSecurity security;
 
-    private Path logDir;
+    private @Nullable Path logDir;
     private boolean ownsLogDir;
     private int port;
     private int internalPort;
     private int controllerPort;
     private String clusterId;
-    private KafkaRaftServer server;
+    private @Nullable KafkaRaftServer server;
 
     private EmbeddedKafkaBroker(Builder builder) {
         this.requestedPort = builder.port;
@@ -167,7 +168,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /** The client listener's security, or null for a PLAINTEXT broker. */
-    public BrokerSecurity security() {
+    public @Nullable BrokerSecurity security() {
         return security;
     }
 
@@ -314,10 +315,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** Options for an {@link EmbeddedKafkaBroker}. */
     public static final class Builder {
         private int port;
-        private Path logDir;
+        private @Nullable Path logDir;
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
-        private Short transactionVersion;
-        private BrokerSecurity security;
+        private @Nullable Short transactionVersion;
+        private @Nullable BrokerSecurity security;
 
         private Builder() {}
 

@@ -1,6 +1,7 @@
 package io.streamsplit.embedded.kafka;
 
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class EmbeddedKafkaExtension implements BeforeAllCallback, AfterAllCallback {
 
     private final Consumer<EmbeddedKafkaBroker.Builder> customizer;
-    private EmbeddedKafkaBroker broker;
+    private @Nullable EmbeddedKafkaBroker broker;
 
     /** A broker with the default settings on a free port. */
     public EmbeddedKafkaExtension() {

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,11 +29,11 @@ public final class StandaloneFlinkClusterBuilder {
 
     private int taskSlots = 2;
     private int taskManagers = 1;
-    private Path workDir;
+    private @Nullable Path workDir;
     private Duration startTimeout = Duration.ofSeconds(90);
     private final Map<String, String> configuration = new LinkedHashMap<>();
-    private String applicationClass;
-    private Path userLib;
+    private @Nullable String applicationClass;
+    private @Nullable Path userLib;
     private final List<String> applicationArgs = new ArrayList<>();
     private String jobManagerHeap = "384m";
 

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the user's {@link StartingOffsets} and {@link StoppingOffsets} into concrete offsets by
@@ -154,7 +155,7 @@ public final class KafkaOffsetsResolver {
                 .toList();
     }
 
-    private static long require(Long offset, KafkaPartitionSplit split, String which) {
+    private static long require(@Nullable Long offset, KafkaPartitionSplit split, String which) {
         if (offset == null) {
             throw new IllegalStateException("No " + which + " offset for restored split " + split + ": the partition "
                     + split.topicPartition() + " does not exist (any more) or the consumer group has no commit for it."

@@ -51,7 +51,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
             String sourceName,
             KafkaSubscription subscription,
             StartingOffsets startingOffsets,
-            StoppingOffsets stoppingOffsets,
+            @Nullable StoppingOffsets stoppingOffsets,
             String groupId,
             long discoveryIntervalMillis)
             implements Serializable {
@@ -79,7 +79,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     private volatile long lastDiscoveryTime = -1;
     private boolean initialDiscoveryResolving;
 
-    private KafkaMetadata metadata;
+    private @Nullable KafkaMetadata metadata;
     private final @Nullable SourceControlRelay control;
 
     public KafkaSourceEnumerator(

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which partitions a source reads: a list of topics, a topic name pattern, or an explicit set of
@@ -60,7 +61,7 @@ public abstract class KafkaSubscription implements Serializable {
     public abstract List<String> topics();
 
     /** The topic pattern, or {@code null} when topics or partitions are named. */
-    public Pattern pattern() {
+    public @Nullable Pattern pattern() {
         return null;
     }
 

@@ -4,6 +4,7 @@ import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import java.io.Serializable;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.types.Either;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a source's emitted elements and dead letters become its output type: the elements
@@ -19,6 +20,7 @@ public interface ElementMapping<T, OUT> extends Serializable {
     OUT element(T element);
 
     /** The dead letter as output, or {@code null} if this source has no dead-letter output. */
+    @Nullable
     OUT deadLetter(DeadLetterRecord deadLetter);
 
     /** Elements pass through; there is no dead-letter output. */
@@ -32,7 +34,7 @@ public interface ElementMapping<T, OUT> extends Serializable {
             }
 
             @Override
-            public T deadLetter(DeadLetterRecord deadLetter) {
+            public @Nullable T deadLetter(DeadLetterRecord deadLetter) {
                 return null;
             }
         };

@@ -6,6 +6,7 @@ import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One poll's records, grouped by split, handed from the fetcher thread to the reader in
@@ -23,7 +24,7 @@ final class KafkaPartitionRecords implements RecordsWithSplitIds<KafkaRecordRun>
 
     private int splitIndex = -1;
     private int recordIndex;
-    private List<ConsumerRecord<byte[], byte[]>> current;
+    private @Nullable List<ConsumerRecord<byte[], byte[]>> current;
     private int currentLimit;
 
     KafkaPartitionRecords(Set<String> finishedSplits) {
@@ -41,7 +42,7 @@ final class KafkaPartitionRecords implements RecordsWithSplitIds<KafkaRecordRun>
     }
 
     @Override
-    public String nextSplit() {
+    public @Nullable String nextSplit() {
         splitIndex++;
         if (splitIndex >= splitIds.size()) {
             current = null;
@@ -54,7 +55,7 @@ final class KafkaPartitionRecords implements RecordsWithSplitIds<KafkaRecordRun>
     }
 
     @Override
-    public KafkaRecordRun nextRecordFromSplit() {
+    public @Nullable KafkaRecordRun nextRecordFromSplit() {
         if (current == null || recordIndex >= currentLimit) {
             return null;
         }

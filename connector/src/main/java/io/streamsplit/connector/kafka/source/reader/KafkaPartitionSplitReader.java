@@ -29,6 +29,7 @@ import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,9 +53,9 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     private final String sourceName;
     private final Properties consumerProperties;
     /** Created on the fetcher thread with the first splits; read by {@link #wakeUp()} from the task thread. */
-    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private volatile @Nullable KafkaConsumer<byte[], byte[]> consumer;
 
-    private Properties consumerSettings;
+    private @Nullable Properties consumerSettings;
     private final KafkaSourceReaderMetrics metrics;
     private final Consumer<Set<String>> removedSplitsReporter;
     private final Map<TopicPartition, KafkaPartitionSplit> assigned = new LinkedHashMap<>();
@@ -103,6 +104,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     }
 
     /** The settings the consumer was created with; {@code null} before the first splits. */
+    @Nullable
     Properties consumerSettings() {
         return consumerSettings;
     }

@@ -10,6 +10,7 @@ import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.apache.flink.metrics.Counter;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,6 +142,8 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
     private final class Collector implements KafkaRecordCollector<T> {
         SourceOutput<OUT> output;
         long recordTimestamp;
+
+        @Nullable
         Throwable downstreamFailure;
 
         @Override

@@ -164,24 +164,31 @@ class ApplicationModeIT {
         await().atMost(START).until(() -> ids.traffic.tally(IDS).out() >= count);
     }
 
-    /** POST /jobs/<id>/stop, then polls the savepoint's status; returns its location. */
+    /**
+     * POST /jobs/<id>/stop, then polls the savepoint's status; returns its location. A savepoint whose
+     * trigger failed (a task still being redeployed after a TaskManager was lost) leaves the job running:
+     * it is triggered again, as an operator would.
+     */
     private static String stopWithSavepoint(StandaloneFlinkCluster cluster, String job, Path directory) {
-        String trigger = cluster.post(
-                "/jobs/" + job + "/stop", "{\"targetDirectory\":\"" + directory.toUri() + "\",\"drain\":false}");
-        Matcher id = Pattern.compile("\"request-id\":\"([0-9a-f]+)\"").matcher(trigger);
-        assertThat(id.find()).as("a trigger id in %s", trigger).isTrue();
         String[] location = new String[1];
-        await().atMost(Duration.ofSeconds(60)).until(() -> {
-            String status = cluster.get("/jobs/" + job + "/savepoints/" + id.group(1));
-            Matcher state = STATUS.matcher(status);
-            if (state.find() && state.group(1).equals("COMPLETED")) {
-                Matcher where = LOCATION.matcher(status);
-                assertThat(where.find())
-                        .as("the savepoint's location in %s", status)
-                        .isTrue();
+        await().atMost(Duration.ofSeconds(120)).until(() -> {
+            String trigger = cluster.post(
+                    "/jobs/" + job + "/stop", "{\"targetDirectory\":\"" + directory.toUri() + "\",\"drain\":false}");
+            Matcher id = Pattern.compile("\"request-id\":\"([0-9a-f]+)\"").matcher(trigger);
+            assertThat(id.find()).as("a trigger id in %s", trigger).isTrue();
+            String[] status = new String[1];
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                status[0] = cluster.get("/jobs/" + job + "/savepoints/" + id.group(1));
+                Matcher state = STATUS.matcher(status[0]);
+                return state.find() && state.group(1).equals("COMPLETED");
+            });
+            Matcher where = LOCATION.matcher(status[0]);
+            if (where.find()) {
                 location[0] = where.group(1);
                 return true;
             }
+            assertThat(status[0]).as("a location or a failure in %s", status[0]).contains("failure-cause");
+            Thread.sleep(1_000);
             return false;
         });
         return location[0];

@@ -315,6 +315,42 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Checks the settings and builds the source. */
     public StreamSplitKafkaSource<T> build() {
+        sanityCheck();
+        String groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
+        OffsetResetStrategy reset = KafkaClientConfigs.resetStrategy(properties, offsetResetStrategy);
+        String sourceName = name != null ? name : subscription.toString();
+        String clientId = clientIdPrefix != null
+                ? clientIdPrefix
+                : "streamsplit-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_");
+
+        Properties consumer = KafkaClientConfigs.consumer(properties, clientId, reset);
+        SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null
+                ? metadataFactory
+                : StreamSplitKafkaSource.adminMetadata(
+                        KafkaClientConfigs.admin(properties, clientId),
+                        KafkaClientConfigs.isolation(consumer),
+                        metadataTimeout.toMillis());
+
+        boolean commit = commitOffsets != null ? commitOffsets : groupId != null;
+        StreamSplitKafkaSource.Config<T> config = new StreamSplitKafkaSource.Config<>(
+                sourceName,
+                subscription,
+                startingOffsets,
+                stoppingOffsets,
+                discoveryInterval.toMillis(),
+                groupId,
+                commit,
+                badRecordPolicy,
+                maxRecordsPerSecond,
+                controlTopic,
+                emitter,
+                consumer,
+                metadata);
+        return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), elementType);
+    }
+
+    /** Every rule the settings must satisfy together, each failing with the setting it is about. */
+    private void sanityCheck() {
         InvalidKafkaSourceException.requireSet(
                 subscription != null,
                 Setting.TOPICS,
@@ -364,35 +400,5 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                             + " does not apply",
                     "Remove {DISCOVERY_INTERVAL}, or make the source unbounded ({STOPPING_OFFSETS}).");
         }
-        OffsetResetStrategy reset = KafkaClientConfigs.resetStrategy(properties, offsetResetStrategy);
-        String sourceName = name != null ? name : subscription.toString();
-        String clientId = clientIdPrefix != null
-                ? clientIdPrefix
-                : "streamsplit-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_");
-
-        Properties consumer = KafkaClientConfigs.consumer(properties, clientId, reset);
-        SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null
-                ? metadataFactory
-                : StreamSplitKafkaSource.adminMetadata(
-                        KafkaClientConfigs.admin(properties, clientId),
-                        KafkaClientConfigs.isolation(consumer),
-                        metadataTimeout.toMillis());
-
-        boolean commit = commitOffsets != null ? commitOffsets : groupId != null;
-        StreamSplitKafkaSource.Config<T> config = new StreamSplitKafkaSource.Config<>(
-                sourceName,
-                subscription,
-                startingOffsets,
-                stoppingOffsets,
-                discoveryInterval.toMillis(),
-                groupId,
-                commit,
-                badRecordPolicy,
-                maxRecordsPerSecond,
-                controlTopic,
-                emitter,
-                consumer,
-                metadata);
-        return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), elementType);
     }
 }

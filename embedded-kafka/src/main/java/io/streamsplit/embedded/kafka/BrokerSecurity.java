@@ -210,110 +210,74 @@ public final class BrokerSecurity {
         try {
             dir = Files.createTempDirectory("streamsplit-kafka-tls-");
             Path key = dir.resolve("broker-keystore.p12");
-            Path pem = dir.resolve("broker.pem");
             Path trust = dir.resolve("truststore.p12");
-            keytool(
-                    "-genkeypair",
-                    "-alias",
-                    "broker",
-                    "-keyalg",
-                    "RSA",
-                    "-keysize",
-                    "2048",
-                    "-dname",
-                    "CN=localhost",
-                    "-ext",
-                    "SAN=dns:localhost,ip:127.0.0.1",
-                    "-validity",
-                    "7",
-                    "-storetype",
-                    "PKCS12",
-                    "-keystore",
-                    key.toString(),
-                    "-storepass",
-                    STORE_PASSWORD,
-                    "-keypass",
-                    STORE_PASSWORD);
-            keytool(
-                    "-exportcert",
-                    "-rfc",
-                    "-alias",
-                    "broker",
-                    "-keystore",
-                    key.toString(),
-                    "-storepass",
-                    STORE_PASSWORD,
-                    "-file",
-                    pem.toString());
-            keytool(
-                    "-importcert",
-                    "-noprompt",
-                    "-alias",
-                    "broker",
-                    "-file",
-                    pem.toString(),
-                    "-storetype",
-                    "PKCS12",
-                    "-keystore",
-                    trust.toString(),
-                    "-storepass",
-                    STORE_PASSWORD);
+            String brokerPem = keyPairTrustedBy(key, "broker", "CN=localhost", "dns:localhost,ip:127.0.0.1", trust);
             if (clientCertificateName != null) {
-                Path client = dir.resolve("client-keystore.p12");
-                Path clientPem = dir.resolve("client.pem");
-                keytool(
-                        "-genkeypair",
-                        "-alias",
-                        "client",
-                        "-keyalg",
-                        "RSA",
-                        "-keysize",
-                        "2048",
-                        "-dname",
-                        "CN=" + clientCertificateName,
-                        "-validity",
-                        "7",
-                        "-storetype",
-                        "PKCS12",
-                        "-keystore",
-                        client.toString(),
-                        "-storepass",
-                        STORE_PASSWORD,
-                        "-keypass",
-                        STORE_PASSWORD);
-                keytool(
-                        "-exportcert",
-                        "-rfc",
-                        "-alias",
-                        "client",
-                        "-keystore",
-                        client.toString(),
-                        "-storepass",
-                        STORE_PASSWORD,
-                        "-file",
-                        clientPem.toString());
                 // one trust store for both sides: clients trust the broker, the broker trusts the client
-                keytool(
-                        "-importcert",
-                        "-noprompt",
-                        "-alias",
-                        "client",
-                        "-file",
-                        clientPem.toString(),
-                        "-storetype",
-                        "PKCS12",
-                        "-keystore",
-                        trust.toString(),
-                        "-storepass",
-                        STORE_PASSWORD);
+                Path client = dir.resolve("client-keystore.p12");
+                keyPairTrustedBy(client, "client", "CN=" + clientCertificateName, null, trust);
                 clientKeyStore = client;
             }
-            certificatePem = Files.readString(pem);
+            certificatePem = brokerPem;
             trustStore = trust;
             keyStore = key;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not write the embedded broker's TLS material to " + dir, e);
         }
+    }
+
+    /**
+     * A new RSA key pair and self-signed certificate (valid 7 days) for {@code alias} in PKCS12 key store
+     * {@code keyStore}, its certificate added to {@code trust}; returns the certificate as PEM.
+     *
+     * @param subjectAlternativeNames e.g. {@code dns:localhost,ip:127.0.0.1}, or {@code null}: none
+     */
+    private static String keyPairTrustedBy(
+            Path keyStore, String alias, String distinguishedName, @Nullable String subjectAlternativeNames, Path trust)
+            throws IOException {
+        List<String> generate = new ArrayList<>(List.of(
+                "-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-dname", distinguishedName));
+        if (subjectAlternativeNames != null) {
+            generate.addAll(List.of("-ext", "SAN=" + subjectAlternativeNames));
+        }
+        generate.addAll(List.of(
+                "-validity",
+                "7",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                keyStore.toString(),
+                "-storepass",
+                STORE_PASSWORD,
+                "-keypass",
+                STORE_PASSWORD));
+        keytool(generate.toArray(String[]::new));
+        Path pem = keyStore.resolveSibling(alias + ".pem");
+        keytool(
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                alias,
+                "-keystore",
+                keyStore.toString(),
+                "-storepass",
+                STORE_PASSWORD,
+                "-file",
+                pem.toString());
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                alias,
+                "-file",
+                pem.toString(),
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                trust.toString(),
+                "-storepass",
+                STORE_PASSWORD);
+        return Files.readString(pem);
     }
 
     private static void keytool(String... args) throws IOException {

@@ -50,7 +50,7 @@ class RemoteClusterConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ClusterClasses streamSplitClusterClasses(JobJars jobJars) {
-        return new ClusterClasses(jobJars, StreamSplitAutoConfiguration.class.getClassLoader());
+        return new ClusterClasses(jobJars, FlinkConfiguration.class.getClassLoader());
     }
 
     @Bean
@@ -74,11 +74,11 @@ class RemoteClusterConfiguration {
         return new ClusterJobController(
                 rest,
                 (Configuration) environment.getConfiguration(),
-                StreamSplitAutoConfiguration.class.getClassLoader(),
+                FlinkConfiguration.class.getClassLoader(),
                 job.name(),
                 flink,
                 owner(beanFactory),
-                StreamSplitAutoConfiguration.target(flink),
+                JobConfiguration.target(flink),
                 new StaleCheckpointCheck(
                         properties.getKafka(),
                         flink.getCheckpointing().getOnStaleCheckpoint(),

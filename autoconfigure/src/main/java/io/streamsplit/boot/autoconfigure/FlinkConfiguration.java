@@ -1,0 +1,129 @@
+package io.streamsplit.boot.autoconfigure;
+
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
+import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.autoconfigure.flink.StreamExecutionEnvironmentCustomizer;
+import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.autoconfigure.flink.remote.FlinkRemoteProperties;
+import io.streamsplit.boot.autoconfigure.flink.remote.JobJars;
+import io.streamsplit.boot.autoconfigure.job.StaleCheckpointCheck;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.nio.file.Path;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Where the job runs: its definition ({@code streamsplit.flink.*} checked and mapped once), the
+ * embedded MiniCluster, the {@link StreamExecutionEnvironment} for the mode, and the REST client of the
+ * cluster. Remote mode adds {@link RemoteClusterConfiguration}.
+ */
+@org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+class FlinkConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    FlinkJobDefinition streamSplitFlinkJobDefinition(
+            StreamSplitProperties properties,
+            Environment environment,
+            KafkaBootstrapServers bootstrapServers,
+            KafkaClientProperties clientProperties) {
+        FlinkProperties flink = properties.getFlink();
+        UnitlessDurations.check(properties, environment);
+        return FlinkJobDefinition.of(
+                flink,
+                environment,
+                new StaleCheckpointCheck(
+                        properties.getKafka(),
+                        flink.getCheckpointing().getOnStaleCheckpoint(),
+                        bootstrapServers,
+                        clientProperties));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "embedded", matchIfMissing = true)
+    EmbeddedFlinkCluster embeddedFlinkCluster(
+            StreamSplitProperties properties, FlinkJobDefinition job, ConfigurableListableBeanFactory beanFactory) {
+        EmbeddedFlinkCluster cluster = new EmbeddedFlinkCluster(
+                FlinkConfigurationMapper.embeddedClusterConfiguration(properties.getFlink(), job.configuration()));
+        boolean jobComing = properties.getFlink().isEnabled()
+                && beanFactory.getBeanNamesForType(StreamSplitPipeline.class, false, false).length > 0;
+        return jobComing ? cluster.startInBackground() : cluster; // starts while the rest of the context refreshes
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StreamExecutionEnvironment streamExecutionEnvironment(
+            StreamSplitProperties properties,
+            FlinkJobDefinition definition,
+            ObjectProvider<EmbeddedFlinkCluster> embedded,
+            ObjectProvider<JobJars> jobJars,
+            ObjectProvider<StreamExecutionEnvironmentCustomizer> customizers) {
+        StreamExecutionEnvironment environment = environment(properties.getFlink(), definition, embedded, jobJars);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(environment));
+        return environment;
+    }
+
+    private static StreamExecutionEnvironment environment(
+            FlinkProperties flink,
+            FlinkJobDefinition definition,
+            ObjectProvider<EmbeddedFlinkCluster> embedded,
+            ObjectProvider<JobJars> jobJars) {
+        Configuration job = new Configuration(definition.configuration());
+        FlinkApplicationMode.checkNotRunByFlink(flink.getMode());
+        if (flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+            return FlinkApplicationMode.environment(job);
+        }
+        if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
+            FlinkRemoteProperties remote = flink.getRemote();
+            if (remote.getHost() == null || remote.getHost().isBlank()) {
+                throw new InvalidStreamSplitConfigurationException(
+                        "streamsplit.flink.remote.host",
+                        null,
+                        "streamsplit.flink.mode is 'remote' but no JobManager host is set",
+                        "Set streamsplit.flink.remote.host (and remote.port, default 8081), or use mode 'embedded'.");
+            }
+            String[] jars =
+                    jobJars.getObject().shipped().stream().map(Path::toString).toArray(String[]::new);
+            return StreamExecutionEnvironment.createRemoteEnvironment(remote.getHost(), remote.getPort(), job, jars);
+        }
+        EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
+        if (cluster == null) {
+            throw new IllegalStateException("Embedded mode needs an EmbeddedFlinkCluster bean");
+        }
+        job.set(DeploymentOptions.TARGET, EmbeddedFlinkCluster.EXECUTOR_NAME);
+        return new StreamExecutionEnvironment(
+                cluster.executorServiceLoader(), job, FlinkConfiguration.class.getClassLoader());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    FlinkRestClient streamSplitFlinkRestClient(
+            StreamSplitProperties properties,
+            ObjectProvider<EmbeddedFlinkCluster> embedded,
+            ObjectProvider<StreamExecutionEnvironment> environment) {
+        if (properties.getFlink().getMode() == FlinkProperties.Mode.APPLICATION) {
+            return new FlinkRestClient(() ->
+                    FlinkApplicationMode.restAddress(environment.getObject().getConfiguration()));
+        }
+        FlinkRestClient rest = FlinkRestClient.of(
+                properties.getFlink(), () -> embedded.getObject().restAddress());
+        if (properties.getFlink().getMode() == FlinkProperties.Mode.EMBEDDED) {
+            return rest.withInProcessCheckpoints(jobId -> embedded.getObject().triggerCheckpoint(jobId));
+        }
+        return rest;
+    }
+}

@@ -1,0 +1,78 @@
+package io.streamsplit.boot.autoconfigure;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.autoconfigure.job.DefaultPipelineContext;
+import io.streamsplit.boot.autoconfigure.job.JobFailures;
+import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.boot.autoconfigure.job.SubmittedJobClient;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterJobController;
+import io.streamsplit.boot.autoconfigure.job.cluster.ClusterStart;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The job: built from the {@code StreamSplitPipeline} beans and submitted after startup, its failures
+ * explained, and its {@link JobClient}.
+ */
+@org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+class JobConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    StreamSplitJob streamSplitJob(
+            StreamSplitProperties properties,
+            FlinkJobDefinition job,
+            StreamExecutionEnvironment streamExecutionEnvironment,
+            ConfigurableListableBeanFactory beanFactory,
+            KafkaSourceFactory sources,
+            KafkaSinkFactory sinks,
+            FlinkRestClient rest,
+            JobFailures failures,
+            ObjectProvider<ClusterJobController> cluster,
+            ObjectProvider<ClusterStart> clusterStart) {
+        FlinkProperties flink = properties.getFlink();
+        return new StreamSplitJob(
+                flink,
+                job.name(),
+                streamExecutionEnvironment,
+                beanFactory,
+                () -> new DefaultPipelineContext(streamExecutionEnvironment, beanFactory, sources, sinks),
+                target(flink),
+                rest,
+                failures,
+                cluster.getIfAvailable(),
+                clusterStart.getIfAvailable());
+    }
+
+    /** Where the job runs, for messages: "the Flink cluster at host:port" or "the embedded Flink MiniCluster". */
+    static String target(FlinkProperties flink) {
+        return switch (flink.getMode()) {
+            case REMOTE ->
+                "the Flink cluster at " + flink.getRemote().getHost() + ":"
+                        + flink.getRemote().getPort();
+            case APPLICATION -> "the Flink cluster that started the application";
+            case EMBEDDED -> "the embedded Flink MiniCluster";
+        };
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobFailures streamSplitJobFailures(StreamSplitProperties properties, KafkaBootstrapServers bootstrapServers) {
+        return new JobFailures(properties.getKafka(), bootstrapServers);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    JobClient streamSplitJobClient(StreamSplitJob job) {
+        return new SubmittedJobClient(job::submission);
+    }
+}

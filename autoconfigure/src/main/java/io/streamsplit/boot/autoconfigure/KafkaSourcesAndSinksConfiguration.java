@@ -1,0 +1,84 @@
+package io.streamsplit.boot.autoconfigure;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSinkCustomizer;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSourceCustomizer;
+import io.streamsplit.boot.autoconfigure.kafka.UserBeans;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The sources and sinks named in {@code streamsplit.kafka.sources} and {@code .sinks}: their factories,
+ * the built-in formats and the startup check of topics and access.
+ */
+@org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+class KafkaSourcesAndSinksConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    KafkaSourceFactory streamSplitKafkaSourceFactory(
+            StreamSplitProperties properties,
+            KafkaClientProperties clientProperties,
+            KafkaBootstrapServers bootstrapServers,
+            ConfigurableListableBeanFactory beanFactory,
+            KafkaFormats formats,
+            ObjectProvider<StreamSplitKafkaSourceCustomizer> customizers) {
+        return new KafkaSourceFactory(
+                properties.getKafka(),
+                clientProperties,
+                bootstrapServers,
+                new UserBeans(beanFactory),
+                formats,
+                customizers.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KafkaFormats streamSplitKafkaFormats(ConfigurableListableBeanFactory beanFactory) {
+        return new KafkaFormats(beanFactory);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KafkaSinkFactory streamSplitKafkaSinkFactory(
+            StreamSplitProperties properties,
+            FlinkJobDefinition job,
+            KafkaClientProperties clientProperties,
+            KafkaBootstrapServers bootstrapServers,
+            ConfigurableListableBeanFactory beanFactory,
+            KafkaFormats formats,
+            ObjectProvider<StreamSplitKafkaSinkCustomizer> customizers) {
+        return new KafkaSinkFactory(
+                properties.getKafka(),
+                clientProperties,
+                properties.getFlink(),
+                job.name(),
+                bootstrapServers,
+                new UserBeans(beanFactory),
+                formats,
+                customizers.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KafkaStartupCheck streamSplitKafkaStartupCheck(
+            StreamSplitProperties properties,
+            KafkaBootstrapServers bootstrapServers,
+            KafkaClientProperties clientProperties,
+            ConfigurableListableBeanFactory beanFactory) {
+        return new KafkaStartupCheck(
+                properties.getKafka(),
+                bootstrapServers,
+                clientProperties,
+                properties.getFlink().isEnabled(),
+                beanFactory);
+    }
+}

@@ -8,6 +8,7 @@ import io.streamsplit.boot.autoconfigure.job.SubmittedJobClient;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
 import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
@@ -67,6 +68,37 @@ class StreamSplitAutoConfigurationTest {
                     StreamSplitKafkaSource<?> clicks = context.getBean("clicks", StreamSplitKafkaSource.class);
                     assertThat(clicks.subscription().toString()).contains("clicks-.*");
                     assertThat(clicks.discoveryInterval()).isEqualTo(Duration.ofSeconds(30));
+                });
+    }
+
+    @Test
+    void anOffsetGoneFromTheLogAndAMissingCommitAreSetApartAndTheOldKeyStillSetsBoth() {
+        runner.withPropertyValues(
+                        "streamsplit.kafka.sources.orders.topics=orders",
+                        "streamsplit.kafka.sources.orders.group-id=totals",
+                        "streamsplit.kafka.sources.orders.starting-offsets=committed",
+                        "streamsplit.kafka.sources.orders.on-offset-out-of-range=latest",
+                        "streamsplit.kafka.sources.orders.on-missing-commit=fail",
+                        "streamsplit.kafka.sources.legacy.topics=legacy",
+                        "streamsplit.kafka.sources.legacy.group-id=totals",
+                        "streamsplit.kafka.sources.legacy.starting-offsets=committed",
+                        "streamsplit.kafka.sources.legacy.offset-reset-strategy=latest",
+                        "streamsplit.kafka.sources.legacy.on-missing-commit=fail",
+                        "streamsplit.kafka.sources.plain.topics=plain",
+                        "streamsplit.kafka.sources.plain.group-id=totals",
+                        "streamsplit.kafka.sources.plain.starting-offsets=committed")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    StreamSplitKafkaSource<?> orders = context.getBean("orders", StreamSplitKafkaSource.class);
+                    assertThat(orders.consumerProperties()).containsEntry("auto.offset.reset", "latest");
+                    assertThat(orders.startingOffsets().missingCommitStrategy()).isEqualTo(OffsetResetStrategy.FAIL);
+                    // the deprecated key stands for what is not set on its own
+                    StreamSplitKafkaSource<?> legacy = context.getBean("legacy", StreamSplitKafkaSource.class);
+                    assertThat(legacy.consumerProperties()).containsEntry("auto.offset.reset", "latest");
+                    assertThat(legacy.startingOffsets().missingCommitStrategy()).isEqualTo(OffsetResetStrategy.FAIL);
+                    StreamSplitKafkaSource<?> plain = context.getBean("plain", StreamSplitKafkaSource.class);
+                    assertThat(plain.consumerProperties()).containsEntry("auto.offset.reset", "earliest");
+                    assertThat(plain.startingOffsets().missingCommitStrategy()).isEqualTo(OffsetResetStrategy.EARLIEST);
                 });
     }
 

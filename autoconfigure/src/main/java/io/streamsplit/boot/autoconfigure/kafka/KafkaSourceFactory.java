@@ -25,6 +25,8 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the connector's {@link StreamSplitKafkaSource} from {@code streamsplit.kafka.sources.<name>}:
@@ -35,6 +37,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * pattern string, a timestamp that goes with a mode).
  */
 public final class KafkaSourceFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceFactory.class);
 
     /** The description of the bean definition of each YAML source, followed by its name. */
     public static final String BEAN_DESCRIPTION = "Kafka source streamsplit.kafka.sources.";
@@ -135,7 +139,8 @@ public final class KafkaSourceFactory {
                 builder.setGroupId(source.getGroupId());
             }
             builder.setStartingOffsets(startingOffsets(source, p));
-            builder.setOffsetResetStrategy(source.getOffsetResetStrategy());
+            warnIfDeprecatedResetStrategy(source, p);
+            builder.setOffsetResetStrategy(source.effectiveOnOffsetOutOfRange());
             switch (source.getStoppingOffsets()) {
                 case NONE -> {}
                 case LATEST -> builder.setBounded(StoppingOffsets.latest());
@@ -236,11 +241,24 @@ public final class KafkaSourceFactory {
         }
     }
 
+    @SuppressWarnings("deprecation")
+    private static void warnIfDeprecatedResetStrategy(KafkaSourceProperties source, String p) {
+        if (source.getOffsetResetStrategy() != null) {
+            LOG.warn(
+                    "{}offset-reset-strategy is deprecated: it set two things at once. Set {}on-offset-out-of-range"
+                            + " (an offset gone from the log) and, with starting-offsets 'committed', {}on-missing-commit"
+                            + " (a partition without a commit) instead; until then it stands for both.",
+                    p,
+                    p,
+                    p);
+        }
+    }
+
     private static StartingOffsets startingOffsets(KafkaSourceProperties source, String p) {
         return switch (source.getStartingOffsets()) {
             case EARLIEST -> StartingOffsets.earliest();
             case LATEST -> StartingOffsets.latest();
-            case COMMITTED -> StartingOffsets.committed(source.getOffsetResetStrategy());
+            case COMMITTED -> StartingOffsets.committed(source.effectiveOnMissingCommit());
             case TIMESTAMP ->
                 StartingOffsets.timestamp(required(
                                 p + "starting-timestamp",

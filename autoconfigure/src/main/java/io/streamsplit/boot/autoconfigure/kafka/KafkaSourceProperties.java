@@ -70,8 +70,14 @@ public class KafkaSourceProperties {
     /** Record time to start from when starting-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
     private @Nullable Instant startingTimestamp;
 
-    /** What to do when an offset to read from is no longer in the log, and where 'committed' starts without a commit. */
-    private OffsetResetStrategy offsetResetStrategy = OffsetResetStrategy.EARLIEST;
+    /** What to do when an offset to read from is no longer in the log (deleted by retention). Unset: earliest. */
+    private @Nullable OffsetResetStrategy onOffsetOutOfRange;
+
+    /** Where starting-offsets 'committed' starts a partition the consumer group has no commit for. Unset: earliest. */
+    private @Nullable OffsetResetStrategy onMissingCommit;
+
+    /** Deprecated: both on-offset-out-of-range and on-missing-commit at once; those two win when set. */
+    private @Nullable OffsetResetStrategy offsetResetStrategy;
 
     /** Where the source stops; 'none' keeps it unbounded. */
     private StoppingOffsetsMode stoppingOffsets = StoppingOffsetsMode.NONE;
@@ -118,10 +124,7 @@ public class KafkaSourceProperties {
     /** Prefix of the Kafka client ids of this source's consumers. Unset: 'streamsplit-' plus the source name. */
     private @Nullable String clientIdPrefix;
 
-    /**
-     * Operator uid of the source: savepoints keep its offsets under it. Unset: '<name>-source'. To take over
-     * the savepoint of a hand-written job, set the uid its KafkaSource had there.
-     */
+    /** Operator uid, under which savepoints keep the offsets. Unset: '<name>-source' (migrating.md: a KafkaSource's). */
     private @Nullable String uid;
 
     /** Event-time watermarks of this source. */
@@ -223,12 +226,44 @@ public class KafkaSourceProperties {
         this.startingTimestamp = startingTimestamp;
     }
 
-    public OffsetResetStrategy getOffsetResetStrategy() {
+    public @Nullable OffsetResetStrategy getOnOffsetOutOfRange() {
+        return onOffsetOutOfRange;
+    }
+
+    public void setOnOffsetOutOfRange(@Nullable OffsetResetStrategy onOffsetOutOfRange) {
+        this.onOffsetOutOfRange = onOffsetOutOfRange;
+    }
+
+    public @Nullable OffsetResetStrategy getOnMissingCommit() {
+        return onMissingCommit;
+    }
+
+    public void setOnMissingCommit(@Nullable OffsetResetStrategy onMissingCommit) {
+        this.onMissingCommit = onMissingCommit;
+    }
+
+    @Deprecated // it set two things at once: on-offset-out-of-range and on-missing-commit
+    public @Nullable OffsetResetStrategy getOffsetResetStrategy() {
         return offsetResetStrategy;
     }
 
-    public void setOffsetResetStrategy(OffsetResetStrategy offsetResetStrategy) {
+    @Deprecated // see getOffsetResetStrategy
+    public void setOffsetResetStrategy(@Nullable OffsetResetStrategy offsetResetStrategy) {
         this.offsetResetStrategy = offsetResetStrategy;
+    }
+
+    /** {@code on-offset-out-of-range} as set, else the deprecated key, else earliest. */
+    public OffsetResetStrategy effectiveOnOffsetOutOfRange() {
+        return firstSet(onOffsetOutOfRange);
+    }
+
+    /** {@code on-missing-commit} as set, else the deprecated key, else earliest. */
+    public OffsetResetStrategy effectiveOnMissingCommit() {
+        return firstSet(onMissingCommit);
+    }
+
+    private OffsetResetStrategy firstSet(@Nullable OffsetResetStrategy own) {
+        return own != null ? own : offsetResetStrategy != null ? offsetResetStrategy : OffsetResetStrategy.EARLIEST;
     }
 
     public StoppingOffsetsMode getStoppingOffsets() {

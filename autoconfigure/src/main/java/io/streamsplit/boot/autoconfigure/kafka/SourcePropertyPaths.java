@@ -36,7 +36,7 @@ final class SourcePropertyPaths {
             case TOPIC_PATTERN -> "pattern";
             case GROUP_ID -> "group-id";
             case STARTING_OFFSETS -> "starting-offsets";
-            case OFFSET_RESET_STRATEGY -> "offset-reset-strategy";
+            case OFFSET_RESET_STRATEGY -> "on-offset-out-of-range";
             case STOPPING_OFFSETS -> "stopping-offsets";
             case DISCOVERY_INTERVAL -> "discovery-interval";
             case COMMIT_OFFSETS -> "commit-offsets";

@@ -7,6 +7,7 @@ import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -80,6 +81,47 @@ public final class KafkaOffsetsResolver {
         }
     }
 
+    /**
+     * Splits for the partitions that still exist: {@code initial} ones from {@code starting}, the others
+     * (found after the initial discovery) from earliest; bounded by {@code stopping} when it is set.
+     */
+    static List<KafkaPartitionSplit> splits(
+            Set<TopicPartition> partitions,
+            Set<TopicPartition> initial,
+            StartingOffsets starting,
+            @Nullable StoppingOffsets stopping,
+            KafkaMetadata metadata,
+            String groupId)
+            throws Exception {
+        Map<TopicPartition, Long> starts;
+        if (initial.size() == partitions.size() || initial.isEmpty()) { // all of one kind: the usual case
+            starts = starting(initial.isEmpty() ? StartingOffsets.earliest() : starting, partitions, metadata, groupId);
+        } else {
+            Set<TopicPartition> later = new HashSet<>(partitions);
+            later.removeAll(initial);
+            starts = new HashMap<>(starting(starting, initial, metadata, groupId));
+            starts.putAll(starting(StartingOffsets.earliest(), later, metadata, groupId));
+        }
+        Map<TopicPartition, Long> stops = stopping != null ? stopping(stopping, partitions, metadata) : Map.of();
+        List<KafkaPartitionSplit> splits = new ArrayList<>(partitions.size());
+        for (TopicPartition tp : partitions) {
+            Long start = starts.get(tp);
+            if (start == null) {
+                continue; // vanished between discovery and resolution; the next discovery decides
+            }
+            splits.add(split(
+                    tp,
+                    start,
+                    stopping != null ? stops.getOrDefault(tp, start) : KafkaPartitionSplit.NO_STOPPING_OFFSET));
+        }
+        return splits;
+    }
+
+    /** A split from {@code start} (never past {@code stop} when bounded) to {@code stop}. */
+    private static KafkaPartitionSplit split(TopicPartition tp, long start, long stop) {
+        return new KafkaPartitionSplit(tp, stop >= 0 ? Math.min(start, stop) : start, stop);
+    }
+
     /** A concrete stopping offset (exclusive) for every partition. */
     static Map<TopicPartition, Long> stopping(
             StoppingOffsets offsets, Collection<TopicPartition> partitions, KafkaMetadata metadata) throws Exception {
@@ -143,7 +185,7 @@ public final class KafkaOffsetsResolver {
                             || split.stoppingOffset() == KafkaPartitionSplit.COMMITTED_OFFSET
                     ? require(stops.get(tp), split, "stopping")
                     : split.stoppingOffset();
-            resolved.add(new KafkaPartitionSplit(tp, stop >= 0 ? Math.min(start, stop) : start, stop));
+            resolved.add(split(tp, start, stop));
         }
         return resolved;
     }

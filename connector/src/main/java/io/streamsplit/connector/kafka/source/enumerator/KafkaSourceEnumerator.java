@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -147,41 +148,16 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         return settings.subscription().discover(metadata);
     }
 
-    /**
-     * Offsets for {@code partitions}: the configured starting offsets for those of the initial
-     * discovery ({@code initial}), earliest for those found later.
-     */
+    /** Splits for {@code partitions}: the configured starting offsets for {@code initial}, earliest for the rest. */
     private List<KafkaPartitionSplit> resolveSplits(Set<TopicPartition> partitions, Set<TopicPartition> initial)
             throws Exception {
-        Map<TopicPartition, Long> starts;
-        if (initial.size() == partitions.size() || initial.isEmpty()) { // all of one kind: the usual case
-            StartingOffsets starting = initial.isEmpty() ? StartingOffsets.earliest() : settings.startingOffsets();
-            starts = KafkaOffsetsResolver.starting(starting, partitions, metadata, settings.groupId());
-        } else {
-            Set<TopicPartition> later = new HashSet<>(partitions);
-            later.removeAll(initial);
-            starts = new HashMap<>(
-                    KafkaOffsetsResolver.starting(settings.startingOffsets(), initial, metadata, settings.groupId()));
-            starts.putAll(
-                    KafkaOffsetsResolver.starting(StartingOffsets.earliest(), later, metadata, settings.groupId()));
-        }
-        Map<TopicPartition, Long> stops = settings.bounded()
-                ? KafkaOffsetsResolver.stopping(settings.stoppingOffsets(), partitions, metadata)
-                : Map.of();
-        List<KafkaPartitionSplit> splits = new ArrayList<>(partitions.size());
-        for (TopicPartition tp : partitions) {
-            Long start = starts.get(tp);
-            if (start == null) {
-                continue; // vanished between discovery and resolution; the next discovery decides
-            }
-            if (settings.bounded()) {
-                long stop = stops.getOrDefault(tp, start);
-                splits.add(new KafkaPartitionSplit(tp, Math.min(start, stop), stop));
-            } else {
-                splits.add(new KafkaPartitionSplit(tp, start));
-            }
-        }
-        return splits;
+        return KafkaOffsetsResolver.splits(
+                partitions,
+                initial,
+                settings.startingOffsets(),
+                settings.stoppingOffsets(),
+                Objects.requireNonNull(metadata, "started"),
+                settings.groupId());
     }
 
     // ---------------------------------------------------------------- coordinator thread

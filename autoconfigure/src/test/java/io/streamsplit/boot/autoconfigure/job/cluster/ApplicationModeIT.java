@@ -171,26 +171,31 @@ class ApplicationModeIT {
      */
     private static String stopWithSavepoint(StandaloneFlinkCluster cluster, String job, Path directory) {
         String[] location = new String[1];
-        await().atMost(Duration.ofSeconds(120)).until(() -> {
-            String trigger = cluster.post(
-                    "/jobs/" + job + "/stop", "{\"targetDirectory\":\"" + directory.toUri() + "\",\"drain\":false}");
-            Matcher id = Pattern.compile("\"request-id\":\"([0-9a-f]+)\"").matcher(trigger);
-            assertThat(id.find()).as("a trigger id in %s", trigger).isTrue();
-            String[] status = new String[1];
-            await().atMost(Duration.ofSeconds(60)).until(() -> {
-                status[0] = cluster.get("/jobs/" + job + "/savepoints/" + id.group(1));
-                Matcher state = STATUS.matcher(status[0]);
-                return state.find() && state.group(1).equals("COMPLETED");
-            });
-            Matcher where = LOCATION.matcher(status[0]);
-            if (where.find()) {
-                location[0] = where.group(1);
-                return true;
-            }
-            assertThat(status[0]).as("a location or a failure in %s", status[0]).contains("failure-cause");
-            Thread.sleep(1_000);
-            return false;
-        });
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    String trigger = cluster.post(
+                            "/jobs/" + job + "/stop",
+                            "{\"targetDirectory\":\"" + directory.toUri() + "\",\"drain\":false}");
+                    Matcher id =
+                            Pattern.compile("\"request-id\":\"([0-9a-f]+)\"").matcher(trigger);
+                    assertThat(id.find()).as("a trigger id in %s", trigger).isTrue();
+                    String[] status = new String[1];
+                    await().atMost(Duration.ofSeconds(60)).until(() -> {
+                        status[0] = cluster.get("/jobs/" + job + "/savepoints/" + id.group(1));
+                        Matcher state = STATUS.matcher(status[0]);
+                        return state.find() && state.group(1).equals("COMPLETED");
+                    });
+                    Matcher where = LOCATION.matcher(status[0]);
+                    if (where.find()) {
+                        location[0] = where.group(1);
+                        return true;
+                    }
+                    assertThat(status[0])
+                            .as("a location or a failure in %s", status[0])
+                            .contains("failure-cause");
+                    return false; // triggered again at the next poll
+                });
         return location[0];
     }
 

@@ -135,7 +135,7 @@ class TakeoverFromKafkaSourceIT {
         env.fromSource(new NumberSequenceSource(0, Long.MAX_VALUE), WatermarkStrategy.noWatermarks(), "numbers")
                 .uid(SOURCE_UID)
                 .map(n -> {
-                    Thread.sleep(1);
+                    Thread.sleep(1); // paces the endless sequence (no test waits on it): the job idles, not spins
                     return String.valueOf(n);
                 })
                 .sinkTo(new DiscardingSink<>());

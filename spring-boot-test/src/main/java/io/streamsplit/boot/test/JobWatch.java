@@ -108,8 +108,30 @@ final class JobWatch {
             }
             pause();
         }
+        long failure = latestFailureTime(jobId);
         awaitRunning(Duration.ofNanos(Math.max(deadline - System.nanoTime(), POLL.toNanos())));
-        return checkpoints(jobId).path("latest").path("restored").path("id").asLong(-1);
+        return restoredAfter(jobId, failure, deadline);
+    }
+
+    /**
+     * The checkpoint the restart after {@code failureTime} restored. Flink's REST API caches checkpoint
+     * statistics for a few seconds (rest.cache.checkpoint-statistics.timeout), so a job that runs again
+     * may still show the restore before it, or none: wait for a restore newer than the failure.
+     */
+    private long restoredAfter(String jobId, long failureTime, long deadline) {
+        while (true) {
+            JsonNode checkpoints = checkpoints(jobId);
+            JsonNode restored = checkpoints.path("latest").path("restored");
+            if (restored.path("restore_timestamp").asLong(0) >= failureTime) {
+                return restored.path("id").asLong(-1);
+            }
+            boolean anyCompleted =
+                    checkpoints.path("latest").path("completed").path("id").asLong(-1) >= 0;
+            if (!anyCompleted || System.nanoTime() > deadline) {
+                return -1; // restarted without a checkpoint to restore
+            }
+            pause();
+        }
     }
 
     /** The job's status, restarts, latest checkpoint and latest failure, for failure messages. */

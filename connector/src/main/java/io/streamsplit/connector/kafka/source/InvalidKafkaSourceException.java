@@ -48,6 +48,7 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
         BAD_RECORD_POLICY,
         DESERIALIZER,
         CLIENT_ID_PREFIX,
+        CLIENT_RACK,
         METADATA_TIMEOUT,
         MAX_RECORDS_PER_SECOND,
         CONTROL_TOPIC,
@@ -131,8 +132,14 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
 
     /** Throws unless {@code set}: a setting {@code build()} needs is missing. */
     static void requireSet(boolean set, Setting setting, String javaMessage, String problem, String action) {
-        if (!set) {
-            throw new InvalidKafkaSourceException(setting, null, javaMessage, problem, action);
+        require(set, setting, null, javaMessage, problem, action);
+    }
+
+    /** Throws unless {@code ok}: {@code setting}'s {@code value} breaks a rule. */
+    static void require(
+            boolean ok, Setting setting, @Nullable Object value, String javaMessage, String problem, String action) {
+        if (!ok) {
+            throw new InvalidKafkaSourceException(setting, value, javaMessage, problem, action);
         }
     }
 

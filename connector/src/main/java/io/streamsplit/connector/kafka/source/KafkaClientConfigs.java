@@ -8,6 +8,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a source does with the Kafka client properties it is given: the ones it refuses, and the
@@ -59,6 +60,11 @@ final class KafkaClientConfigs {
             }
             default -> {}
         }
+    }
+
+    /** The client id prefix: the one set, else {@code streamsplit-} and the source name in characters Kafka takes. */
+    static String clientId(@Nullable String prefix, String sourceName) {
+        return prefix != null ? prefix : "streamsplit-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     /** The readers' consumer settings: the user's, then what the source needs, then its defaults. */

@@ -80,6 +80,7 @@ public final class StreamSplitKafkaSource<OUT>
             @Nullable String controlTopic,
             KafkaRecordEmitter<T> emitter,
             Properties consumerProperties,
+            @Nullable SerializableSupplier<String> rackId,
             SerializableSupplier<KafkaMetadata> metadataFactory)
             implements Serializable {}
 
@@ -214,7 +215,8 @@ public final class StreamSplitKafkaSource<OUT>
                 config.commitOffsets(),
                 config.badRecordPolicy(),
                 config.maxRecordsPerSecond(),
-                config.controlTopic() != null);
+                config.controlTopic() != null,
+                config.rackId());
         return KafkaSourceReader.create(
                 settings,
                 (KafkaRecordEmitter) config.emitter(),

@@ -47,13 +47,8 @@ import org.apache.kafka.common.TopicPartition;
 @PublicEvolving
 public final class StreamSplitKafkaSourceBuilder<T> {
 
-    private static final Duration DEFAULT_METADATA_TIMEOUT = Duration.ofSeconds(30);
-
     private String name;
-    private KafkaSubscription subscription;
-    private Setting subscriptionSetting;
-    private String subscriptionCall;
-    private String subscriptionDescription;
+    private Subscription subscription;
     private StartingOffsets startingOffsets = StartingOffsets.earliest();
     private StoppingOffsets stoppingOffsets;
     private OffsetResetStrategy offsetResetStrategy;
@@ -65,7 +60,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     private KafkaRecordEmitter<T> emitter;
     private TypeInformation<T> elementType;
     private String clientIdPrefix;
-    private Duration metadataTimeout = DEFAULT_METADATA_TIMEOUT;
+    private SerializableSupplier<String> rackId;
+    private Duration metadataTimeout = Duration.ofSeconds(30);
     private SerializableSupplier<KafkaMetadata> metadataFactory;
     private final Properties properties = new Properties();
 
@@ -92,14 +88,13 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Reads all partitions of these topics. */
     public StreamSplitKafkaSourceBuilder<T> setTopics(List<String> topics) {
-        if (topics == null || topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank())) {
-            throw new InvalidKafkaSourceException(
-                    Setting.TOPICS,
-                    topics,
-                    "Topic names must not be blank, got " + topics,
-                    "a topic name is blank",
-                    "Remove the blank entry from {TOPICS}.");
-        }
+        InvalidKafkaSourceException.require(
+                topics != null && !topics.isEmpty() && topics.stream().noneMatch(t -> t == null || t.isBlank()),
+                Setting.TOPICS,
+                topics,
+                "Topic names must not be blank, got " + topics,
+                "a topic name is blank",
+                "Remove the blank entry from {TOPICS}.");
         return subscribe(
                 KafkaSubscription.topics(topics),
                 Setting.TOPICS,
@@ -121,14 +116,13 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Reads exactly these partitions. */
     public StreamSplitKafkaSourceBuilder<T> setPartitions(Set<TopicPartition> partitions) {
-        if (partitions == null || partitions.isEmpty()) {
-            throw new InvalidKafkaSourceException(
-                    Setting.PARTITIONS,
-                    partitions,
-                    "A partition subscription needs at least one partition",
-                    "no partition is given",
-                    "Name at least one partition in {PARTITIONS}.");
-        }
+        InvalidKafkaSourceException.require(
+                partitions != null && !partitions.isEmpty(),
+                Setting.PARTITIONS,
+                partitions,
+                "A partition subscription needs at least one partition",
+                "no partition is given",
+                "Name at least one partition in {PARTITIONS}.");
         return subscribe(
                 KafkaSubscription.partitions(partitions),
                 Setting.PARTITIONS,
@@ -137,25 +131,25 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                 "partitions " + partitions);
     }
 
+    /** Takes the one subscription; a second one fails naming both: a source reads exactly one. */
     private StreamSplitKafkaSourceBuilder<T> subscribe(
-            KafkaSubscription newSubscription, Setting setting, Object value, String call, String description) {
+            KafkaSubscription next, Setting setting, Object value, String call, String description) {
         if (subscription != null) {
             throw new InvalidKafkaSourceException(
                     setting,
                     value,
-                    "A source subscribes by exactly one of topics,"
-                            + " topic pattern or partitions; " + subscriptionCall + " was already called, so " + call
-                            + " conflicts. Keep one of them.",
-                    "both " + subscriptionDescription + " and " + description
+                    "A source subscribes by exactly one of topics, topic pattern or partitions; " + subscription.call
+                            + " was already called, so " + call + " conflicts. Keep one of them.",
+                    "both " + subscription.description + " and " + description
                             + " are set; a source reads exactly one of topics, topic pattern or partitions",
-                    "Keep one: remove {" + subscriptionSetting + "} or {" + setting + "}.");
+                    "Keep one: remove {" + subscription.setting + "} or {" + setting + "}.");
         }
-        subscription = newSubscription;
-        subscriptionSetting = setting;
-        subscriptionCall = call;
-        subscriptionDescription = description;
+        subscription = new Subscription(next, setting, call, description);
         return this;
     }
+
+    /** The subscription, with how it was given (for the failure of a second one). */
+    private record Subscription(KafkaSubscription subscription, Setting setting, String call, String description) {}
 
     /** The consumer group: where offsets are committed on checkpoint and read by {@link StartingOffsets#committed}. */
     public StreamSplitKafkaSourceBuilder<T> setGroupId(String groupId) {
@@ -188,15 +182,14 @@ public final class StreamSplitKafkaSourceBuilder<T> {
      */
     public StreamSplitKafkaSourceBuilder<T> setPartitionDiscoveryInterval(Duration interval) {
         Objects.requireNonNull(interval, "interval");
-        if (interval.isNegative()) {
-            throw new InvalidKafkaSourceException(
-                    Setting.DISCOVERY_INTERVAL,
-                    interval,
-                    "Partition discovery interval is " + interval
-                            + "; expected a positive duration, or zero to discover once at start",
-                    "the duration must be positive (or zero: discover once at start)",
-                    "Set a positive duration such as 30s, or remove {DISCOVERY_INTERVAL} to discover once at start.");
-        }
+        InvalidKafkaSourceException.require(
+                !interval.isNegative(),
+                Setting.DISCOVERY_INTERVAL,
+                interval,
+                "Partition discovery interval is " + interval
+                        + "; expected a positive duration, or zero to discover once at start",
+                "the duration must be positive (or zero: discover once at start)",
+                "Set a positive duration such as 30s, or remove {DISCOVERY_INTERVAL} to discover once at start.");
         this.discoveryInterval = interval;
         return this;
     }
@@ -257,15 +250,14 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Turns each record into 0..n elements with timestamps of the emitter's choosing. */
     public StreamSplitKafkaSourceBuilder<T> setRecordEmitter(KafkaRecordEmitter<T> emitter, TypeInformation<T> type) {
-        if (this.emitter != null) {
-            throw new InvalidKafkaSourceException(
-                    Setting.DESERIALIZER,
-                    emitter,
-                    "A deserializer or record emitter is" + " already set for this source; set exactly one",
-                    "a deserializer or record emitter (" + this.emitter + ") is already set, and a second one ("
-                            + emitter + ") is given",
-                    "Keep one: a record emitter already turns records into elements.");
-        }
+        InvalidKafkaSourceException.require(
+                this.emitter == null,
+                Setting.DESERIALIZER,
+                emitter,
+                "A deserializer or record emitter is" + " already set for this source; set exactly one",
+                "a deserializer or record emitter (" + this.emitter + ") is already set, and a second one (" + emitter
+                        + ") is given",
+                "Keep one: a record emitter already turns records into elements.");
         this.emitter = Objects.requireNonNull(emitter, "emitter");
         this.elementType = Objects.requireNonNull(type, "type");
         return this;
@@ -275,6 +267,20 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     public StreamSplitKafkaSourceBuilder<T> setClientIdPrefix(String prefix) {
         this.clientIdPrefix =
                 InvalidKafkaSourceException.requireText(prefix, Setting.CLIENT_ID_PREFIX, "client id prefix");
+        return this;
+    }
+
+    /**
+     * The rack readers fetch from ({@code client.rack}, rack-aware fetching): a rack id, or {@code env:NAME}
+     * to read environment variable {@code NAME} on each TaskManager as its reader starts. Default: none.
+     */
+    public StreamSplitKafkaSourceBuilder<T> setClientRack(String rack) {
+        return setRackIdSupplier(ClientRack.parse(rack));
+    }
+
+    /** The rack readers fetch from, as the official {@code KafkaSourceBuilder} takes it: run on each TaskManager. */
+    public StreamSplitKafkaSourceBuilder<T> setRackIdSupplier(SerializableSupplier<String> rackIdSupplier) {
+        this.rackId = Objects.requireNonNull(rackIdSupplier, "rackIdSupplier");
         return this;
     }
 
@@ -303,10 +309,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         return this;
     }
 
-    /**
-     * Replaces how the enumerator reads cluster metadata. For tests and benchmarks that run the
-     * enumerator without a broker; production sources use Kafka's Admin client.
-     */
+    /** How the enumerator reads cluster metadata, for tests without a broker; default Kafka's Admin client. */
     @Internal
     public StreamSplitKafkaSourceBuilder<T> setMetadataFactory(SerializableSupplier<KafkaMetadata> factory) {
         this.metadataFactory = Objects.requireNonNull(factory, "factory");
@@ -318,11 +321,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         sanityCheck();
         String groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
         OffsetResetStrategy reset = KafkaClientConfigs.resetStrategy(properties, offsetResetStrategy);
-        String sourceName = name != null ? name : subscription.toString();
-        String clientId = clientIdPrefix != null
-                ? clientIdPrefix
-                : "streamsplit-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_");
-
+        String sourceName = name != null ? name : subscription.subscription().toString();
+        String clientId = KafkaClientConfigs.clientId(clientIdPrefix, sourceName);
         Properties consumer = KafkaClientConfigs.consumer(properties, clientId, reset);
         SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null
                 ? metadataFactory
@@ -330,21 +330,20 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                         KafkaClientConfigs.admin(properties, clientId),
                         KafkaClientConfigs.isolation(consumer),
                         metadataTimeout.toMillis());
-
-        boolean commit = commitOffsets != null ? commitOffsets : groupId != null;
         StreamSplitKafkaSource.Config<T> config = new StreamSplitKafkaSource.Config<>(
                 sourceName,
-                subscription,
+                subscription.subscription(),
                 startingOffsets,
                 stoppingOffsets,
                 discoveryInterval.toMillis(),
                 groupId,
-                commit,
+                commitOffsets != null ? commitOffsets : groupId != null,
                 badRecordPolicy,
                 maxRecordsPerSecond,
                 controlTopic,
                 emitter,
                 consumer,
+                rackId,
                 metadata);
         return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), elementType);
     }
@@ -386,19 +385,15 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                         + " consumer group: call setGroupId(...) or setCommitOffsetsOnCheckpoint(false)",
                 "{COMMIT_OFFSETS} is true but there is no consumer group to commit to",
                 "Set {GROUP_ID}, or set {COMMIT_OFFSETS} to false.");
-        if (stoppingOffsets != null && !discoveryInterval.isZero()) {
-            throw new InvalidKafkaSourceException(
-                    Setting.DISCOVERY_INTERVAL,
-                    discoveryInterval,
-                    "A bounded source"
-                            + " reads the partitions found at start and stops; partition discovery every "
-                            + discoveryInterval
-                            + " does not apply. Remove the discovery interval or the stopping offsets.",
-                    "a bounded source"
-                            + " (stopping offsets " + stoppingOffsets
-                            + ") reads the partitions found at start; discovery"
-                            + " does not apply",
-                    "Remove {DISCOVERY_INTERVAL}, or make the source unbounded ({STOPPING_OFFSETS}).");
-        }
+        InvalidKafkaSourceException.require(
+                stoppingOffsets == null || discoveryInterval.isZero(),
+                Setting.DISCOVERY_INTERVAL,
+                discoveryInterval,
+                "A bounded source reads the partitions found at start and stops; partition discovery every "
+                        + discoveryInterval
+                        + " does not apply. Remove the discovery interval or the stopping offsets.",
+                "a bounded source (stopping offsets " + stoppingOffsets
+                        + ") reads the partitions found at start; discovery does not apply",
+                "Remove {DISCOVERY_INTERVAL}, or make the source unbounded ({STOPPING_OFFSETS}).");
     }
 }

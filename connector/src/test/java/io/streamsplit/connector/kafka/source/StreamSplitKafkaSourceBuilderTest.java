@@ -108,6 +108,26 @@ class StreamSplitKafkaSourceBuilderTest {
     }
 
     @Test
+    void clientRackIsARackIdOrAnEnvironmentVariableOfTheTaskManager() {
+        assertThat(ClientRack.parse(" eu-west-1a ").get()).isEqualTo("eu-west-1a");
+        // read where the reader runs: here the test's JVM, which has a PATH
+        assertThat(ClientRack.parse("env:PATH").get()).isEqualTo(System.getenv("PATH"));
+        assertThat(ClientRack.parse("env:STREAMSPLIT_NO_SUCH_VARIABLE").get()).isNull();
+        assertThat(valid().setClientRack("env:TM_ZONE").build()).isNotNull();
+
+        assertThatThrownBy(() -> valid().setClientRack(" "))
+                .isInstanceOfSatisfying(
+                        InvalidKafkaSourceException.class,
+                        e -> assertThat(e.setting()).isEqualTo(InvalidKafkaSourceException.Setting.CLIENT_RACK));
+        assertThatThrownBy(() -> valid().setClientRack("env:9-zone"))
+                .isInstanceOfSatisfying(InvalidKafkaSourceException.class, e -> {
+                    assertThat(e.setting()).isEqualTo(InvalidKafkaSourceException.Setting.CLIENT_RACK);
+                    assertThat(e.problem(s -> "client-rack")).contains("'9-zone' is not an environment variable");
+                    assertThat(e.action(s -> "client-rack")).contains("env:NAME");
+                });
+    }
+
+    @Test
     void sourceWithLambdaDeserializerSurvivesJavaSerializationAsFlinkShipsIt() throws Exception {
         StreamSplitKafkaSource<Integer> source = StreamSplitKafkaSource.<Integer>builder()
                 .setBootstrapServers("localhost:9092")

@@ -66,6 +66,7 @@ public final class KafkaSourceReader<T, OUT>
      * @param maxRecordsPerSecond the source's rate limit over all readers, or 0: unlimited
      * @param controlled whether the enumerator relays pause, resume and rate commands (a control
      *     topic); such a reader waits, paused, for the enumerator's first word
+     * @param rackId run as the reader starts, on its TaskManager: the {@code client.rack} to fetch from, or none
      */
     public record Settings(
             String sourceName,
@@ -73,7 +74,8 @@ public final class KafkaSourceReader<T, OUT>
             boolean commitOffsets,
             BadRecordPolicy badRecordPolicy,
             double maxRecordsPerSecond,
-            boolean controlled)
+            boolean controlled,
+            @Nullable SerializableSupplier<String> rackId)
             implements java.io.Serializable {}
 
     /**
@@ -149,17 +151,8 @@ public final class KafkaSourceReader<T, OUT>
             SourceReaderContext context,
             SerializableSupplier<KafkaMetadata> metadataFactory) {
         KafkaSourceReaderMetrics metrics = new KafkaSourceReaderMetrics(context.metricGroup());
-        Properties consumerProperties = new Properties();
-        consumerProperties.putAll(settings.consumerProperties());
-        String clientId = consumerProperties.getProperty("client.id", settings.sourceName());
-        consumerProperties.setProperty("client.id", clientId + "-" + context.getIndexOfSubtask());
-        if (settings.maxRecordsPerSecond() > 0) {
-            // Flink's limiter charges a fetch's records at once, after emitting them: fetches of a tenth of
-            // a second's share keep a throttled reader near its rate instead of in bursts of a whole fetch
-            int share = (int) Math.max(1, settings.maxRecordsPerSecond() / context.currentParallelism() / 10);
-            int configured = Integer.parseInt(consumerProperties.getProperty("max.poll.records", "500"));
-            consumerProperties.setProperty("max.poll.records", String.valueOf(Math.min(configured, share)));
-        }
+        Properties consumerProperties =
+                ReaderConsumerConfig.of(settings, context.getIndexOfSubtask(), context.currentParallelism());
         KafkaSourceFetcherManager fetchers = new KafkaSourceFetcherManager(
                 removedReporter -> new KafkaPartitionSplitReader(
                         settings.sourceName(), consumerProperties, metrics, removedReporter),

@@ -4,19 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
-import java.beans.Introspector;
-import java.beans.PropertyDescriptor;
 import java.io.InputStream;
-import java.time.Duration;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.convert.DurationStyle;
 
 /**
  * The configuration metadata an IDE shows: every {@code streamsplit.*} key has a description, and
@@ -24,6 +21,16 @@ import org.springframework.boot.convert.DurationStyle;
  * the same defaults the property classes really have.
  */
 class ConfigurationMetadataTest {
+
+    private static final Path ADDITIONAL_METADATA =
+            Path.of("src/main/resources/META-INF/additional-spring-configuration-metadata.json");
+    private static final Path CONFIGURATION_DOCS = Path.of("../docs/configuration.md");
+    private static final String TABLE_START =
+            "<!-- generated from the property classes by ConfigurationMetadataTest -->";
+    private static final String TABLE_END = "<!-- end of generated table -->";
+    private static final String REGENERATE = "derived from KafkaSourceProperties, SourceWatermarks and"
+            + " KafkaSinkProperties; rewrite with: mvn -B -pl autoconfigure test -Dtest=ConfigurationMetadataTest"
+            + " -Dstreamsplit.metadata.write=true";
 
     private static Map<String, JsonNode> metadata() throws Exception {
         try (InputStream in =
@@ -49,16 +56,37 @@ class ConfigurationMetadataTest {
                         .endsWith("."));
     }
 
+    /**
+     * The per-source and per-sink keys (map values, which Spring Boot's processor cannot see) are declared
+     * once, as fields of their property classes; the metadata file and the docs' reference table are derived
+     * from those fields. Run with {@code -Dstreamsplit.metadata.write=true} to rewrite both.
+     */
     @Test
-    void everySourceAndSinkPropertyIsDocumentedWithItsRealDefault() throws Exception {
-        Map<String, JsonNode> metadata = metadata();
-        checkDocumented(metadata, "streamsplit.kafka.sources.*.", new KafkaSourceProperties(), List.of("watermarks"));
-        checkDocumented(
-                metadata,
-                "streamsplit.kafka.sources.*.watermarks.",
-                new KafkaSourceProperties().getWatermarks(),
-                List.of());
-        checkDocumented(metadata, "streamsplit.kafka.sinks.*.", new KafkaSinkProperties(), List.of());
+    void perSourceAndSinkKeysAreDerivedFromTheirPropertyClasses() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode file = (ObjectNode) json.readTree(ADDITIONAL_METADATA.toFile());
+        List<PerNameMetadata.Entry> entries = PerNameMetadata.entries();
+        JsonNode derived = json.valueToTree(
+                entries.stream().map(PerNameMetadata.Entry::toJson).toList());
+        String docs = Files.readString(CONFIGURATION_DOCS);
+        int start = docs.indexOf(TABLE_START);
+        int end = docs.indexOf(TABLE_END);
+        assertThat(start)
+                .as("docs/configuration.md has the markers of the generated table")
+                .isPositive();
+        String derivedDocs = docs.substring(0, start + TABLE_START.length()) + "\n" + PerNameMetadata.markdown(entries)
+                + docs.substring(end);
+        if (Boolean.getBoolean("streamsplit.metadata.write")) {
+            file.set("properties", derived);
+            json.writerWithDefaultPrettyPrinter().writeValue(ADDITIONAL_METADATA.toFile(), file);
+            Files.writeString(CONFIGURATION_DOCS, derivedDocs);
+            docs = derivedDocs;
+        }
+        assertThat(file.get("properties")).as(REGENERATE).isEqualTo(derived);
+        assertThat(docs).as(REGENERATE).isEqualTo(derivedDocs);
+        assertThat(entries)
+                .extracting(PerNameMetadata.Entry::name)
+                .contains("streamsplit.kafka.sources.*.client-rack", "streamsplit.kafka.sinks.*.delivery-guarantee");
     }
 
     @Test
@@ -77,46 +105,5 @@ class ConfigurationMetadataTest {
             assertThat(hints.get("streamsplit.kafka.sinks.*.format")).isEqualTo(formats);
             assertThat(hints.get("streamsplit.kafka.sources.*.key-format")).containsExactly("string", "bytes");
         }
-    }
-
-    private static void checkDocumented(
-            Map<String, JsonNode> metadata, String prefix, Object defaults, List<String> nested) throws Exception {
-        for (PropertyDescriptor descriptor :
-                Introspector.getBeanInfo(defaults.getClass(), Object.class).getPropertyDescriptors()) {
-            String kebab = descriptor.getName().replaceAll("([A-Z])", "-$1").toLowerCase();
-            if (nested.contains(kebab)) {
-                continue;
-            }
-            JsonNode entry = metadata.get(prefix + kebab);
-            assertThat(entry).as("metadata for " + prefix + kebab).isNotNull();
-            Object value = descriptor.getReadMethod().invoke(defaults);
-            String expected = expectedDefault(value);
-            if (expected == null) {
-                assertThat(entry.has("defaultValue"))
-                        .as(prefix + kebab + " has no default")
-                        .isFalse();
-            } else if (value instanceof Duration duration) {
-                assertThat(DurationStyle.detectAndParse(
-                                entry.path("defaultValue").asText()))
-                        .as(prefix + kebab)
-                        .isEqualTo(duration);
-            } else {
-                assertThat(entry.path("defaultValue").asText())
-                        .as(prefix + kebab + " default")
-                        .isEqualTo(expected);
-            }
-        }
-    }
-
-    private static String expectedDefault(Object value) {
-        if (value == null
-                || value instanceof java.util.Collection<?> c && c.isEmpty()
-                || value instanceof Map<?, ?> m && m.isEmpty()) {
-            return null;
-        }
-        if (value instanceof Enum<?> e) {
-            return e.name().toLowerCase().replace('_', '-');
-        }
-        return value.toString();
     }
 }

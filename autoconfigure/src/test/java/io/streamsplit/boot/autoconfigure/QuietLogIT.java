@@ -19,7 +19,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * What a newcomer's healthy application logs: a source with a dead-letter topic and a sink, running
  * through a dozen checkpoints on the embedded cluster, writes no WARN line — in particular none of
  * Flink's per-checkpoint metric name collisions and no "could not commit offsets" while the consumer
- * group's coordinator is still being found.
+ * group's coordinator is still being found. Its source fetches rack-aware ({@code client-rack}), which a
+ * broker without racks serves from the leaders, quietly.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class QuietLogIT {
@@ -36,7 +37,8 @@ class QuietLogIT {
                 KAFKA.bootstrapServers(),
                 "quiet",
                 "streamsplit.kafka.sources.words.bad-record-policy=dead-letter",
-                "streamsplit.kafka.sources.words.dead-letter-topic=quiet-in.DLT")) {
+                "streamsplit.kafka.sources.words.dead-letter-topic=quiet-in.DLT",
+                "streamsplit.kafka.sources.words.client-rack=zone-a")) {
             KafkaTopics.write(KAFKA.bootstrapServers(), "quiet-in", List.of("calm", "bad-apple", "still"));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "quiet-out"))
@@ -59,6 +61,8 @@ class QuietLogIT {
                 .as("WARN lines of a healthy run")
                 .isEmpty();
         assertThat(output.getAll()).doesNotContain("Name collision").doesNotContain("could not commit offsets");
+        // the rack from YAML reached the readers on the TaskManager
+        assertThat(output.getAll()).contains("Source words: reader 0 fetches from rack zone-a");
     }
 
     private static long checkpointId(StreamSplitHealthIndicator health) {

@@ -142,6 +142,17 @@ class StreamSplitFailureAnalysisTest {
     }
 
     @Test
+    void aClientRackThatNamesNoEnvironmentVariable() {
+        FailureAnalysis analysis = failure(
+                "streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.client-rack=env:9-zone");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.sources.orders.client-rack", "'env:9-zone'", "not an environment variable");
+        assertThat(analysis.getAction()).contains("streamsplit.kafka.sources.orders.client-rack as env:NAME");
+    }
+
+    @Test
     void zeroCheckpointInterval() {
         FailureAnalysis analysis = failure("streamsplit.flink.checkpointing.interval=0s");
         assertThat(analysis.getDescription()).contains("streamsplit.flink.checkpointing.interval", "'0s'");

@@ -27,7 +27,6 @@ public class KafkaSinkProperties {
 
     private static final Duration BROKER_TRANSACTION_CAP = Duration.ofMinutes(15);
 
-    /** The transaction timeout an exactly-once sink with these producer settings uses. */
     /**
      * Exactly-once needs checkpoints (one transaction per checkpoint) and a transaction timeout that
      * outlasts a checkpoint interval plus a restart; sets the default timeout on {@code producer}.
@@ -61,6 +60,7 @@ public class KafkaSinkProperties {
         }
     }
 
+    /** The transaction timeout an exactly-once sink with these producer settings uses. */
     static Duration transactionTimeout(Map<?, ?> producer) {
         Object ms = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
         return ms == null

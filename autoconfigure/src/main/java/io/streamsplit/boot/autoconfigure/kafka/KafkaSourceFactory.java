@@ -135,12 +135,9 @@ public final class KafkaSourceFactory {
             builder.setBootstrapServers(servers);
             builder.setProperties(clientProperties.common());
             builder.setProperties(source.getProperties());
-            if (source.getGroupId() != null) {
-                builder.setGroupId(source.getGroupId());
-            }
+            source.applyTo(builder);
             builder.setStartingOffsets(startingOffsets(source, p));
             warnIfDeprecatedResetStrategy(source, p);
-            builder.setOffsetResetStrategy(source.effectiveOnOffsetOutOfRange());
             switch (source.getStoppingOffsets()) {
                 case NONE -> {}
                 case LATEST -> builder.setBounded(StoppingOffsets.latest());
@@ -151,22 +148,9 @@ public final class KafkaSourceFactory {
                                     "stopping-offsets is 'timestamp'")
                             .toEpochMilli()));
             }
-            if (source.getDiscoveryInterval() != null) {
-                builder.setPartitionDiscoveryInterval(source.getDiscoveryInterval());
-            }
-            if (source.getMaxRecordsPerSecond() != null) {
-                builder.setMaxRecordsPerSecond(source.getMaxRecordsPerSecond());
-            }
             if (kafka.getControlTopic() != null) {
                 builder.setControlTopic(kafka.getControlTopic());
             }
-            if (source.getCommitOffsets() != null) {
-                builder.setCommitOffsetsOnCheckpoint(source.getCommitOffsets());
-            }
-            if (source.getClientIdPrefix() != null) {
-                builder.setClientIdPrefix(source.getClientIdPrefix());
-            }
-            builder.setBadRecordPolicy(source.getBadRecordPolicy());
             deserializer(builder, source, p);
             customizers.forEach(customizer -> customizer.customize(name, builder));
             StreamSplitKafkaSource<?> built = builder.build();
@@ -182,7 +166,7 @@ public final class KafkaSourceFactory {
         if (!isConfigured(name)) {
             return WatermarkStrategy.noWatermarks();
         }
-        KafkaSourceProperties.Watermarks watermarks = properties(name).getWatermarks();
+        SourceWatermarks watermarks = properties(name).getWatermarks();
         String p = prefix(name) + "watermarks.";
         WatermarkStrategy<T> strategy = switch (watermarks.getStrategy()) {
             case NONE -> WatermarkStrategy.noWatermarks();

@@ -3,6 +3,7 @@ package io.streamsplit.boot.autoconfigure.kafka;
 import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.core.io.Resource;
 
 /**
@@ -19,38 +22,6 @@ import org.springframework.core.io.Resource;
  * default"; every default is listed in the configuration metadata.
  */
 public class KafkaSourceProperties {
-
-    /** Where a new job starts reading (a job restored from a checkpoint continues from it). */
-    public enum StartingOffsetsMode {
-        /** The earliest offset still in each partition. */
-        EARLIEST,
-        /** The end of each partition: only records written after the job starts. */
-        LATEST,
-        /** The consumer group's committed offsets; partitions without a commit use the offset reset strategy. */
-        COMMITTED,
-        /** The first offset whose record timestamp is at or after {@code starting-timestamp}. */
-        TIMESTAMP
-    }
-
-    /** Where a bounded source stops; {@code none} keeps the source unbounded. */
-    public enum StoppingOffsetsMode {
-        /** Unbounded: read until the job is stopped. */
-        NONE,
-        /** Stop at the end offsets found when the job starts. */
-        LATEST,
-        /** Stop before the first record whose timestamp is after {@code stopping-timestamp}. */
-        TIMESTAMP
-    }
-
-    /** How event-time watermarks are generated for this source. */
-    public enum WatermarkMode {
-        /** No watermarks: processing-time pipelines. */
-        NONE,
-        /** Timestamps only ever increase per partition. */
-        MONOTONOUS,
-        /** Timestamps arrive out of order by at most {@code max-out-of-orderness}. */
-        BOUNDED_OUT_OF_ORDERNESS
-    }
 
     /** Topics to read. Set either this or {@code pattern}. */
     private List<String> topics = new ArrayList<>();
@@ -70,13 +41,19 @@ public class KafkaSourceProperties {
     /** Record time to start from when starting-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
     private @Nullable Instant startingTimestamp;
 
-    /** What to do when an offset to read from is no longer in the log (deleted by retention). Unset: earliest. */
+    /**
+     * What to do when an offset to read from is no longer in the log (deleted by retention): earliest, latest
+     * or fail. Unset: earliest.
+     */
     private @Nullable OffsetResetStrategy onOffsetOutOfRange;
 
-    /** Where starting-offsets 'committed' starts a partition the consumer group has no commit for. Unset: earliest. */
+    /**
+     * Where starting-offsets 'committed' starts a partition the consumer group has no commit for: earliest,
+     * latest or fail. Unset: earliest.
+     */
     private @Nullable OffsetResetStrategy onMissingCommit;
 
-    /** Deprecated: both on-offset-out-of-range and on-missing-commit at once; those two win when set. */
+    /** Both on-offset-out-of-range and on-missing-commit at once; those two win when set. */
     private @Nullable OffsetResetStrategy offsetResetStrategy;
 
     /** Where the source stops; 'none' keeps it unbounded. */
@@ -124,50 +101,44 @@ public class KafkaSourceProperties {
     /** Prefix of the Kafka client ids of this source's consumers. Unset: 'streamsplit-' plus the source name. */
     private @Nullable String clientIdPrefix;
 
-    /** Operator uid, under which savepoints keep the offsets. Unset: '<name>-source' (migrating.md: a KafkaSource's). */
+    /** Rack to fetch from (Kafka's client.rack: the closest replica), or env:NAME to read it on each TaskManager. */
+    private @Nullable String clientRack;
+
+    /**
+     * Operator uid of the source: savepoints keep its offsets under it. Unset: '<name>-source'. To take over
+     * the savepoint of a hand-written job, set the uid its KafkaSource had.
+     */
     private @Nullable String uid;
 
     /** Event-time watermarks of this source. */
-    private final Watermarks watermarks = new Watermarks();
+    private final SourceWatermarks watermarks = new SourceWatermarks();
 
     /** Extra Kafka consumer properties for this source; they override streamsplit.kafka.properties. */
     private Map<String, String> properties = new LinkedHashMap<>();
 
-    /** Event-time watermark settings of one source. */
-    public static class Watermarks {
+    /**
+     * Sets the settings that map one to one onto the connector's builder; unset ones keep the builder's
+     * default. The builder checks the values and names the setting of one it rejects, which the starter
+     * reports under its property path ({@link SourcePropertyPaths}).
+     */
+    void applyTo(StreamSplitKafkaSourceBuilder<?> builder) {
+        PropertyMapper map = PropertyMapper.get();
+        map.from(groupId).to(builder::setGroupId);
+        map.from(effectiveOnOffsetOutOfRange()).to(builder::setOffsetResetStrategy);
+        map.from(discoveryInterval).to(builder::setPartitionDiscoveryInterval);
+        map.from(maxRecordsPerSecond).to(builder::setMaxRecordsPerSecond);
+        map.from(commitOffsets).to(builder::setCommitOffsetsOnCheckpoint);
+        map.from(clientIdPrefix).to(builder::setClientIdPrefix);
+        map.from(clientRack).to(builder::setClientRack);
+        map.from(badRecordPolicy).to(builder::setBadRecordPolicy);
+    }
 
-        /** Watermark strategy. */
-        private WatermarkMode strategy = WatermarkMode.NONE;
+    public @Nullable String getClientRack() {
+        return clientRack;
+    }
 
-        /** Largest expected lateness of a record, for 'bounded-out-of-orderness'. */
-        private Duration maxOutOfOrderness = Duration.ofSeconds(5);
-
-        /** A partition without records for this long stops holding back the watermark. Unset: never idle. */
-        private @Nullable Duration idleTimeout;
-
-        public WatermarkMode getStrategy() {
-            return strategy;
-        }
-
-        public void setStrategy(WatermarkMode strategy) {
-            this.strategy = strategy;
-        }
-
-        public Duration getMaxOutOfOrderness() {
-            return maxOutOfOrderness;
-        }
-
-        public void setMaxOutOfOrderness(Duration maxOutOfOrderness) {
-            this.maxOutOfOrderness = maxOutOfOrderness;
-        }
-
-        public @Nullable Duration getIdleTimeout() {
-            return idleTimeout;
-        }
-
-        public void setIdleTimeout(@Nullable Duration idleTimeout) {
-            this.idleTimeout = idleTimeout;
-        }
+    public void setClientRack(@Nullable String clientRack) {
+        this.clientRack = clientRack;
     }
 
     public @Nullable String getUid() {
@@ -242,7 +213,11 @@ public class KafkaSourceProperties {
         this.onMissingCommit = onMissingCommit;
     }
 
-    @Deprecated // it set two things at once: on-offset-out-of-range and on-missing-commit
+    @Deprecated
+    @DeprecatedConfigurationProperty(
+            reason = "It set two things at once: use on-offset-out-of-range (an offset gone from the log) and"
+                    + " on-missing-commit (a partition without a commit).",
+            since = "0.1.0")
     public @Nullable OffsetResetStrategy getOffsetResetStrategy() {
         return offsetResetStrategy;
     }
@@ -386,7 +361,7 @@ public class KafkaSourceProperties {
         this.clientIdPrefix = clientIdPrefix;
     }
 
-    public Watermarks getWatermarks() {
+    public SourceWatermarks getWatermarks() {
         return watermarks;
     }
 

@@ -4,6 +4,7 @@ import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigura
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -27,26 +28,20 @@ final class SourcePropertyPaths {
         this.clientProperties = clientProperties;
     }
 
-    /** The YAML key (under the source) that sets {@code setting}. */
+    /**
+     * The YAML key (under the source) that sets {@code setting}: the setting's name in kebab case
+     * ({@code GROUP_ID} is {@code group-id}), except where the YAML names it otherwise.
+     */
     static String key(Setting setting) {
         return switch (setting) {
             case NAME -> "";
-            case BOOTSTRAP_SERVERS -> "bootstrap-servers";
             case TOPICS, PARTITIONS -> "topics";
             case TOPIC_PATTERN -> "pattern";
-            case GROUP_ID -> "group-id";
-            case STARTING_OFFSETS -> "starting-offsets";
             case OFFSET_RESET_STRATEGY -> "on-offset-out-of-range";
-            case STOPPING_OFFSETS -> "stopping-offsets";
-            case DISCOVERY_INTERVAL -> "discovery-interval";
-            case COMMIT_OFFSETS -> "commit-offsets";
-            case BAD_RECORD_POLICY -> "bad-record-policy";
-            case DESERIALIZER -> "deserializer";
-            case CLIENT_ID_PREFIX -> "client-id-prefix";
             case METADATA_TIMEOUT -> "properties.default.api.timeout.ms";
-            case MAX_RECORDS_PER_SECOND -> "max-records-per-second";
             case CONTROL_TOPIC -> StreamSplitKafkaProperties.CONTROL_TOPIC; // shared by all sources
             case PROPERTY -> "properties";
+            default -> setting.name().toLowerCase(Locale.ROOT).replace('_', '-');
         };
     }
 

@@ -1,0 +1,170 @@
+package io.streamsplit.boot.autoconfigure;
+
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
+import io.streamsplit.boot.autoconfigure.kafka.SourceWatermarks;
+import java.beans.IntrospectionException;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+
+/**
+ * The configuration metadata of the per-source and per-sink keys ({@code streamsplit.kafka.sources.*.…}),
+ * derived from their one declaration: the field of the property class (its name is the key, its type and
+ * initial value the type and default, its Javadoc the description, a {@link DeprecatedConfigurationProperty}
+ * on its getter the deprecation). Spring Boot's processor cannot see map values, so the build keeps these
+ * entries in {@code additional-spring-configuration-metadata.json}; {@link ConfigurationMetadataTest} checks
+ * that file against this, and rewrites it when asked to.
+ */
+final class PerNameMetadata {
+
+    /** One metadata entry, in the order and form of the metadata file. */
+    record Entry(
+            String name,
+            String type,
+            String description,
+            String sourceType,
+            @Nullable String defaultValue,
+            @Nullable String deprecationReason) {
+
+        Map<String, Object> toJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("name", name);
+            json.put("type", type);
+            json.put("description", description);
+            json.put("sourceType", sourceType);
+            if (defaultValue != null) {
+                json.put("defaultValue", defaultValue);
+            }
+            if (deprecationReason != null) {
+                json.put("deprecation", Map.of("level", "warning", "reason", deprecationReason));
+            }
+            return json;
+        }
+    }
+
+    private static final Pattern FIELD = Pattern.compile(
+            "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*private\\s+(?:final\\s+)?(?!static)[^;=(]*?\\s(\\w+)\\s*(?:=[^;]*)?;",
+            Pattern.DOTALL);
+    private static final Path SOURCES = Path.of("src/main/java");
+
+    private PerNameMetadata() {}
+
+    /** The entries of every per-source and per-sink key, sources first, each class in field order. */
+    static List<Entry> entries() throws IOException, IntrospectionException, ReflectiveOperationException {
+        List<Entry> entries = new ArrayList<>();
+        entries.addAll(entries("streamsplit.kafka.sources.*.", new KafkaSourceProperties()));
+        entries.addAll(entries("streamsplit.kafka.sources.*.watermarks.", new SourceWatermarks()));
+        entries.addAll(entries("streamsplit.kafka.sinks.*.", new KafkaSinkProperties()));
+        return entries;
+    }
+
+    private static List<Entry> entries(String prefix, Object defaults)
+            throws IOException, IntrospectionException, ReflectiveOperationException {
+        Class<?> type = defaults.getClass();
+        Map<String, PropertyDescriptor> properties = new LinkedHashMap<>();
+        for (PropertyDescriptor d : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
+            properties.put(d.getName(), d);
+        }
+        List<Entry> entries = new ArrayList<>();
+        Matcher field =
+                FIELD.matcher(Files.readString(SOURCES.resolve(type.getName().replace('.', '/') + ".java")));
+        while (field.find()) {
+            PropertyDescriptor property = properties.get(field.group(2));
+            if (property == null || property.getReadMethod() == null) {
+                continue; // not a bound property
+            }
+            Method getter = property.getReadMethod();
+            if (getter.getReturnType().getPackageName().equals(type.getPackageName())
+                    && !getter.getReturnType().isEnum()) {
+                continue; // a nested group (watermarks): its keys are listed with their own class
+            }
+            DeprecatedConfigurationProperty deprecated = getter.getAnnotation(DeprecatedConfigurationProperty.class);
+            entries.add(new Entry(
+                    prefix + kebab(property.getName()),
+                    getter.getGenericReturnType().getTypeName().replace(" ", ""),
+                    description(field.group(1)),
+                    type.getName(),
+                    defaultValue(getter.invoke(defaults)),
+                    deprecated == null ? null : deprecated.reason()));
+        }
+        return entries;
+    }
+
+    /** The docs' reference table of the entries: key, type or values, default, description. */
+    static String markdown(List<Entry> entries) throws ClassNotFoundException {
+        StringBuilder table =
+                new StringBuilder("| key | values | default | description |\n| --- | --- | --- | --- |\n");
+        for (Entry entry : entries) {
+            String key = entry.name().replaceFirst("^streamsplit\\.kafka\\.(sources|sinks)\\.\\*\\.", "$1.*.");
+            table.append("| `")
+                    .append(key)
+                    .append("` | ")
+                    .append(values(entry.type()))
+                    .append(" | ")
+                    .append(entry.defaultValue() == null ? "" : "`" + entry.defaultValue() + "`")
+                    .append(" | ")
+                    .append(entry.deprecationReason() == null ? "" : "Deprecated: " + entry.deprecationReason() + " ")
+                    .append(entry.description().replace("|", "\\|"))
+                    .append(" |\n");
+        }
+        return table.toString();
+    }
+
+    private static String values(String type) throws ClassNotFoundException {
+        if (!type.contains("<")) {
+            Class<?> c = Class.forName(type);
+            if (c.isEnum()) {
+                List<String> names = new ArrayList<>();
+                for (Object constant : c.getEnumConstants()) {
+                    names.add(
+                            ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                }
+                return String.join(" \\| ", names);
+            }
+        }
+        return type.replaceAll("[a-z0-9_.]+\\.([A-Z])", "$1")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;");
+    }
+
+    static String kebab(String camel) {
+        return camel.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+    }
+
+    private static String description(String javadoc) {
+        return javadoc.replaceAll("\\s*\\n\\s*\\*?", " ")
+                .replaceAll("\\{@(?:code|link) ([^}]*)}", "$1")
+                .replaceAll("\\s+", " ")
+                .strip();
+    }
+
+    private static @Nullable String defaultValue(@Nullable Object value) {
+        if (value == null
+                || value instanceof Collection<?> c && c.isEmpty()
+                || value instanceof Map<?, ?> m && m.isEmpty()) {
+            return null;
+        }
+        if (value instanceof Enum<?> e) {
+            return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+        if (value instanceof Duration d) {
+            return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+        }
+        return value.toString();
+    }
+}

@@ -34,6 +34,9 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     private static final String BOOT = "io.streamsplit.boot.autoconfigure";
+    /** The runtime the auto-configuration wires: {@code job}, {@code actuate}, {@code flink.embedded}, {@code flink.remote}. */
+    private static final String RUNTIME = "io.streamsplit.boot";
+
     private static final String SOURCE = "io.streamsplit.connector.kafka.source";
     private static final String KIT = "io.streamsplit.boot.test";
     private static final String FORMAT = "io.streamsplit.connector.kafka.format";
@@ -97,12 +100,31 @@ class ArchitectureTest {
     void actuateIsALeaf() {
         noClasses()
                 .that()
-                .resideInAPackage(BOOT + "..")
+                .resideInAnyPackage(BOOT + "..", RUNTIME + ".job..", RUNTIME + ".flink..")
                 .and()
-                .resideOutsideOfPackage(BOOT + ".actuate..")
+                .resideOutsideOfPackages(RUNTIME + ".actuate..", BOOT + ".actuate..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAPackage(BOOT + ".actuate..")
+                .resideInAnyPackage(RUNTIME + ".actuate..", BOOT + ".actuate..")
+                .check(CLASSES);
+    }
+
+    /**
+     * As in Spring Boot: the auto-configuration packages wire, the runtime they wire (the job's lifecycle,
+     * the MiniCluster, jar shipping, health and endpoints) lives outside them and holds no configuration
+     * class of its own.
+     */
+    @Test
+    void configurationClassesLiveInTheAutoConfigurationPackagesOnly() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(RUNTIME + ".job..", RUNTIME + ".actuate..", RUNTIME + ".flink..")
+                .should()
+                .beAnnotatedWith("org.springframework.context.annotation.Configuration")
+                .orShould()
+                .beAnnotatedWith("org.springframework.boot.autoconfigure.AutoConfiguration")
+                .orShould()
+                .beAnnotatedWith("org.springframework.boot.context.properties.ConfigurationProperties")
                 .check(CLASSES);
     }
 
@@ -118,10 +140,12 @@ class ArchitectureTest {
                 .consideringOnlyDependenciesInLayers()
                 .layer("root")
                 .definedBy(BOOT)
-                .layer("actuate")
+                .layer("actuate.configuration")
                 .definedBy(BOOT + ".actuate..")
+                .layer("actuate")
+                .definedBy(RUNTIME + ".actuate..")
                 .layer("job")
-                .definedBy(BOOT + ".job..")
+                .definedBy(RUNTIME + ".job..")
                 .layer("kafka")
                 .definedBy(BOOT + ".kafka")
                 .layer("kafka.embedded")
@@ -133,31 +157,34 @@ class ArchitectureTest {
                 .layer("flink")
                 .definedBy(BOOT + ".flink")
                 .layer("flink.embedded")
-                .definedBy(BOOT + ".flink.embedded..")
+                .definedBy(RUNTIME + ".flink.embedded..")
                 .layer("flink.remote")
-                .definedBy(BOOT + ".flink.remote..")
+                .definedBy(RUNTIME + ".flink.remote..")
                 .layer("diagnostics")
                 .definedBy(BOOT + ".diagnostics..")
-                .whereLayer("actuate")
+                .whereLayer("actuate.configuration")
                 .mayNotBeAccessedByAnyLayer()
+                .whereLayer("actuate")
+                .mayOnlyBeAccessedByLayers("actuate.configuration")
                 .whereLayer("root")
-                .mayOnlyBeAccessedByLayers("actuate")
+                .mayOnlyBeAccessedByLayers("actuate.configuration", "actuate")
                 .whereLayer("job")
-                .mayOnlyBeAccessedByLayers("root", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "actuate.configuration", "actuate")
                 .whereLayer("kafka.embedded")
                 .mayOnlyBeAccessedByLayers("root")
                 .whereLayer("kafka")
-                .mayOnlyBeAccessedByLayers("root", "job", "kafka.embedded", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka.embedded", "actuate.configuration", "actuate")
                 .whereLayer("kafka.format")
                 .mayOnlyBeAccessedByLayers("root", "kafka")
                 .whereLayer("kafka.connection")
-                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate.configuration", "actuate")
                 .whereLayer("flink")
-                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate.configuration", "actuate")
                 .whereLayer("flink.embedded")
-                .mayOnlyBeAccessedByLayers("root", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "actuate.configuration", "actuate")
                 .whereLayer("flink.remote")
-                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "kafka.format", "flink", "actuate")
+                .mayOnlyBeAccessedByLayers(
+                        "root", "job", "kafka", "kafka.format", "flink", "actuate.configuration", "actuate")
                 .whereLayer("diagnostics")
                 .mayOnlyBeAccessedByLayers(
                         "root",
@@ -169,6 +196,7 @@ class ArchitectureTest {
                         "flink",
                         "flink.embedded",
                         "flink.remote",
+                        "actuate.configuration",
                         "actuate")
                 .check(CLASSES);
     }

@@ -121,6 +121,6 @@ public class DemoOrderProducer implements SmartLifecycle {
     /** Starts after the Flink job was submitted, stops before it. */
     @Override
     public int getPhase() {
-        return io.streamsplit.boot.autoconfigure.job.StreamSplitJob.PHASE + 1;
+        return io.streamsplit.boot.job.StreamSplitJob.PHASE + 1;
     }
 }

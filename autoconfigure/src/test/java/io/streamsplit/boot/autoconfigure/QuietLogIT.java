@@ -3,7 +3,7 @@ package io.streamsplit.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.time.Duration;
 import java.util.List;

@@ -2,11 +2,11 @@ package io.streamsplit.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
-import io.streamsplit.boot.autoconfigure.job.SubmittedJobClient;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
+import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.job.StreamSplitJob;
+import io.streamsplit.boot.job.SubmittedJobClient;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
 import io.streamsplit.connector.kafka.source.StartingOffsets;

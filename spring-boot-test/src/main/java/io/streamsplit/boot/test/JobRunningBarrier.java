@@ -1,6 +1,6 @@
 package io.streamsplit.boot.test;
 
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.boot.job.StreamSplitJob;
 import org.springframework.context.SmartLifecycle;
 
 /**

@@ -1,9 +1,9 @@
 package io.streamsplit.boot.test;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
-import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
-import io.streamsplit.boot.autoconfigure.job.JobFailures;
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
+import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.job.JobFailures;
+import io.streamsplit.boot.job.StreamSplitJob;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,16 +1,16 @@
 package io.streamsplit.boot.test;
 
+import io.streamsplit.boot.actuate.JobSplits;
+import io.streamsplit.boot.actuate.KafkaSplitStates;
+import io.streamsplit.boot.actuate.SourceState;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
-import io.streamsplit.boot.autoconfigure.actuate.JobSplits;
-import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
-import io.streamsplit.boot.autoconfigure.actuate.SourceState;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
-import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
-import io.streamsplit.boot.autoconfigure.job.JobFailures;
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.job.JobFailures;
+import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.streamsplit.boot.autoconfigure.actuate.SourceState;
+import io.streamsplit.boot.actuate.SourceState;
 import io.streamsplit.boot.test.app.KitApplication;
 import io.streamsplit.boot.test.app.Word;
 import java.time.Duration;

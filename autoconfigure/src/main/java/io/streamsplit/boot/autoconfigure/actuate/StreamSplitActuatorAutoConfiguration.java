@@ -1,15 +1,23 @@
 package io.streamsplit.boot.autoconfigure.actuate;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.streamsplit.boot.actuate.JobProgress;
+import io.streamsplit.boot.actuate.KafkaSplitStates;
+import io.streamsplit.boot.actuate.KafkaSplitsEndpoint;
+import io.streamsplit.boot.actuate.SplitMetricsReader;
+import io.streamsplit.boot.actuate.StreamSplitEndpoint;
+import io.streamsplit.boot.actuate.StreamSplitEndpointWebExtension;
+import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.actuate.StreamSplitMeters;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
-import io.streamsplit.boot.autoconfigure.flink.embedded.EmbeddedFlinkCluster;
-import io.streamsplit.boot.autoconfigure.job.JobFailures;
-import io.streamsplit.boot.autoconfigure.job.StreamSplitJob;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
+import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.job.JobFailures;
+import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.util.LinkedHashMap;
 import java.util.List;

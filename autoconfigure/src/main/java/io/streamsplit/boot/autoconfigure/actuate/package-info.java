@@ -1,6 +1,6 @@
 /**
- * Actuator support: the job's health indicator, the {@code kafkasplits} endpoint and the Micrometer meters.
- * A leaf: no other StreamSplit package depends on it.
+ * The auto-configuration of the Actuator support ({@code io.streamsplit.boot.actuate}), active when Spring
+ * Boot's Actuator is on the classpath. A leaf: no other StreamSplit package depends on it.
  */
 @NullMarked
 package io.streamsplit.boot.autoconfigure.actuate;

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
-import static io.streamsplit.boot.autoconfigure.flink.remote.FlinkVersionCheck.majorMinor;
+import static io.streamsplit.boot.flink.remote.FlinkVersionCheck.majorMinor;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
-import io.streamsplit.boot.autoconfigure.flink.remote.FlinkRemoteProperties;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.boot.flink.remote.ClusterClasses;
 import java.io.IOException;
 import java.io.Serializable;
 import java.lang.invoke.SerializedLambda;

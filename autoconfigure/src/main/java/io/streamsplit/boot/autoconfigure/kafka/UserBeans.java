@@ -2,7 +2,7 @@ package io.streamsplit.boot.autoconfigure.kafka;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.SerializabilityCheck;
-import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.boot.flink.remote.ClusterClasses;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;

@@ -3,6 +3,11 @@ package io.streamsplit.boot.autoconfigure.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.streamsplit.boot.actuate.JobSplits;
+import io.streamsplit.boot.actuate.KafkaSplitStates;
+import io.streamsplit.boot.actuate.KafkaSplitsEndpoint;
+import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.actuate.StreamSplitMeters;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.kafka.format;
 
-import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.boot.flink.remote.ClusterClasses;
 import io.streamsplit.connector.kafka.format.JsonFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

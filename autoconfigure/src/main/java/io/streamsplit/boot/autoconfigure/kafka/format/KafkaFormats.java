@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka.format;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.boot.flink.remote.ClusterClasses;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.format.TextFormat;
 import io.streamsplit.connector.kafka.sink.ElementFieldKey;

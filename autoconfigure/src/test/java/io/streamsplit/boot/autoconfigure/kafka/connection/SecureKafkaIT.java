@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.actuate.KafkaSplitStates;
+import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.Words;
-import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
-import io.streamsplit.boot.autoconfigure.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.embedded.kafka.BrokerSecurity;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package io.streamsplit.boot.autoconfigure.kafka.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
-import io.streamsplit.boot.autoconfigure.actuate.KafkaSplitStates;
 import io.streamsplit.connector.kafka.format.AvroFormat;
 import io.streamsplit.connector.kafka.format.Keyed;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;

@@ -3,7 +3,7 @@ package io.streamsplit.boot.autoconfigure.kafka.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
-import io.streamsplit.boot.autoconfigure.flink.remote.ClusterClasses;
+import io.streamsplit.boot.flink.remote.ClusterClasses;
 import io.streamsplit.connector.kafka.format.JsonFormat;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,317 @@
+package io.streamsplit.boot.actuate;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaProblem;
+import io.streamsplit.boot.job.StreamSplitJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * Health of the application's Flink job, UP only while it makes progress: RUNNING, and checkpoints
+ * completing. Until the first checkpoint a running job is UNKNOWN for a grace period (one checkpoint
+ * interval plus {@code streamsplit.health.startup-grace} from submission); past it, a job that never completed a
+ * checkpoint is DOWN, as is one whose last checkpoint is older than
+ * {@code streamsplit.health.max-checkpoint-age}. The reason says what holds it back: the checkpoint in
+ * flight and the operator it waits on, the latest failure in StreamSplit's words, or a problem of the
+ * Kafka startup check ({@code startup-check.mode: warn}). RESTARTING is OUT_OF_SERVICE (DOWN past the
+ * grace period without any checkpoint), FAILED and a cancel from outside DOWN, a stop by the application
+ * OUT_OF_SERVICE. Values are read when health is asked; restarts in-process in embedded mode, else
+ * from Flink's REST API (its metrics are up to {@code metrics.fetcher.update-interval} old). Never
+ * shows client properties.
+ */
+public class StreamSplitHealthIndicator implements HealthIndicator {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    private final StreamSplitJob job;
+    private final FlinkProperties flink;
+    private final Duration maxCheckpointAge;
+    private final KafkaSplitStates splits;
+    private final JobProgress progress;
+    private final Supplier<List<KafkaProblem>> startupProblems;
+    private final Duration startupGrace;
+
+    public StreamSplitHealthIndicator(
+            StreamSplitJob job,
+            FlinkProperties flink,
+            Duration maxCheckpointAge,
+            KafkaSplitStates splits,
+            JobProgress progress,
+            Supplier<List<KafkaProblem>> startupProblems,
+            Duration startupGrace) {
+        this.startupGrace = startupGrace;
+        this.job = job;
+        this.flink = flink;
+        this.maxCheckpointAge = maxCheckpointAge;
+        this.splits = splits;
+        this.progress = progress;
+        this.startupProblems = startupProblems;
+    }
+
+    /** The effective threshold: configured, else five checkpoint intervals but at least a minute. */
+    public static Duration maxCheckpointAge(@Nullable Duration configured, FlinkProperties flink) {
+        if (configured != null) {
+            return configured;
+        }
+        Duration five = flink.getCheckpointing().getInterval().multipliedBy(5);
+        return five.compareTo(Duration.ofMinutes(1)) < 0 ? Duration.ofMinutes(1) : five;
+    }
+
+    /** The grace period before a job without any completed checkpoint counts as stuck. */
+    Duration grace() {
+        return flink.getCheckpointing().getInterval().plus(startupGrace);
+    }
+
+    @Override
+    public Health health() {
+        CompletableFuture<JobClient> submission = job.submission();
+        Health.Builder health = new Health.Builder().withDetail("job", job.jobName());
+        List<KafkaProblem> problems = startupProblems.get();
+        if (!problems.isEmpty()) {
+            health.withDetail(
+                    "kafkaProblems",
+                    problems.stream().map(KafkaProblem::summary).toList());
+        }
+        String savepoint = job.commands().operatorSavepoint();
+        if (savepoint != null) {
+            return health.status(Status.OUT_OF_SERVICE)
+                    .withDetail("status", "STOPPED")
+                    .withDetail("savepoint", savepoint)
+                    .withDetail(
+                            "reason",
+                            "stopped with a savepoint from the streamsplit endpoint; POST"
+                                    + " {\"operation\":\"start\"} resumes it")
+                    .build();
+        }
+        if (!submission.isDone()) {
+            return health.unknown().withDetail("status", "SUBMITTING").build();
+        }
+        if (submission.isCompletedExceptionally()) {
+            String reason = submission.handle((c, e) -> e.getMessage()).join();
+            boolean nothingToRun = !flink.isEnabled() || reason.contains("no StreamSplitPipeline beans");
+            return (nothingToRun ? health.up() : health.down())
+                    .withDetail("status", "NOT_SUBMITTED")
+                    .withDetail("reason", reason)
+                    .build();
+        }
+        JobClient client = submission.join();
+        String jobId = client.getJobID().toString();
+        health.withDetail("jobId", jobId);
+        Instant now = Instant.now();
+        try {
+            JobStatus status = client.getJobStatus().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            health.withDetail("status", status.name());
+            JobCheckpoints checkpoints = progress.read(jobId);
+            health.withDetail("restarts", checkpoints.restarts())
+                    .withDetail("readAt", now.toString())
+                    .withDetail("lastCheckpoint", checkpoints.details(now));
+            if (progress.restartsFromMetricStore(jobId)) {
+                health.withDetail("restartsAsOf", "Flink's metric store (up to metrics.fetcher.update-interval old)");
+            }
+            if (checkpoints.failure() != null) {
+                health.withDetail("lastFailure", checkpoints.failure());
+            }
+            Instant submitted = checkpoints.submittedAt() != null ? checkpoints.submittedAt() : now;
+            statusFor(status, checkpoints, Duration.between(submitted, now), now, health, problems);
+            if (status == JobStatus.RUNNING) {
+                health.withDetail("sources", sourceSummary());
+            }
+        } catch (Exception e) {
+            health.unknown().withDetail("error", "could not read the job's state: " + e);
+        }
+        return health.build();
+    }
+
+    private void statusFor(
+            JobStatus status,
+            JobCheckpoints checkpoints,
+            Duration sinceSubmission,
+            Instant now,
+            Health.Builder health,
+            List<KafkaProblem> problems) {
+        boolean progressing = status == JobStatus.RUNNING || status == JobStatus.RESTARTING;
+        // subtasks waiting for slots explain every other symptom (no checkpoint can even start)
+        if (status == JobStatus.RUNNING && tasksNotRunning(checkpoints, now, health)) {
+            return;
+        }
+        if (progressing && flink.getCheckpointing().isEnabled()) {
+            Instant last = checkpoints.lastCheckpointTime();
+            Instant since = checkpoints.runningSince() != null ? checkpoints.runningSince() : now;
+            if (last == null && sinceSubmission.compareTo(grace()) > 0) {
+                health.down()
+                        .withDetail(
+                                "reason",
+                                "no checkpoint has completed in the " + sinceSubmission.toSeconds()
+                                        + " s since the job was submitted (grace " + grace().toSeconds()
+                                        + " s: one checkpoint"
+                                        + " interval + streamsplit.health.startup-grace)"
+                                        + because(checkpoints, problems));
+                return;
+            }
+            if (last != null
+                    && since.isAfter(last)
+                    && Duration.between(last, now).compareTo(grace()) > 0) {
+                health.down()
+                        .withDetail(
+                                "reason",
+                                "no checkpoint has completed since the job restarted (the last one "
+                                        + Duration.between(last, now).toSeconds() + " s ago, restart "
+                                        + checkpoints.restarts() + ")"
+                                        + because(checkpoints, problems));
+                return;
+            }
+            Duration age = checkpoints.age(now);
+            if (age != null && age.compareTo(maxCheckpointAge) > 0) {
+                health.down()
+                        .withDetail(
+                                "reason",
+                                "no checkpoint completed for " + age.toSeconds() + " s (limit "
+                                        + maxCheckpointAge.toSeconds() + " s, streamsplit.health.max-checkpoint-age)"
+                                        + because(checkpoints, problems));
+                return;
+            }
+            Instant failed = checkpoints.lastFailureTime();
+            if (status == JobStatus.RUNNING
+                    && failed != null
+                    && Duration.between(failed, now).compareTo(grace()) < 0) {
+                health.status(Status.OUT_OF_SERVICE)
+                        .withDetail(
+                                "reason",
+                                "recovering: the job failed "
+                                        + Duration.between(failed, now).toSeconds() + " s ago and restarted (restart "
+                                        + checkpoints.restarts() + ")" + because(checkpoints, problems));
+                return;
+            }
+            if (status == JobStatus.RUNNING && undiscovered(checkpoints, now, health, problems)) {
+                return;
+            }
+            if (status == JobStatus.RUNNING && (last == null || since.isAfter(last))) {
+                health.unknown()
+                        .withDetail(
+                                "reason",
+                                "waiting for the first checkpoint since the job "
+                                        + (checkpoints.restarts() > 0 ? "restarted" : "started"));
+                return;
+            }
+        }
+        switch (status) {
+            case RUNNING -> health.up();
+            case RESTARTING ->
+                health.status(Status.OUT_OF_SERVICE)
+                        .withDetail(
+                                "reason",
+                                "restarting after a failure (restart " + checkpoints.restarts() + ")"
+                                        + because(checkpoints, problems));
+            case CREATED, INITIALIZING, RECONCILING -> health.unknown();
+            case FINISHED -> health.up().withDetail("reason", "all bounded sources were read to their end");
+            case CANCELLING, CANCELED -> {
+                if (job.isStopping()) {
+                    health.status(Status.OUT_OF_SERVICE).withDetail("reason", "the application is shutting down");
+                } else {
+                    health.down().withDetail("reason", "the job was cancelled outside the application");
+                }
+            }
+            default ->
+                health.down()
+                        .withDetail(
+                                "reason",
+                                "the job is " + status
+                                        + (checkpoints.failure() != null ? ": " + checkpoints.failure() : ""));
+        }
+    }
+
+    /**
+     * A RUNNING job whose subtasks are not all running cannot make progress (a TaskManager is gone and
+     * no slot is free for its tasks, or they are still being deployed): DOWN once it has been so past
+     * the grace period, UNKNOWN before. Returns whether the job is in that state.
+     */
+    private boolean tasksNotRunning(JobCheckpoints checkpoints, Instant now, Health.Builder health) {
+        String lagging = checkpoints.tasksNotRunning();
+        if (lagging == null) {
+            return false;
+        }
+        Instant since = checkpoints.runningSince() != null ? checkpoints.runningSince() : now;
+        Duration running = Duration.between(since, now);
+        if (running.compareTo(grace()) > 0) {
+            health.down()
+                    .withDetail(
+                            "reason",
+                            "the job is RUNNING but not all its subtasks are, " + running.toSeconds()
+                                    + " s after it started: " + lagging
+                                    + " (a TaskManager was lost and no free slot took its tasks)");
+        } else {
+            health.unknown().withDetail("reason", "subtasks starting: " + lagging);
+        }
+        return true;
+    }
+
+    /**
+     * A source whose enumerator has not found its partitions makes no progress, however many (empty)
+     * checkpoints complete: DOWN once the job has been running for the grace period, UNKNOWN before.
+     * Returns whether a source is in that state.
+     */
+    private boolean undiscovered(
+            JobCheckpoints checkpoints, Instant now, Health.Builder health, List<KafkaProblem> problems) {
+        List<String> waiting = new ArrayList<>();
+        splits.read().sources().forEach((name, source) -> {
+            if (source.lastDiscovery() == null) {
+                waiting.add(name);
+            }
+        });
+        if (waiting.isEmpty()) {
+            return false;
+        }
+        Instant since = checkpoints.runningSince() != null ? checkpoints.runningSince() : now;
+        Duration running = Duration.between(since, now);
+        String sources = waiting.size() == 1
+                ? "source '" + waiting.get(0) + "' has not found its partitions"
+                : "sources " + waiting + " have not found their partitions";
+        if (running.compareTo(grace()) > 0) {
+            health.down()
+                    .withDetail(
+                            "reason",
+                            sources + " in the " + running.toSeconds() + " s the job has been running"
+                                    + because(checkpoints, problems));
+        } else {
+            health.unknown().withDetail("reason", sources + " yet");
+        }
+        return true;
+    }
+
+    /** ": checkpoint 7 ... waits on 'X'", ": <latest failure>" or ": <startup problem>", whichever is known. */
+    private static String because(JobCheckpoints checkpoints, List<KafkaProblem> problems) {
+        if (checkpoints.failure() != null) {
+            return ": " + checkpoints.failure();
+        }
+        if (checkpoints.inFlight() != null) {
+            return ": " + checkpoints.inFlight();
+        }
+        return problems.isEmpty() ? "" : ": " + problems.get(0).summary();
+    }
+
+    private Map<String, Object> sourceSummary() {
+        Map<String, Object> sources = new LinkedHashMap<>();
+        splits.read().sources().forEach((name, source) -> {
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("state", source.state()); // PAUSED is an operator's choice, not a failure
+            summary.put("assignedSplits", source.assignedSplits());
+            summary.put("pendingSplits", source.pendingSplits().size());
+            summary.put("lag", source.lag());
+            sources.put(name, summary);
+        });
+        return sources;
+    }
+}

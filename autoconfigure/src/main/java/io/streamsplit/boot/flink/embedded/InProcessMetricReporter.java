@@ -1,0 +1,36 @@
+package io.streamsplit.boot.flink.embedded;
+
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricConfig;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.reporter.MetricReporter;
+
+/** Hands the Kafka source operators' metrics of an embedded cluster to its {@link InProcessMetrics}. */
+final class InProcessMetricReporter implements MetricReporter {
+
+    private final InProcessMetrics registry;
+
+    InProcessMetricReporter(InProcessMetrics registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void open(MetricConfig config) {}
+
+    @Override
+    public void close() {}
+
+    @Override
+    public void notifyOfAddedMetric(Metric metric, String metricName, MetricGroup group) {
+        if (registry != null) {
+            registry.add(metric, metricName, group);
+        }
+    }
+
+    @Override
+    public void notifyOfRemovedMetric(Metric metric, String metricName, MetricGroup group) {
+        if (registry != null) {
+            registry.remove(metric);
+        }
+    }
+}

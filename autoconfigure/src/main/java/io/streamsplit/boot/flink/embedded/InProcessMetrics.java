@@ -1,0 +1,129 @@
+package io.streamsplit.boot.flink.embedded;
+
+import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The metrics of the Kafka source operators of one embedded MiniCluster, read in-process: Flink
+ * hands them to {@link InProcessMetricReporter}, which Flink instantiates from its configuration
+ * and finds its registry by id. Values are read when asked, so they are live.
+ *
+ * <p>The id map is the only static state: each application context registers its own id, so two
+ * contexts in one JVM never see each other's metrics.
+ */
+public final class InProcessMetrics {
+
+    /** Flink configuration key prefix of the reporter. */
+    public static final String REPORTER_PREFIX = "metrics.reporter.streamsplit.";
+
+    static final String REGISTRY_KEY = "registry";
+    /** Flink's job-level restart count, as its REST API reports it. */
+    static final String RESTARTS = "numRestarts";
+
+    private static final Map<String, InProcessMetrics> REGISTRIES = new ConcurrentHashMap<>();
+
+    private final String id = UUID.randomUUID().toString();
+    private final Map<Metric, RegisteredMetric> metrics = new ConcurrentHashMap<>();
+    private final Map<String, Gauge<?>> restarts = new ConcurrentHashMap<>();
+
+    private record RegisteredMetric(
+            String jobId, String operator, int subtask, String topic, int partition, String name, Metric metric) {}
+
+    private InProcessMetrics() {}
+
+    /** A new registry; put {@link #flinkConfiguration()} into the MiniCluster's configuration. */
+    public static InProcessMetrics create() {
+        InProcessMetrics registry = new InProcessMetrics();
+        REGISTRIES.put(registry.id, registry);
+        return registry;
+    }
+
+    static @Nullable InProcessMetrics lookup(@Nullable String id) {
+        return id == null ? null : REGISTRIES.get(id);
+    }
+
+    /** The Flink configuration entries that install the reporter for this registry. */
+    public Map<String, String> flinkConfiguration() {
+        return Map.of(
+                REPORTER_PREFIX + "factory.class",
+                InProcessMetricReporterFactory.class.getName(),
+                REPORTER_PREFIX + REGISTRY_KEY,
+                id);
+    }
+
+    /** Forgets the registry (the cluster is closed). */
+    public void close() {
+        REGISTRIES.remove(id);
+        metrics.clear();
+        restarts.clear();
+    }
+
+    void add(Metric metric, String name, MetricGroup group) {
+        Map<String, String> variables = group.getAllVariables();
+        String operator = variables.get("<operator_name>");
+        if (name.equals(RESTARTS)
+                && operator == null
+                && variables.get("<task_name>") == null
+                && metric instanceof Gauge<?> gauge) {
+            restarts.put(variables.get("<job_id>"), gauge);
+            return;
+        }
+        if (operator == null || !operator.startsWith("Source: ")) {
+            return;
+        }
+        String identifier = group.getMetricIdentifier(name);
+        boolean reader = identifier.contains("." + KafkaSourceMetricNames.READER_GROUP + ".");
+        if (!reader && !KafkaSourceMetricNames.OPERATOR_METRICS.contains(name)) {
+            return;
+        }
+        String subtask = variables.get("<subtask_index>");
+        String partition = variables.get("<partition>");
+        String topic = variables.get("<topic>");
+        metrics.put(
+                metric,
+                new RegisteredMetric(
+                        variables.get("<job_id>"),
+                        RawMetric.filter(operator),
+                        subtask == null ? -1 : Integer.parseInt(subtask),
+                        topic == null ? null : RawMetric.filter(topic),
+                        partition == null ? -1 : Integer.parseInt(partition),
+                        name,
+                        metric));
+    }
+
+    void remove(Metric metric) {
+        metrics.remove(metric);
+        restarts.values().remove(metric);
+    }
+
+    /** Flink's {@code numRestarts} of job {@code jobId}, read now; {@code null} before the job registered it. */
+    public @Nullable Long restarts(String jobId) {
+        Gauge<?> gauge = restarts.get(jobId);
+        return gauge != null && gauge.getValue() instanceof Number number ? number.longValue() : null;
+    }
+
+    /** The current values of job {@code jobId}'s source metrics. */
+    public List<RawMetric> read(String jobId) {
+        List<RawMetric> values = new ArrayList<>();
+        for (RegisteredMetric m : metrics.values()) {
+            if (jobId.equals(m.jobId())) {
+                Object value = m.metric() instanceof Gauge<?> gauge
+                        ? gauge.getValue()
+                        : m.metric() instanceof Counter counter ? (Object) counter.getCount() : null;
+                if (value != null) {
+                    values.add(new RawMetric(m.operator(), m.subtask(), m.topic(), m.partition(), m.name(), value));
+                }
+            }
+        }
+        return values;
+    }
+}

@@ -1,0 +1,79 @@
+package io.streamsplit.boot.flink.embedded;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+
+/**
+ * Warnings Flink logs in an embedded MiniCluster that say nothing about the application, kept out of
+ * its log when Logback (Spring Boot's default) does the logging. Each entry is a logger and the start
+ * of one exact message (its format, before arguments are filled in); nothing else from those loggers
+ * is touched.
+ *
+ * <ul>
+ *   <li>{@code Name collision: ... 'pendingCommittables'}: on every checkpoint Flink's sink committer
+ *       copies its committable collector for the checkpoint state, and the copy registers the
+ *       committer's {@code pendingCommittables} gauge again in the same metric group. The first gauge
+ *       stays registered and correct; Flink logs one WARN per committer subtask per checkpoint (about
+ *       100 a minute for two sinks at parallelism 2 and 5 s checkpoints).
+ *   <li>{@code Log file environment variable 'log.file' is not set} and {@code JobManager log files are
+ *       unavailable in the web dashboard}: the MiniCluster logs into the application's log, so there
+ *       is no JobManager log file for Flink's web UI to show.
+ *   <li>{@code The operator name ... exceeded the 80 characters length limit}: once per job vertex whose
+ *       chained operator names are long; Flink shortens the name in metric scopes, which the actuator
+ *       already expects.
+ * </ul>
+ */
+final class KnownFlinkWarnings extends TurboFilter {
+
+    private record Known(String logger, String messageStart) {}
+
+    private static final List<Known> KNOWN = List.of(
+            new Known(
+                    "org.apache.flink.metrics.MetricGroup",
+                    "Name collision: Group already contains a Metric with the name 'pendingCommittables'"),
+            new Known("org.apache.flink.runtime.webmonitor.WebMonitorUtils", "Log file environment variable '"),
+            new Known(
+                    "org.apache.flink.runtime.webmonitor.WebMonitorUtils",
+                    "JobManager log files are unavailable in the web dashboard"),
+            new Known("org.apache.flink.runtime.metrics.util.MetricUtils", "The operator name "));
+
+    private static final String NAME = "streamsplit-known-flink-warnings";
+
+    private KnownFlinkWarnings() {
+        setName(NAME);
+    }
+
+    /**
+     * Installs the filter into the Logback context once (Spring Boot's logging initialization resets
+     * the context, so each cluster start checks again). Call only when Logback is on the classpath.
+     */
+    static synchronized void install() {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+            return;
+        }
+        if (context.getTurboFilterList().stream().noneMatch(filter -> NAME.equals(filter.getName()))) {
+            KnownFlinkWarnings filter = new KnownFlinkWarnings();
+            filter.start();
+            context.addTurboFilter(filter);
+        }
+    }
+
+    @Override
+    public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+        if (level != Level.WARN || format == null) {
+            return FilterReply.NEUTRAL;
+        }
+        for (Known known : KNOWN) {
+            if (known.logger().equals(logger.getName()) && format.startsWith(known.messageStart())) {
+                return FilterReply.DENY;
+            }
+        }
+        return FilterReply.NEUTRAL;
+    }
+}

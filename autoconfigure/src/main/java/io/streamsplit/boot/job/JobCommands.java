@@ -1,0 +1,164 @@
+package io.streamsplit.boot.job;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What an operator does to the running job from the {@code streamsplit} endpoint: stop it with a
+ * savepoint, start it again from there, rescale it (both, at another parallelism). On a cluster a
+ * start is the job's next generation, labelled with the application's fingerprint, so the next start
+ * of the application adopts it; embedded it is a new job on the MiniCluster.
+ */
+public final class JobCommands {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobCommands.class);
+
+    private final StreamSplitJob job;
+    private final FlinkProperties flink;
+    private final StreamExecutionEnvironment environment;
+    /** The savepoint of a stop from the {@code streamsplit} endpoint, until the job is started again. */
+    private volatile @Nullable String operatorSavepoint;
+
+    JobCommands(StreamSplitJob job, FlinkProperties flink, StreamExecutionEnvironment environment) {
+        this.job = job;
+        this.flink = flink;
+        this.environment = environment;
+    }
+
+    /** The savepoint the job was stopped with from the {@code streamsplit} endpoint, or {@code null} when not stopped. */
+    public @Nullable String operatorSavepoint() {
+        return operatorSavepoint;
+    }
+
+    /** The parallelism the job is (or will be) submitted with. */
+    public int parallelism() {
+        return environment.getParallelism();
+    }
+
+    /**
+     * Stops the running job with a savepoint (its sinks commit what they wrote) and returns the path;
+     * {@link #startFromSavepoint} resumes from it.
+     */
+    public synchronized String stopWithSavepoint(@Nullable String directory) throws Exception {
+        CompletableFuture<JobClient> current = job.submission();
+        if (operatorSavepoint != null || !current.isDone() || current.isCompletedExceptionally()) {
+            throw new IllegalStateException(
+                    operatorSavepoint != null ? "the job is already stopped" : "the job is not running");
+        }
+        JobClient client = current.join();
+        Duration timeout = flink.getShutdown().getTimeout();
+        job.markStopping(true);
+        String path;
+        try {
+            path = client.stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            awaitEnd(client, timeout);
+        } catch (Exception e) {
+            job.markStopping(false);
+            throw e;
+        }
+        operatorSavepoint = path;
+        LOG.info(
+                "Stopped Flink job '{}' ({}) with savepoint {} from the streamsplit endpoint; POST"
+                        + " {\"operation\":\"start\"} resumes from it",
+                job.jobName(),
+                client.getJobID(),
+                path);
+        return path;
+    }
+
+    /**
+     * Submits the job stopped by {@link #stopWithSavepoint} again, restored from its savepoint; with
+     * {@code parallelism}, at that parallelism (Flink redistributes keyed state, the enumerator the splits).
+     */
+    public synchronized CompletableFuture<JobClient> startFromSavepoint(@Nullable Integer parallelism) {
+        String savepoint = operatorSavepoint;
+        if (savepoint == null) {
+            throw new IllegalStateException("the job was not stopped from the endpoint; nothing to start");
+        }
+        requireRestartable(savepoint);
+        if (parallelism != null) {
+            if (parallelism < 1) {
+                throw new IllegalStateException("parallelism " + parallelism + " is not positive");
+            }
+            environment.setParallelism(parallelism);
+        }
+        boolean embedded = !job.onCluster();
+        if (embedded) {
+            // the executor takes the restore path from the environment's configuration, not from the graph
+            ((Configuration) environment.getConfiguration()).set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+        }
+        StreamGraph graph = job.buildGraph();
+        if (embedded) {
+            graph.setJobId(new JobID()); // a run is a new Flink job
+        }
+        operatorSavepoint = null;
+        LOG.info(
+                "Starting Flink job '{}' again from savepoint {} (parallelism {})",
+                job.jobName(),
+                savepoint,
+                environment.getParallelism());
+        return job.startRun(graph, savepoint);
+    }
+
+    /** Stops the job with a savepoint and starts it again from there at {@code parallelism}; returns the savepoint. */
+    public synchronized String rescale(int parallelism, @Nullable String directory) throws Exception {
+        requireRestartable("<the savepoint>");
+        requireSlots(parallelism);
+        String savepoint = stopWithSavepoint(directory);
+        startFromSavepoint(parallelism);
+        return savepoint;
+    }
+
+    /** Waits (up to {@code timeout}) until the run of {@code client} has ended, however it ends. */
+    void awaitEnd(JobClient client, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!client.getJobStatus()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .isGloballyTerminalState()) {
+            if (System.nanoTime() > deadline) {
+                throw new java.util.concurrent.TimeoutException("the job did not end within " + timeout);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /**
+     * The embedded cluster has a fixed number of slots: a parallelism above the slots this job can have
+     * would leave it RUNNING with subtasks that never run. Refused before the job is stopped. A cluster may
+     * grow (its resource manager starts TaskManagers on demand), so there health reports subtasks waiting.
+     */
+    private void requireSlots(int parallelism) {
+        if (job.onCluster()) {
+            return;
+        }
+        int slots = job.embeddedSlots();
+        if (parallelism > slots) {
+            throw new IllegalStateException("parallelism " + parallelism + " needs " + parallelism
+                    + " task slots and the embedded cluster has " + slots
+                    + "; rescale to at most " + slots + ", or start the application with"
+                    + " streamsplit.flink.embedded.task-slots=" + parallelism);
+        }
+    }
+
+    private void requireRestartable(String savepoint) {
+        if (!job.onCluster() && flink.getCheckpointing().getStorage() != null) {
+            // embedded, the job keeps one id across runs so that a restarted app finds its checkpoints; a second
+            // run in this app would need another id, and the next app start would resume from the older one
+            throw new IllegalStateException("with streamsplit.flink.checkpointing.storage the embedded job is resumed"
+                    + " by restarting the application with streamsplit.flink.restore-path=" + savepoint);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.streamsplit.boot.job;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the running job's exception history (Flink REST, every few seconds) and logs each new cause
+ * once, in the application's terms: one ERROR line naming the source or sink, the property, the
+ * value and the fix when it is a Kafka problem StreamSplit can name, the root cause otherwise. The
+ * stack trace goes to DEBUG; the same cause again (the next restart) only to DEBUG. With an
+ * {@code onEnd} callback it also reads the job's state and calls it once when the run has ended, for
+ * a run on a cluster that the application does not hold a blocking handle on.
+ */
+final class JobFailureReporter implements AutoCloseable {
+
+    static final Duration INTERVAL = Duration.ofSeconds(2);
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobFailureReporter.class);
+
+    private final String jobName;
+    private final String jobId;
+    private final FlinkRestClient rest;
+    private final JobFailures failures;
+    private final Set<String> reported = new HashSet<>();
+    private final ScheduledExecutorService scheduler;
+    private final @Nullable Consumer<JobStatus> onEnd;
+    private long lastSeen;
+
+    JobFailureReporter(String jobName, String jobId, FlinkRestClient rest, JobFailures failures) {
+        this(jobName, jobId, rest, failures, null);
+    }
+
+    JobFailureReporter(
+            String jobName,
+            String jobId,
+            FlinkRestClient rest,
+            JobFailures failures,
+            @Nullable Consumer<JobStatus> onEnd) {
+        this.onEnd = onEnd;
+        this.jobName = jobName;
+        this.jobId = jobId;
+        this.rest = rest;
+        this.failures = failures;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "streamsplit-failures-" + jobName);
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.scheduleWithFixedDelay(this::poll, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void poll() {
+        JsonNode entries;
+        JobStatus state = null;
+        try {
+            entries = rest.exceptions(jobId).path("exceptionHistory").path("entries");
+            if (onEnd != null) {
+                state = JobStatus.valueOf(rest.job(jobId).path("state").asText());
+            }
+        } catch (Exception e) {
+            return; // the cluster is busy or gone; the next poll tries again
+        }
+        long newest = lastSeen;
+        for (int i = entries.size() - 1; i >= 0; i--) { // oldest first
+            JsonNode entry = entries.get(i);
+            long timestamp = entry.path("timestamp").asLong();
+            if (timestamp > lastSeen) {
+                report(
+                        entry.path("stacktrace").asText(),
+                        entry.path("taskName").isTextual()
+                                ? entry.path("taskName").asText()
+                                : null);
+                newest = Math.max(newest, timestamp);
+            }
+        }
+        lastSeen = newest;
+        if (onEnd != null && state != null && state.isGloballyTerminalState()) {
+            scheduler.shutdown(); // no further polls; not shutdownNow, which would interrupt this thread
+            onEnd.accept(state);
+        }
+    }
+
+    /** Logs {@code stacktrace} once per distinct cause; returns the line it logged (or would have). */
+    String report(String stacktrace, @Nullable String taskName) {
+        String line = failures.describe(stacktrace, taskName);
+        if (reported.add(line)) {
+            LOG.error(
+                    "Flink job '{}' failed: {} Flink restarts it from its last checkpoint while its restart"
+                            + " strategy allows.",
+                    jobName,
+                    line);
+        } else {
+            LOG.debug("Flink job '{}' failed again: {}", jobName, line);
+        }
+        LOG.debug("Flink job '{}' failure{}:\n{}", jobName, taskName == null ? "" : " in " + taskName, stacktrace);
+        return line;
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+}

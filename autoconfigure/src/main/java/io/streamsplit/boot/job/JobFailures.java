@@ -1,0 +1,163 @@
+package io.streamsplit.boot.job;
+
+import io.streamsplit.boot.autoconfigure.kafka.KafkaProblem;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaFailures;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Says what a failure of the running job means in {@code application.yml}'s terms: which source or
+ * sink, which {@code streamsplit.*} property and value, and what to do. Works on the failure's text
+ * (Flink's REST exception history, or a local exception), because a remote job's exceptions arrive as
+ * Flink's serialized copies.
+ */
+public final class JobFailures {
+
+    private static final Pattern MISSING_TOPIC =
+            Pattern.compile("Topic (\\S+) not present in metadata after (\\d+) ms");
+    private static final Pattern SOURCE_TASK = Pattern.compile("Source: ([^ ]+)");
+    private static final Pattern SOURCE_MESSAGE = Pattern.compile("Source ([^ ]+) could not discover partitions");
+
+    private final StreamSplitKafkaProperties kafka;
+    private final KafkaBootstrapServers bootstrapServers;
+
+    public JobFailures(StreamSplitKafkaProperties kafka, KafkaBootstrapServers bootstrapServers) {
+        this.kafka = kafka;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /**
+     * The failure as a problem with one of the configured sources or sinks, or {@code null} when it is
+     * not a Kafka problem StreamSplit can name.
+     *
+     * @param failure the failure's text: exception class names, messages and causes
+     * @param taskName the failed task ({@code Source: orders -> Map (1/2)}), or {@code null} for a job-wide failure
+     */
+    public @Nullable KafkaProblem translate(String failure, @Nullable String taskName) {
+        Matcher missing = MISSING_TOPIC.matcher(failure);
+        if (missing.find()) {
+            return missingSinkTopic(missing.group(1), missing.group(2));
+        }
+        String source = source(failure, taskName);
+        if (source != null && kafka.getSources().containsKey(source)) {
+            KafkaSourceProperties properties = kafka.getSources().get(source);
+            String p = KafkaSourceFactory.prefix(source);
+            String servers = bootstrapServers.resolve(p + "bootstrap-servers", properties.getBootstrapServers());
+            String serversProperty = bootstrapServers.origin(p + "bootstrap-servers", properties.getBootstrapServers());
+            if (failure.contains("No resolvable bootstrap urls")) {
+                return new KafkaProblem(
+                        serversProperty,
+                        servers,
+                        "source '" + source + "' cannot reach Kafka: no host" + " in " + servers + " resolves",
+                        "Fix the host names in " + serversProperty + ".");
+            }
+            if (failure.contains("TimeoutException") || failure.contains("could not discover partitions")) {
+                return new KafkaProblem(
+                        serversProperty,
+                        servers,
+                        "source '" + source + "' gets no answer from Kafka" + " at " + servers,
+                        "Check that the brokers run and that " + serversProperty + " names" + " their listener.");
+            }
+            if (failure.contains("UnknownTopicOrPartitionException")) {
+                return new KafkaProblem(
+                        p + "topics",
+                        String.join(",", properties.getTopics()),
+                        "a topic of source '" + source + "' no longer exists",
+                        "Create it again, or remove it from " + p + "topics.");
+            }
+        }
+        String access = KafkaFailures.explain(failure);
+        return access == null
+                ? null
+                : new KafkaProblem(
+                        source == null
+                                ? "streamsplit.kafka.properties"
+                                : KafkaSourceFactory.prefix(source) + "properties",
+                        "(not shown)",
+                        access,
+                        "Grant it on the Kafka" + " cluster, or fix the client's credentials.");
+    }
+
+    /** One sentence for {@code stacktrace}: the StreamSplit problem, or the root cause. */
+    public String describe(String stacktrace, @Nullable String taskName) {
+        KafkaProblem problem = translate(stacktrace, taskName);
+        if (problem != null) {
+            return problem.problem() + " (" + problem.property() + " = '" + problem.value() + "'). " + problem.action();
+        }
+        return rootCause(stacktrace) + (taskName == null ? "." : " (in " + taskName + ").");
+    }
+
+    /**
+     * The first cause under Flink's own wrapper (the connector names topic, partition and offset there)
+     * and the innermost cause; the top line when there is no cause.
+     */
+    public static String rootCause(String stacktrace) {
+        String top = null;
+        List<String> causes = new ArrayList<>();
+        for (String line : stacktrace.split("\n")) {
+            if (top == null && !line.isBlank()) {
+                top = line.trim();
+            }
+            if (line.startsWith("Caused by: ")) {
+                causes.add(line.substring("Caused by: ".length()).trim());
+            }
+        }
+        String root = causes.isEmpty()
+                ? top
+                : causes.size() == 1
+                        ? causes.get(0)
+                        : causes.get(0) + " (caused by " + causes.get(causes.size() - 1) + ")";
+        return root == null ? "(no message)" : root.replaceAll("\\.+$", "");
+    }
+
+    private @Nullable KafkaProblem missingSinkTopic(String topic, String waitedMillis) {
+        for (Map.Entry<String, KafkaSinkProperties> sink : kafka.getSinks().entrySet()) {
+            if (topic.equals(sink.getValue().getTopic())) {
+                return new KafkaProblem(
+                        "streamsplit.kafka.sinks." + sink.getKey() + ".topic",
+                        topic,
+                        "sink '"
+                                + sink.getKey() + "' writes to topic '" + topic + "', which was not in Kafka's metadata"
+                                + " within " + waitedMillis
+                                + " ms: the topic does not exist, or its brokers do not answer",
+                        "Create the topic (or set streamsplit.kafka.create-topics.enabled=true to create it at"
+                                + " startup), or check the sink's bootstrap servers.");
+            }
+        }
+        for (Map.Entry<String, KafkaSourceProperties> source :
+                kafka.getSources().entrySet()) {
+            if (topic.equals(source.getValue().getDeadLetterTopic())) {
+                return new KafkaProblem(
+                        KafkaSourceFactory.prefix(source.getKey()) + "dead-letter-topic",
+                        topic,
+                        "the dead letters of source '" + source.getKey() + "' go to topic '" + topic + "', which"
+                                + " does not exist",
+                        "Create the topic, or set"
+                                + " streamsplit.kafka.create-topics.enabled=true to create it at startup.");
+            }
+        }
+        return new KafkaProblem(
+                "streamsplit.kafka.sinks",
+                topic,
+                "the job writes to topic '" + topic + "', which does" + " not exist",
+                "Create the topic.");
+    }
+
+    private static @Nullable String source(String failure, @Nullable String taskName) {
+        Matcher task = SOURCE_TASK.matcher(taskName == null ? "" : taskName);
+        if (task.find()) {
+            return task.group(1);
+        }
+        Matcher message = SOURCE_MESSAGE.matcher(failure);
+        return message.find() ? message.group(1) : null;
+    }
+}

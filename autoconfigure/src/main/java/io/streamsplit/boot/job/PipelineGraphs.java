@@ -1,0 +1,66 @@
+package io.streamsplit.boot.job;
+
+import io.streamsplit.pipeline.PipelineContext;
+import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.springframework.core.annotation.AnnotationAwareOrderComparator;
+
+/**
+ * Builds the job's {@link StreamGraph} from the {@link StreamSplitPipeline} beans, in {@code @Order}, on a
+ * fresh {@link PipelineContext}: a pipeline that fails, or pipelines that add no sink, fail with a
+ * message that names the beans. A job that restores a savepoint or checkpoint has its sources checked
+ * against the state there first ({@link RestoredSourcesCheck}).
+ */
+final class PipelineGraphs {
+
+    private final String jobName;
+    private final StreamExecutionEnvironment environment;
+    private final Supplier<PipelineContext> contextFactory;
+
+    PipelineGraphs(String jobName, StreamExecutionEnvironment environment, Supplier<PipelineContext> contextFactory) {
+        this.jobName = jobName;
+        this.environment = environment;
+        this.contextFactory = contextFactory;
+    }
+
+    StreamGraph build(Map<String, StreamSplitPipeline> pipelines) {
+        List<Map.Entry<String, StreamSplitPipeline>> ordered = new ArrayList<>(pipelines.entrySet());
+        ordered.sort((a, b) -> AnnotationAwareOrderComparator.INSTANCE.compare(a.getValue(), b.getValue()));
+        PipelineContext context = contextFactory.get();
+        for (Map.Entry<String, StreamSplitPipeline> pipeline : ordered) {
+            try {
+                pipeline.getValue().build(context);
+            } catch (Exception e) {
+                throw new IllegalStateException(
+                        "StreamSplitPipeline bean '" + pipeline.getKey() + "' failed to build the Flink job: "
+                                + e.getMessage(),
+                        e);
+            }
+        }
+        StreamGraph graph;
+        try {
+            graph = environment.getStreamGraph();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(
+                    "The StreamSplitPipeline beans " + pipelines.keySet()
+                            + " added no operator with an output to the job; write the streams to a sink"
+                            + " (pipeline.sink(name, stream)) or print them.",
+                    e);
+        }
+        graph.setJobName(jobName);
+        String restoreFrom = environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_PATH);
+        if (restoreFrom != null && context instanceof DefaultPipelineContext built) {
+            RestoredSourcesCheck.check(
+                    restoreFrom,
+                    built.addedSources(),
+                    environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE));
+        }
+        return graph;
+    }
+}

@@ -1,0 +1,392 @@
+package io.streamsplit.boot.job;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
+import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.job.cluster.ClusterJobController;
+import io.streamsplit.boot.job.cluster.ClusterRun;
+import io.streamsplit.boot.job.cluster.ClusterStart;
+import io.streamsplit.boot.job.cluster.JobFingerprint;
+import io.streamsplit.pipeline.PipelineContext;
+import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.util.ExceptionUtils;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The application's Flink job. When the context starts it calls every {@link StreamSplitPipeline}
+ * bean (a failure there fails startup, naming the bean). On the embedded cluster it then submits the
+ * job on a background thread, so the application keeps starting. On a cluster it acts as the job's
+ * controller before the context is ready ({@link ClusterJobController}): it adopts the job's run when
+ * it runs unchanged, upgrades it when the application changed, or starts it from the newest state it
+ * left; what cannot be done fails startup. On shutdown it does what
+ * {@code streamsplit.flink.shutdown.job} says: keep the job running (on a cluster, by default), stop
+ * it with a savepoint, or cancel it. Operator commands (stop, start, rescale) are {@link JobCommands}.
+ */
+public class StreamSplitJob implements SmartLifecycle {
+
+    /** Starts after ordinary beans, stops before the embedded cluster and dev broker are destroyed. */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 2048;
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamSplitJob.class);
+
+    private final FlinkProperties flink;
+    private final String jobName;
+    private final StreamExecutionEnvironment environment;
+    private final ListableBeanFactory beanFactory;
+    private final String target;
+    private final @Nullable FlinkRestClient rest;
+    private final @Nullable JobFailures failures;
+    private final @Nullable ClusterJobController cluster;
+    private final @Nullable ClusterStart clusterStart;
+    private final JobCommands commands;
+    private final PipelineGraphs graphs;
+    private final int embeddedSlots;
+
+    private volatile CompletableFuture<JobClient> submission = new CompletableFuture<>();
+    private volatile @Nullable ClusterRun clusterRun;
+    private volatile JobFingerprint.@Nullable Parts fingerprint;
+    private volatile @Nullable JobFailureReporter reporter;
+    private volatile boolean running;
+    private volatile boolean stopping;
+
+    /**
+     * On a cluster the application holds no thread of the job, and one without a web server would exit as
+     * soon as it has started; this keeps it running until it is stopped, as an embedded cluster's threads do.
+     */
+    private final Thread keepAlive = new Thread(
+            () -> {
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException stopped) {
+                    Thread.currentThread().interrupt();
+                }
+            },
+            "streamsplit-keep-alive");
+
+    /**
+     * @param cluster the job's controller on a cluster (remote mode), {@code null} on the embedded cluster
+     * @param clusterStart the checks and the fingerprint before the cluster is touched (remote mode)
+     */
+    public StreamSplitJob(
+            FlinkProperties flink,
+            String jobName,
+            StreamExecutionEnvironment environment,
+            ListableBeanFactory beanFactory,
+            Supplier<PipelineContext> contextFactory,
+            String target,
+            @Nullable FlinkRestClient rest,
+            @Nullable JobFailures failures,
+            @Nullable ClusterJobController cluster,
+            @Nullable ClusterStart clusterStart) {
+        this.rest = rest;
+        this.failures = failures;
+        this.flink = flink;
+        this.jobName = jobName;
+        this.environment = environment;
+        this.beanFactory = beanFactory;
+        this.target = target;
+        this.cluster = cluster;
+        this.clusterStart = clusterStart;
+        this.commands = new JobCommands(this, flink, environment);
+        this.graphs = new PipelineGraphs(jobName, environment, contextFactory);
+        this.embeddedSlots = FlinkConfigurationMapper.embeddedSlots(flink, environment.getParallelism());
+    }
+
+    /** The job name ({@code streamsplit.flink.job-name}, else {@code spring.application.name}). */
+    public String jobName() {
+        return jobName;
+    }
+
+    /**
+     * The current run's submission: completes with the job's client once submitted (or adopted on a
+     * cluster); fails if the submission failed or nothing was submitted. A job stopped and started again
+     * is a new run.
+     */
+    public CompletableFuture<JobClient> submission() {
+        return submission;
+    }
+
+    /** The run on the cluster this instance is attached to and how; {@code null} on the embedded cluster. */
+    public @Nullable ClusterRun clusterRun() {
+        return clusterRun;
+    }
+
+    /** Stop, start and rescale from the {@code streamsplit} endpoint. */
+    public JobCommands commands() {
+        return commands;
+    }
+
+    /** The embedded cluster's task slots (fixed when it started: the parallelism the job was configured with). */
+    int embeddedSlots() {
+        return embeddedSlots;
+    }
+
+    /** Whether the job runs on a cluster, where this application is its controller. */
+    boolean onCluster() {
+        return cluster != null;
+    }
+
+    /** Whether the application is stopping the job (so a CANCELED status is expected, not a failure). */
+    public boolean isStopping() {
+        return stopping;
+    }
+
+    @Override
+    public void start() {
+        if (!flink.isEnabled()) {
+            FlinkApplicationMode.requireJob(flink, "streamsplit.flink.enabled", false, "the job is switched off");
+            LOG.info("streamsplit.flink.enabled=false: Flink job '{}' is not submitted", jobName);
+            submission.completeExceptionally(new IllegalStateException("streamsplit.flink.enabled is false"));
+            running = true;
+            return;
+        }
+        Map<String, StreamSplitPipeline> pipelines = beanFactory.getBeansOfType(StreamSplitPipeline.class);
+        if (pipelines.isEmpty()) {
+            FlinkApplicationMode.requireJob(flink, "streamsplit.flink.mode", "application", "it has no pipeline");
+            LOG.info("No StreamSplitPipeline beans: no Flink job to submit. Define a @Bean StreamSplitPipeline to"
+                    + " build one from the configured sources.");
+            submission.completeExceptionally(new IllegalStateException("no StreamSplitPipeline beans are defined"));
+            running = true;
+            return;
+        }
+        StreamGraph graph = graphs.build(pipelines);
+        if (cluster != null && clusterStart != null) {
+            fingerprint = clusterStart.check(graph);
+            try {
+                attach(cluster.reconcile(oneThenRebuilt(graph), fingerprint));
+                keepAlive.start(); // only once attached: a failed start must let the JVM exit
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(
+                        "Could not start Flink job '" + jobName + "' on " + target + ": "
+                                + ExceptionUtils.stripCompletionException(e).getMessage(),
+                        e);
+            }
+        } else if (flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+            // Flink's application mode takes the jobs that main() submitted before it returned: submit now
+            submit(graph, submission, true);
+        } else {
+            runInBackground(graph, submission);
+        }
+        running = true;
+    }
+
+    /** Supplies {@code built} first, then a fresh build for every further submission (a lost race, a retry). */
+    private Supplier<StreamGraph> oneThenRebuilt(StreamGraph built) {
+        StreamGraph[] first = {built};
+        return () -> {
+            StreamGraph graph = first[0];
+            first[0] = null;
+            return graph != null ? graph : buildGraph();
+        };
+    }
+
+    /** Builds the job from every {@link StreamSplitPipeline} bean, in {@code @Order}. */
+    StreamGraph buildGraph() {
+        return graphs.build(beanFactory.getBeansOfType(StreamSplitPipeline.class));
+    }
+
+    /** Starts a new run: on the cluster through the controller, embedded by submitting {@code graph}. */
+    CompletableFuture<JobClient> startRun(StreamGraph graph, @Nullable String savepoint) {
+        CompletableFuture<JobClient> run = new CompletableFuture<>();
+        submission = run;
+        stopping = false;
+        if (cluster != null && savepoint != null) {
+            Thread submitter = new Thread(
+                    () -> {
+                        try {
+                            attach(cluster.startFrom(oneThenRebuilt(graph), fingerprint, savepoint));
+                        } catch (Exception e) {
+                            run.completeExceptionally(e);
+                            LOG.error(
+                                    "Could not start Flink job '{}' on {} from {}: {}",
+                                    jobName,
+                                    target,
+                                    savepoint,
+                                    rootMessage(e),
+                                    e);
+                        }
+                    },
+                    "streamsplit-submit-" + jobName);
+            submitter.setDaemon(true);
+            submitter.start();
+        } else {
+            runInBackground(graph, run);
+        }
+        return run;
+    }
+
+    /** Makes {@code run} this instance's run: its client, failure reports and what happens when it ends. */
+    private void attach(ClusterRun run) {
+        clusterRun = run;
+        CompletableFuture<JobClient> current = submission;
+        if (current.isDone()) {
+            current = new CompletableFuture<>();
+            submission = current;
+        }
+        current.complete(run.client());
+        watch(run.client(), state -> ended(run, state));
+        if (run.submittedHere()) {
+            firstCheckpoint(run.client());
+        }
+    }
+
+    private void runInBackground(StreamGraph graph, CompletableFuture<JobClient> run) {
+        Thread submitter = new Thread(() -> submit(graph, run, false), "streamsplit-submit-" + jobName);
+        submitter.setDaemon(true);
+        submitter.start();
+    }
+
+    /** Submits {@code graph}; a failure fails the start when {@code failStart}, else is logged. */
+    private void submit(StreamGraph graph, CompletableFuture<JobClient> run, boolean failStart) {
+        try {
+            JobClient client = environment.executeAsync(graph);
+            LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
+            run.complete(client);
+            firstCheckpoint(client);
+            watch(client, null);
+            client.getJobExecutionResult().whenComplete((result, failure) -> {
+                closeReporter();
+                if (failure != null && !stopping) {
+                    String text = ExceptionUtils.stringifyException(failure);
+                    String cause = failures != null ? failures.describe(text, null) : JobFailures.rootCause(text) + ".";
+                    LOG.error(
+                            "Flink job '{}' ({}) failed for good after its restarts: {} The application keeps"
+                                    + " running without it; fix the cause and restart the application.",
+                            jobName,
+                            client.getJobID(),
+                            cause);
+                    LOG.debug("Flink job '{}' failure:", jobName, failure);
+                } else if (failure == null && !stopping) {
+                    LOG.info(
+                            "Flink job '{}' ({}) finished (all sources are bounded and fully read)",
+                            jobName,
+                            client.getJobID());
+                }
+            });
+        } catch (Exception e) {
+            run.completeExceptionally(e);
+            if (failStart) {
+                throw new IllegalStateException(
+                        "Could not submit Flink job '" + jobName + "' to " + target + ": " + rootMessage(e), e);
+            }
+            LOG.error(
+                    "Could not submit Flink job '{}' to {}: {}. The application keeps running without the job.",
+                    jobName,
+                    target,
+                    rootMessage(e),
+                    e);
+        }
+    }
+
+    private void firstCheckpoint(JobClient client) {
+        if (rest != null
+                && flink.getCheckpointing().isEnabled()
+                && flink.getCheckpointing().isFirstOnStart()) {
+            FirstCheckpoint.triggerWhenRunning(rest, jobName, client.getJobID().toString());
+        }
+    }
+
+    private void watch(JobClient client, java.util.function.@Nullable Consumer<JobStatus> onEnd) {
+        closeReporter();
+        if (failures != null && rest != null) {
+            reporter = new JobFailureReporter(jobName, client.getJobID().toString(), rest, failures, onEnd);
+        }
+    }
+
+    /** A run on the cluster ended without this instance stopping it: follow the run that replaced it, if any. */
+    private void ended(ClusterRun run, JobStatus state) {
+        if (stopping || cluster == null || run != clusterRun) {
+            return;
+        }
+        cluster.afterEnd(run, state, () -> stopping).ifPresent(this::attach);
+    }
+
+    @Override
+    public void stop() {
+        stopJob();
+        running = false;
+    }
+
+    @Override
+    public void stop(Runnable callback) {
+        Thread stopper = new Thread(
+                () -> {
+                    try {
+                        stop();
+                    } finally {
+                        callback.run();
+                    }
+                },
+                "streamsplit-stop-" + jobName);
+        stopper.setDaemon(true);
+        stopper.start();
+    }
+
+    void markStopping(boolean value) {
+        stopping = value;
+    }
+
+    private void stopJob() {
+        stopping = true;
+        keepAlive.interrupt();
+        closeReporter();
+        Duration timeout = flink.getShutdown().getTimeout();
+        JobClient client;
+        try {
+            client = submission.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception notSubmitted) {
+            return;
+        }
+        new JobShutdown(flink, jobName, target, cluster != null).stop(client, commands);
+    }
+
+    private void closeReporter() {
+        JobFailureReporter current = reporter;
+        if (current != null) {
+            current.close();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /**
+     * Not paused with its context: Spring's test context cache pauses contexts it is not using, and
+     * cancelling a Flink job loses its state; resuming would start it over and repeat its output.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
+    static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+}

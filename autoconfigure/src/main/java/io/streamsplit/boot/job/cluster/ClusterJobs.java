@@ -1,0 +1,196 @@
+package io.streamsplit.boot.job.cluster;
+
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.util.TimeUtils;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the cluster's REST API says about the runs of one job: which run, what state, which labels the
+ * application stored with it, and the checkpoints and savepoints it completed. Terminated runs stay
+ * listed for as long as the cluster keeps them ({@code jobstore.expiration-time}, an hour by default).
+ */
+final class ClusterJobs {
+
+    private final FlinkRestClient rest;
+    private final JobIdentity identity;
+    private long statisticsCacheMillis = -1;
+
+    ClusterJobs(FlinkRestClient rest, JobIdentity identity) {
+        this.rest = rest;
+        this.identity = identity;
+    }
+
+    /** The cluster's jobs as it lists them now. */
+    Snapshot read() throws IOException, InterruptedException {
+        List<ClusterJob> runs = new ArrayList<>();
+        List<ClusterJob> strangers = new ArrayList<>();
+        for (JsonNode job : rest.get("/jobs/overview").path("jobs")) {
+            ClusterJob listed = new ClusterJob(
+                    JobID.fromHexString(job.path("jid").asText()),
+                    job.path("name").asText(),
+                    JobStatus.valueOf(job.path("state").asText()),
+                    Instant.ofEpochMilli(job.path("start-time").asLong()));
+            if (identity.owns(listed.id())) {
+                runs.add(listed);
+            } else if (listed.name().equals(identity.name()) && listed.active()) {
+                strangers.add(listed);
+            }
+        }
+        runs.sort(Comparator.comparingLong(run -> identity.generation(run.id())));
+        return new Snapshot(identity, List.copyOf(runs), List.copyOf(strangers));
+    }
+
+    /** One run by id, or empty when the cluster does not know it (never submitted, or forgotten). */
+    Optional<ClusterJob> find(JobID id) throws IOException, InterruptedException {
+        JsonNode job = rest.find("/jobs/" + id);
+        if (job == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new ClusterJob(
+                id,
+                job.path("name").asText(),
+                JobStatus.valueOf(job.path("state").asText()),
+                Instant.ofEpochMilli(job.path("start-time").asLong())));
+    }
+
+    /** The labels the application stored with run {@code id} ({@link JobLabels}); empty when it has none. */
+    JobLabels labels(JobID id) throws IOException, InterruptedException {
+        JsonNode config = rest.find("/jobs/" + id + "/config");
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (config != null) {
+            config.path("execution-config").path("user-config").fields().forEachRemaining(entry -> {
+                if (entry.getKey().startsWith(JobLabels.PREFIX)) {
+                    labels.put(entry.getKey(), entry.getValue().asText());
+                }
+            });
+        }
+        return new JobLabels(labels);
+    }
+
+    /** The newest checkpoint or savepoint run {@code id} completed and kept, if the cluster still knows it. */
+    Optional<RetainedState> latestState(JobID id) throws IOException, InterruptedException {
+        awaitFinalStatistics(id);
+        JsonNode latest;
+        try {
+            latest = rest.get("/jobs/" + id + "/checkpoints").path("latest");
+        } catch (IOException noCheckpointing) {
+            return Optional.empty(); // checkpointing off, or the run is gone
+        }
+        String from = "from the cluster's record of run " + id;
+        return Optional.ofNullable(RetainedState.newer(
+                state(latest.path("completed"), "checkpoint", from),
+                state(latest.path("savepoint"), "savepoint", from)));
+    }
+
+    /** The running job's latest completed checkpoint, for {@code last-state}: empty without one that is kept. */
+    Optional<RetainedState> latestCheckpoint(JobID id) throws IOException, InterruptedException {
+        awaitFinalStatistics(id);
+        try {
+            JsonNode latest = rest.get("/jobs/" + id + "/checkpoints").path("latest");
+            return Optional.ofNullable(
+                    state(latest.path("completed"), "checkpoint", "from the cluster's record of run " + id));
+        } catch (IOException noCheckpointing) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Flink's REST API caches a job's checkpoint statistics ({@code rest.cache.checkpoint-statistics.timeout},
+     * else {@code web.refresh-interval}, 3 s by default). Read within that time after a run ended, they can
+     * still name a checkpoint that the run's last one replaced and deleted (a run cancelled for a
+     * {@code last-state} upgrade while it checkpoints every second): the next run then fails to start from a
+     * path that is gone. For an ended run this waits until its final statistics are the ones served.
+     */
+    private void awaitFinalStatistics(JobID id) throws IOException, InterruptedException {
+        JsonNode job = rest.find("/jobs/" + id);
+        long endedAt = job == null ? -1 : job.path("end-time").asLong(-1);
+        if (endedAt <= 0) {
+            return; // running (its statistics are as fresh as the cluster serves them) or unknown
+        }
+        long cache = statisticsCacheMillis() + 250;
+        long wait = Math.min(cache, endedAt + cache - System.currentTimeMillis());
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
+
+    private long statisticsCacheMillis() throws IOException, InterruptedException {
+        if (statisticsCacheMillis < 0) {
+            Map<String, String> config = jobManagerConfig();
+            String value = config.getOrDefault(
+                    RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT.key(),
+                    config.getOrDefault("web.refresh-interval", "3 s"));
+            try {
+                statisticsCacheMillis = TimeUtils.parseDuration(value).toMillis();
+            } catch (IllegalArgumentException unreadable) {
+                statisticsCacheMillis = 3_000;
+            }
+        }
+        return statisticsCacheMillis;
+    }
+
+    /** The cluster's own default savepoint directory, if it has one. */
+    Optional<String> savepointDirectory() throws IOException, InterruptedException {
+        return Optional.ofNullable(jobManagerConfig().get(CheckpointingOptions.SAVEPOINT_DIRECTORY.key()));
+    }
+
+    /** The JobManager's configuration ({@code GET /jobmanager/config}) by key. */
+    private Map<String, String> jobManagerConfig() throws IOException, InterruptedException {
+        Map<String, String> config = new LinkedHashMap<>();
+        for (JsonNode entry : rest.get("/jobmanager/config")) {
+            config.put(entry.path("key").asText(), entry.path("value").asText());
+        }
+        return config;
+    }
+
+    private static @Nullable RetainedState state(JsonNode stats, String kind, String from) {
+        String path = stats.path("external_path").asText("");
+        // checkpoints kept only in the JobManager's memory have no path a new run could start from
+        if (stats.isMissingNode() || stats.isNull() || path.isEmpty() || path.startsWith("<")) {
+            return null;
+        }
+        return new RetainedState(
+                path,
+                kind,
+                stats.path("id").asLong(-1),
+                Instant.ofEpochMilli(stats.path("latest_ack_timestamp").asLong()),
+                from);
+    }
+
+    /**
+     * The runs of the job the cluster lists, oldest generation first, and jobs of the same name that
+     * are not runs of it (submitted by an older StreamSplit or by another program).
+     */
+    record Snapshot(JobIdentity identity, List<ClusterJob> runs, List<ClusterJob> strangers) {
+
+        /** Runs that are not finished, cancelled or failed for good, newest generation first. */
+        List<ClusterJob> active() {
+            return runs.stream()
+                    .filter(ClusterJob::active)
+                    .sorted(Comparator.comparingLong((ClusterJob run) -> identity.generation(run.id()))
+                            .reversed())
+                    .toList();
+        }
+
+        /** The highest generation the cluster lists, 0 when none. */
+        long lastGeneration() {
+            return runs.stream()
+                    .mapToLong(run -> identity.generation(run.id()))
+                    .max()
+                    .orElse(0);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.streamsplit.boot.flink.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedFlinkClusterTest {
+
+    @Test
+    void aClusterStartedAheadOfTheJobIsTheOneTheJobGetsAndClosesWithTheContext() throws Exception {
+        EmbeddedFlinkCluster cluster = oneSlotCluster();
+
+        cluster.startInBackground();
+
+        await().atMost(Duration.ofSeconds(60)).until(cluster::isRunning);
+        var started = cluster.miniCluster();
+        assertThat(cluster.miniCluster()).as("the job's submission reuses it").isSameAs(started);
+
+        cluster.destroy();
+
+        assertThat(started.isRunning()).isFalse();
+        assertThatThrownBy(cluster::miniCluster)
+                .as("a late submission (or a late background start) must not bring a closed cluster back")
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed with its application context");
+    }
+
+    /**
+     * A context that fails on a configuration mistake closes the cluster it began starting: the close
+     * does not wait for that start (the report comes at once), and the start closes what it started.
+     */
+    @Test
+    void aContextClosedWhileTheClusterStartsDoesNotWaitForItAndTheClusterEndsClosed() throws Exception {
+        EmbeddedFlinkCluster cluster = oneSlotCluster();
+
+        cluster.startInBackground();
+        cluster.destroy();
+
+        assertThat(cluster.isStartingInBackground())
+                .as("destroy returned while the cluster was still starting")
+                .isTrue();
+        await().atMost(Duration.ofSeconds(60)).until(() -> !cluster.isStartingInBackground());
+        assertThat(cluster.isRunning()).as("the start closed what it started").isFalse();
+    }
+
+    private static EmbeddedFlinkCluster oneSlotCluster() {
+        Configuration configuration = new Configuration();
+        configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, 1);
+        return new EmbeddedFlinkCluster(configuration);
+    }
+}

@@ -1,0 +1,302 @@
+package io.streamsplit.boot.job.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.streamsplit.boot.actuate.StreamSplitEndpoint;
+import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.FileSystemUtils;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Where a new run of the job starts from when none is active, and what the application refuses to do
+ * on a cluster: the newest state an earlier run left, found through the cluster or, once the cluster
+ * has forgotten the run, in checkpoint storage; a second application claiming the job's name, a job of
+ * that name that is not a run of it, an upgrade whose savepoint fails and last-state without a
+ * retained checkpoint each fail startup, naming the property, and leave the running job alone.
+ */
+class ClusterJobStateIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    private static StandaloneFlinkCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = SharedFlinkCluster.get();
+    }
+
+    private static StandaloneFlinkCluster startedCluster() {
+        return StandaloneFlinkCluster.builder().taskSlots(2).start();
+    }
+
+    @Test
+    void aCancelledJobResumesFromTheLatestCheckpointTheClusterRecorded() throws Exception {
+        Job job = new Job("state-resume");
+        job.write(0, 500);
+        try (ConfigurableApplicationContext app = job.start(1, "streamsplit.flink.shutdown.job=cancel")) {
+            job.awaitOutput(500);
+            job.awaitCheckpointAfterOutput(app);
+        }
+        job.write(500, 1000);
+        try (ConfigurableApplicationContext app = job.start(1, "streamsplit.flink.shutdown.job=cancel")) {
+            job.awaitOutput(1000);
+            assertThat(job.log(app)).containsEntry("thisInstance", "resumed");
+            assertThat(String.valueOf(job.log(app).get("restoredFrom"))).contains("/chk-");
+        }
+        job.assertEveryIdOnce(1000);
+    }
+
+    @Test
+    void aNewClusterThatForgotTheJobResumesFromCheckpointStorage() throws Exception {
+        Job job = new Job("state-storage");
+        job.write(0, 500);
+        try (ConfigurableApplicationContext app = job.start(1, "streamsplit.flink.shutdown.job=cancel")) {
+            job.awaitOutput(500);
+            job.awaitCheckpointAfterOutput(app);
+        }
+        job.write(500, 1000);
+        try (StandaloneFlinkCluster fresh = startedCluster()) {
+            try (ConfigurableApplicationContext app = job.on(fresh).start(1, "streamsplit.flink.shutdown.job=cancel")) {
+                job.awaitOutput(1000);
+                assertThat(job.log(app)).containsEntry("thisInstance", "resumed");
+                // the new cluster lists no run of the job: the next generation comes from the storage's job ids
+                assertThat((long) job.log(app).get("generation")).isGreaterThan(1);
+            }
+        } finally {
+            job.on(cluster);
+        }
+        job.assertEveryIdOnce(1000);
+    }
+
+    /**
+     * Against one running job (its checkpoints kept only in the JobManager's memory): another application
+     * under the same job name, an upgrade whose savepoint fails, and last-state without a retained
+     * checkpoint each fail startup naming the property, and the job runs on, the same run.
+     */
+    @Test
+    void refusedStartsLeaveTheRunningJobAlone() throws Exception {
+        Job job = new Job("state-refused");
+        Path notADirectory = Files.writeString(job.work.resolve("a-file"), "");
+        try (ConfigurableApplicationContext app = job.start(1, "streamsplit.flink.checkpointing.storage=")) {
+            String running = app.getBean(JobClient.class).getJobID().toHexString();
+            job.awaitCheckpoint(running);
+
+            FailureAnalysis owner =
+                    job.failure(OtherIdsApplication.class, 1, "streamsplit.flink.checkpointing.storage=");
+            assertThat(owner.getDescription())
+                    .contains("streamsplit.flink.job-name", "belongs to another application")
+                    .contains(ClusterIdsApplication.class.getName(), OtherIdsApplication.class.getName());
+
+            FailureAnalysis savepoint = job.failure(
+                    ClusterIdsApplication.class,
+                    2,
+                    "streamsplit.flink.checkpointing.storage=",
+                    "streamsplit.flink.shutdown.savepoint-directory=file://" + notADirectory.resolve("savepoints"));
+            assertThat(savepoint.getDescription())
+                    .contains("streamsplit.flink.upgrade-mode", "savepoint to upgrade", "keeps running unchanged");
+
+            FailureAnalysis lastState = job.failure(
+                    ClusterIdsApplication.class,
+                    2,
+                    "streamsplit.flink.checkpointing.storage=",
+                    "streamsplit.flink.upgrade-mode=last-state");
+            assertThat(lastState.getDescription())
+                    .contains("streamsplit.flink.upgrade-mode", "no retained checkpoint", "keeps running unchanged");
+            assertThat(lastState.getAction()).contains("streamsplit.flink.checkpointing.storage");
+
+            assertThat(cluster.jobState(running)).isEqualTo("RUNNING");
+            assertThat(app.getBean(JobClient.class).getJobID().toHexString()).isEqualTo(running);
+        }
+    }
+
+    @Test
+    void aJobOfTheSameNameThatIsNotARunOfItIsRefused() throws Exception {
+        Job job = new Job("state-stranger");
+        StreamExecutionEnvironment plain =
+                StreamExecutionEnvironment.createRemoteEnvironment("localhost", cluster.restPort());
+        plain.fromSequence(0, Long.MAX_VALUE).print();
+        JobClient stranger = plain.executeAsync(job.name);
+        try {
+            FailureAnalysis refused = job.failure(ClusterIdsApplication.class, 1);
+            assertThat(refused.getDescription())
+                    .contains("streamsplit.flink.job-name", stranger.getJobID().toString(), "not as runs of this job");
+            assertThat(refused.getAction()).contains("streamsplit.flink.restore-path");
+        } finally {
+            stranger.cancel().get();
+        }
+    }
+
+    /**
+     * A job at parallelism 6 on a cluster with 4 slots is RUNNING while half its subtasks wait for slots
+     * that never come (as after a TaskManager is lost): it makes no progress, and health says so.
+     */
+    @Test
+    void healthIsDownForARunningJobWhoseSubtasksAreNotAllRunning() throws Exception {
+        Job job = new Job("state-slots");
+        try (ConfigurableApplicationContext app = job.start(
+                1,
+                "streamsplit.flink.parallelism=6",
+                "streamsplit.health.startup-grace=1s",
+                "management.health.streamsplit.enabled=true")) {
+            StreamSplitHealthIndicator health = app.getBean(StreamSplitHealthIndicator.class);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                Health now = health.health();
+                assertThat(now.getStatus()).isEqualTo(Status.DOWN);
+                assertThat(now.getDetails()).containsEntry("status", "RUNNING");
+                assertThat(String.valueOf(now.getDetails().get("reason")))
+                        .contains("not all its subtasks are", "4 of 6 subtasks running", "SCHEDULED");
+            });
+        }
+    }
+
+    /** Another application (another main class) that happens to use the same job name. */
+    @SpringBootConfiguration
+    static class OtherIdsApplication extends ClusterIdsApplication {}
+
+    /** One job: its topics, its storage and the properties its application starts with. */
+    private static final class Job {
+
+        final String name;
+        final String input;
+        final String output;
+        final Path work;
+        private StandaloneFlinkCluster on = cluster;
+
+        Job(String name) throws Exception {
+            this.name = name;
+            this.input = name + "-in";
+            this.output = name + "-out";
+            this.work = Path.of("target", "tmp", name).toAbsolutePath();
+            FileSystemUtils.deleteRecursively(work);
+            Files.createDirectories(work);
+            KAFKA.broker().createTopic(input, 2);
+            KAFKA.broker().createTopic(output, 1);
+        }
+
+        Job on(StandaloneFlinkCluster target) {
+            this.on = target;
+            return this;
+        }
+
+        ConfigurableApplicationContext start(int version, String... more) {
+            return builder(ClusterIdsApplication.class, version, more).run();
+        }
+
+        FailureAnalysis failure(Class<?> application, int version, String... more) {
+            Throwable failure = null;
+            try (ConfigurableApplicationContext unexpected =
+                    builder(application, version, more).run()) {
+                throw new AssertionError("the application started: " + unexpected);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            FailureAnalysis analysis = FailureReports.analyze(failure);
+            assertThat(analysis).as("a StreamSplit report for %s", failure).isNotNull();
+            return analysis;
+        }
+
+        private SpringApplicationBuilder builder(Class<?> application, int version, String... more) {
+            List<String> properties = new ArrayList<>(List.of(
+                    "spring.application.name=" + name,
+                    "test.version=" + version,
+                    "streamsplit.kafka.embedded.enabled=false",
+                    "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                    "streamsplit.kafka.sources.ids.topics=" + input,
+                    "streamsplit.kafka.sources.ids.group-id=" + name,
+                    "streamsplit.kafka.sources.ids.deserializer=idDeserializer",
+                    "streamsplit.kafka.sinks.out.topic=" + output,
+                    "streamsplit.kafka.sinks.out.serializer=utf8",
+                    "streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once",
+                    "streamsplit.flink.mode=remote",
+                    "streamsplit.flink.remote.host=localhost",
+                    "streamsplit.flink.remote.port=" + on.restPort(),
+                    "streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES,
+                    "streamsplit.flink.parallelism=1",
+                    "streamsplit.flink.checkpointing.interval=500ms",
+                    "streamsplit.flink.checkpointing.storage=file://" + work.resolve("checkpoints"),
+                    "streamsplit.flink.shutdown.savepoint-directory=file://" + work.resolve("savepoints"),
+                    // these tests share one cluster: a job that a test leaves behind is cancelled
+                    "streamsplit.flink.shutdown.job=cancel",
+                    "spring.jmx.enabled=true",
+                    "management.endpoints.jmx.exposure.include=streamsplit"));
+            properties.addAll(List.of(more));
+            return new SpringApplicationBuilder(application)
+                    .web(WebApplicationType.NONE)
+                    .properties(properties.toArray(String[]::new));
+        }
+
+        void write(int from, int to) throws Exception {
+            KafkaTopics.write(
+                    KAFKA.bootstrapServers(),
+                    input,
+                    IntStream.range(from, to).mapToObj(i -> "id-" + i).toList());
+        }
+
+        void awaitOutput(int count) {
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() ->
+                            KafkaTopics.values(KAFKA.bootstrapServers(), output).size() >= count);
+        }
+
+        /** Waits for a checkpoint that completed after the output was read: the next run resumes after it. */
+        void awaitCheckpointAfterOutput(ConfigurableApplicationContext app) {
+            String jobId = app.getBean(JobClient.class).getJobID().toHexString();
+            long seen = checkpoint(jobId);
+            await().atMost(Duration.ofSeconds(30)).until(() -> checkpoint(jobId) > seen);
+        }
+
+        void awaitCheckpoint(String jobId) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> checkpoint(jobId) > 0);
+        }
+
+        private long checkpoint(String jobId) {
+            return JSON.readTree(on.get("/jobs/" + jobId + "/checkpoints"))
+                    .path("latest")
+                    .path("completed")
+                    .path("id")
+                    .asLong(0);
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> log(ConfigurableApplicationContext app) {
+            return (Map<String, Object>)
+                    app.getBean(StreamSplitEndpoint.class).job().get("cluster");
+        }
+
+        void assertEveryIdOnce(int count) {
+            assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), output))
+                    .containsExactlyInAnyOrderElementsOf(IntStream.range(0, count)
+                            .mapToObj(i -> "id-" + i + "@v1")
+                            .toList());
+        }
+    }
+}

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkCheckpointingProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -31,7 +31,7 @@ final class UnitlessDurations {
     /** Checks the durations of {@code properties} as {@code environment} has them written. */
     static void check(StreamSplitProperties properties, Environment environment) {
         UnitlessDurations durations = new UnitlessDurations(environment);
-        FlinkProperties.Checkpointing checkpointing = properties.getFlink().getCheckpointing();
+        FlinkCheckpointingProperties checkpointing = properties.getFlink().getCheckpointing();
         String flink = "streamsplit.flink.checkpointing.";
         durations.atLeast(flink + "interval", checkpointing.getInterval(), Duration.ofMillis(100), "10s");
         durations.atLeast(flink + "timeout", checkpointing.getTimeout(), Duration.ofSeconds(1), "10m");

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.autoconfigure.flink.FlinkShutdownProperties;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
@@ -33,12 +34,12 @@ final class JobShutdown {
 
     void stop(JobClient client, JobCommands commands) {
         Duration timeout = flink.getShutdown().getTimeout();
-        FlinkProperties.ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
-        if (action == FlinkProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+        FlinkShutdownProperties.ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
+        if (action == FlinkShutdownProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.APPLICATION) {
             LOG.info("Flink job '{}' ({}) is left to {}", jobName, client.getJobID(), target);
             return;
         }
-        if (action == FlinkProperties.ShutdownJob.KEEP) {
+        if (action == FlinkShutdownProperties.ShutdownJob.KEEP) {
             LOG.info(
                     "Flink job '{}' ({}) keeps running on {} (streamsplit.flink.shutdown.job=keep); the next start of"
                             + " the application adopts it",
@@ -52,7 +53,7 @@ final class JobShutdown {
             if (status.isGloballyTerminalState()) {
                 return;
             }
-            if (action == FlinkProperties.ShutdownJob.SAVEPOINT) {
+            if (action == FlinkShutdownProperties.ShutdownJob.SAVEPOINT) {
                 String path = client.stopWithSavepoint(
                                 false, flink.getShutdown().getSavepointDirectory(), SavepointFormatType.CANONICAL)
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);

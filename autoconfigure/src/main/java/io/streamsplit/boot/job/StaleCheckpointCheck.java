@@ -1,7 +1,7 @@
 package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.StaleCheckpointAction;
+import io.streamsplit.boot.autoconfigure.flink.FlinkCheckpointingProperties.StaleCheckpointAction;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;

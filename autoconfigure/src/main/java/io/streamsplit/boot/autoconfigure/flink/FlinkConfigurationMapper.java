@@ -40,7 +40,7 @@ public final class FlinkConfigurationMapper {
             // like Flink's local environment: one subtask per core
             config.set(CoreOptions.DEFAULT_PARALLELISM, Runtime.getRuntime().availableProcessors());
         }
-        FlinkProperties.Checkpointing checkpointing = flink.getCheckpointing();
+        FlinkCheckpointingProperties checkpointing = flink.getCheckpointing();
         if (checkpointing.isEnabled()) {
             config.set(
                     CheckpointingOptions.CHECKPOINTING_INTERVAL,
@@ -66,7 +66,7 @@ public final class FlinkConfigurationMapper {
                         ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
             }
         }
-        FlinkProperties.Restart restart = flink.getRestart();
+        FlinkRestartProperties restart = flink.getRestart();
         switch (restart.getStrategy()) {
             case NONE -> config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
             case FIXED_DELAY -> {
@@ -103,7 +103,7 @@ public final class FlinkConfigurationMapper {
 
     /** Cluster-level settings of the embedded MiniCluster: memory, slots, REST port. */
     public static Configuration embeddedClusterConfiguration(FlinkProperties flink, Configuration jobConfiguration) {
-        FlinkProperties.Embedded embedded = flink.getEmbedded();
+        FlinkEmbeddedProperties embedded = flink.getEmbedded();
         Configuration config = new Configuration();
         config.set(
                 TaskManagerOptions.MANAGED_MEMORY_SIZE,

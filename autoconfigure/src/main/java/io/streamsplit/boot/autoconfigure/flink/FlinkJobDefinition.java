@@ -37,11 +37,11 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
 
     /** The shutdown settings fit together and the mode: keep needs a cluster, a savepoint needs a directory. */
     private static void checkShutdown(FlinkProperties flink, Configuration configuration) {
-        FlinkProperties.Shutdown shutdown = flink.getShutdown();
-        FlinkProperties.ShutdownJob job = shutdown.effectiveJob(flink.getMode());
+        FlinkShutdownProperties shutdown = flink.getShutdown();
+        FlinkShutdownProperties.ShutdownJob job = shutdown.effectiveJob(flink.getMode());
         String property = "streamsplit.flink.shutdown.job";
         if (shutdown.getJob() != null
-                && shutdown.effectiveJob(flink.getMode()) != FlinkProperties.ShutdownJob.SAVEPOINT
+                && shutdown.effectiveJob(flink.getMode()) != FlinkShutdownProperties.ShutdownJob.SAVEPOINT
                 && isSavepoint(shutdown)) {
             throw new InvalidStreamSplitConfigurationException(
                     property,
@@ -49,7 +49,7 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
                     "streamsplit.flink.shutdown.savepoint is also true, which asks for a savepoint",
                     "Remove streamsplit.flink.shutdown.savepoint (shutdown.job replaces it).");
         }
-        if (job == FlinkProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.EMBEDDED) {
+        if (job == FlinkShutdownProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.EMBEDDED) {
             throw new InvalidStreamSplitConfigurationException(
                     property,
                     "keep",
@@ -57,7 +57,7 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
                     "Use shutdown.job cancel or savepoint in embedded mode, or run the job on a cluster (streamsplit.flink"
                             + ".mode=remote), where it can outlive the application.");
         }
-        if (job == FlinkProperties.ShutdownJob.SAVEPOINT
+        if (job == FlinkShutdownProperties.ShutdownJob.SAVEPOINT
                 && !configuration.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
             throw new InvalidStreamSplitConfigurationException(
                     "streamsplit.flink.shutdown.savepoint-directory",
@@ -68,7 +68,7 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
     }
 
     @SuppressWarnings("deprecation")
-    private static boolean isSavepoint(FlinkProperties.Shutdown shutdown) {
+    private static boolean isSavepoint(FlinkShutdownProperties shutdown) {
         return shutdown.isSavepoint();
     }
 

@@ -1,0 +1,116 @@
+package io.streamsplit.boot.autoconfigure.flink;
+
+import java.time.Duration;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.jspecify.annotations.Nullable;
+
+/** {@code streamsplit.flink.checkpointing.*}: checkpoint settings. */
+public class FlinkCheckpointingProperties {
+
+    /** What to do with a retained checkpoint whose offsets do not fit the topics in Kafka. */
+    public enum StaleCheckpointAction {
+        /** Fail startup with a report naming the topics and partitions. */
+        FAIL,
+        /** Move the job's checkpoints aside (renamed, not deleted) and start from the starting offsets. */
+        START_FRESH,
+        /** Resume anyway; the offset reset strategy decides where out-of-range partitions continue. */
+        RESUME
+    }
+
+    /** Whether to take checkpoints. Without them offsets are not committed and sinks cannot be exactly-once. */
+    private boolean enabled = true;
+
+    /** Time between the start of two checkpoints. */
+    private Duration interval = Duration.ofSeconds(10);
+
+    /** Checkpointing guarantee: exactly-once or at-least-once. */
+    private CheckpointingMode mode = CheckpointingMode.EXACTLY_ONCE;
+
+    /** A checkpoint that takes longer than this is aborted. */
+    private Duration timeout = Duration.ofMinutes(10);
+
+    /** Minimum pause between the end of a checkpoint and the start of the next. Unset: none. */
+    private @Nullable Duration minPause;
+
+    /**
+     * What an embedded job does when the newest retained checkpoint does not fit the topics in Kafka
+     * (a topic gone, an offset beyond a partition's end: the topics were deleted and recreated):
+     * fail with a report, start-fresh (move the job's checkpoints aside), or resume anyway.
+     */
+    private StaleCheckpointAction onStaleCheckpoint = StaleCheckpointAction.FAIL;
+
+    /**
+     * Whether a new run takes its first checkpoint as soon as all its subtasks run, instead of at a
+     * random point in the first interval: an exactly-once sink's output appears only when a checkpoint
+     * commits it.
+     */
+    private boolean firstOnStart = true;
+
+    /** Directory (URI) where checkpoints are kept, e.g. 'file:///var/lib/app/checkpoints'. Unset: kept in JobManager memory, gone with the cluster. */
+    private @Nullable String storage;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Duration getInterval() {
+        return interval;
+    }
+
+    public void setInterval(Duration interval) {
+        this.interval = interval;
+    }
+
+    public CheckpointingMode getMode() {
+        return mode;
+    }
+
+    public void setMode(CheckpointingMode mode) {
+        this.mode = mode;
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    public @Nullable Duration getMinPause() {
+        return minPause;
+    }
+
+    public void setMinPause(@Nullable Duration minPause) {
+        this.minPause = minPause;
+    }
+
+    public boolean isFirstOnStart() {
+        return firstOnStart;
+    }
+
+    public void setFirstOnStart(boolean firstOnStart) {
+        this.firstOnStart = firstOnStart;
+    }
+
+    public StaleCheckpointAction getOnStaleCheckpoint() {
+        return onStaleCheckpoint;
+    }
+
+    public void setOnStaleCheckpoint(StaleCheckpointAction onStaleCheckpoint) {
+        this.onStaleCheckpoint = onStaleCheckpoint;
+    }
+
+    public @Nullable String getStorage() {
+        return storage;
+    }
+
+    /** A blank value (e.g. {@code storage=} in a test that overrides the application's) means unset. */
+    public void setStorage(@Nullable String storage) {
+        this.storage = FlinkProperties.blankToNull(storage);
+    }
+}

@@ -20,8 +20,6 @@ import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.serialization.DeserializationSchema;
-import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.formats.avro.typeutils.GenericRecordAvroTypeInfo;
@@ -43,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the element type
  */
 @PublicEvolving
-public final class AvroFormat<T> implements DeserializationSchema<T>, SerializationSchema<T> {
+public final class AvroFormat<T> extends TwoWayFormat<T> {
 
     private static final long serialVersionUID = 1L;
     private static final byte[] SINGLE_OBJECT_MARKER = {(byte) 0xC3, 0x01};
@@ -75,21 +73,12 @@ public final class AvroFormat<T> implements DeserializationSchema<T>, Serializat
 
     /** The writer's and reader's schema. */
     public Schema schema() {
-        init();
+        prepare();
         return Objects.requireNonNull(schema);
     }
 
     @Override
-    public void open(DeserializationSchema.InitializationContext context) {
-        init();
-    }
-
-    @Override
-    public void open(SerializationSchema.InitializationContext context) {
-        init();
-    }
-
-    private void init() {
+    void prepare() {
         if (schema != null) {
             return;
         }
@@ -110,7 +99,7 @@ public final class AvroFormat<T> implements DeserializationSchema<T>, Serializat
         if (message == null) {
             return null; // a tombstone: nothing to read
         }
-        init();
+        prepare();
         int offset = 0;
         if (message.length >= SINGLE_OBJECT_HEADER && Arrays.equals(message, 0, 2, SINGLE_OBJECT_MARKER, 0, 2)) {
             long written = 0;
@@ -136,7 +125,7 @@ public final class AvroFormat<T> implements DeserializationSchema<T>, Serializat
 
     @Override
     public byte[] serialize(T element) {
-        init();
+        prepare();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
         try {
@@ -146,11 +135,6 @@ public final class AvroFormat<T> implements DeserializationSchema<T>, Serializat
             throw new IllegalArgumentException("Cannot write " + element + " as Avro: " + e.getMessage(), e);
         }
         return bytes.toByteArray();
-    }
-
-    @Override
-    public boolean isEndOfStream(T nextElement) {
-        return false;
     }
 
     @Override

@@ -1,8 +1,6 @@
 package io.streamsplit.connector.kafka.format;
 
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.serialization.DeserializationSchema;
-import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.jspecify.annotations.Nullable;
@@ -17,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 @PublicEvolving
-public final class BytesFormat implements DeserializationSchema<byte[]>, SerializationSchema<byte[]> {
+public final class BytesFormat extends TwoWayFormat<byte[]> {
 
     private static final long serialVersionUID = 1L;
 
@@ -34,11 +32,6 @@ public final class BytesFormat implements DeserializationSchema<byte[]>, Seriali
     @Override
     public byte[] serialize(byte[] element) {
         return element;
-    }
-
-    @Override
-    public boolean isEndOfStream(byte[] nextElement) {
-        return false;
     }
 
     @Override

@@ -7,8 +7,6 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.serialization.DeserializationSchema;
-import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -40,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
  * @param <T> the element type
  */
 @PublicEvolving
-public final class JsonFormat<T> implements DeserializationSchema<T>, SerializationSchema<T> {
+public final class JsonFormat<T> extends TwoWayFormat<T> {
 
     private static final long serialVersionUID = 1L;
 
@@ -83,16 +81,7 @@ public final class JsonFormat<T> implements DeserializationSchema<T>, Serializat
     }
 
     @Override
-    public void open(DeserializationSchema.InitializationContext context) {
-        init();
-    }
-
-    @Override
-    public void open(SerializationSchema.InitializationContext context) {
-        init();
-    }
-
-    private void init() {
+    void prepare() {
         if (reader != null) {
             return;
         }
@@ -122,7 +111,7 @@ public final class JsonFormat<T> implements DeserializationSchema<T>, Serializat
         if (message == null) {
             return null; // a tombstone: nothing to read
         }
-        init();
+        prepare();
         try {
             T value = Objects.requireNonNull(reader).readValue(message);
             if (value == null) {
@@ -137,7 +126,7 @@ public final class JsonFormat<T> implements DeserializationSchema<T>, Serializat
 
     @Override
     public byte[] serialize(T element) {
-        init();
+        prepare();
         try {
             return Objects.requireNonNull(writer).writeValueAsBytes(element);
         } catch (JacksonException e) {
@@ -159,11 +148,6 @@ public final class JsonFormat<T> implements DeserializationSchema<T>, Serializat
             }
         }
         return path.toString();
-    }
-
-    @Override
-    public boolean isEndOfStream(T nextElement) {
-        return false;
     }
 
     @Override

@@ -3,8 +3,6 @@ package io.streamsplit.connector.kafka.format;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.serialization.DeserializationSchema;
-import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.jspecify.annotations.Nullable;
@@ -19,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 @PublicEvolving
-public final class TextFormat implements DeserializationSchema<String>, SerializationSchema<String> {
+public final class TextFormat extends TwoWayFormat<String> {
 
     private static final long serialVersionUID = 1L;
 
@@ -55,11 +53,6 @@ public final class TextFormat implements DeserializationSchema<String>, Serializ
     @Override
     public byte[] serialize(String element) {
         return element.getBytes(charset());
-    }
-
-    @Override
-    public boolean isEndOfStream(String nextElement) {
-        return false;
     }
 
     @Override

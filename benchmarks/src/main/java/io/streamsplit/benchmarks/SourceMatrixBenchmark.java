@@ -62,17 +62,7 @@ public final class SourceMatrixBenchmark {
     public static void main(String[] args) throws Exception {
         Map<String, String> f = options(args);
         List<Row> rows = run(
-                Integer.parseInt(f.get("records")),
-                Long.parseLong(f.get("max-mb")),
-                Integer.parseInt(f.get("runs")),
-                BenchmarkSupport.ints(f.get("record-sizes")),
-                BenchmarkSupport.ints(f.get("partitions")),
-                BenchmarkSupport.ints(f.get("parallelism")),
-                Arrays.stream(f.get("formats").split(","))
-                        .map(ValueFormat::parse)
-                        .toList(),
-                Integer.parseInt(f.get("object-reuse")) != 0,
-                System.out);
+                shapes(f, Integer.parseInt(f.get("runs")), Integer.parseInt(f.get("object-reuse")) != 0), System.out);
         Path out = Path.of(f.get("out"));
         write(rows, out);
         System.out.println("wrote " + out.resolve("results.csv") + ", results.json, results.svg");
@@ -82,19 +72,7 @@ public final class SourceMatrixBenchmark {
      * Runs every shape; {@code maxMegabytes} (0: no cap) caps a shape's input so large records do
      * not take most of the time: a 1 KB shape under a 1,024 MB cap reads 1,048,576 records.
      */
-    static List<Row> run(
-            int records,
-            long maxMegabytes,
-            int runs,
-            List<Integer> sizes,
-            List<Integer> partitions,
-            List<Integer> parallelisms,
-            List<ValueFormat> formats,
-            boolean objectReuse,
-            PrintStream out)
-            throws Exception {
-        List<ThroughputSettings> shapes =
-                shapes(records, maxMegabytes, runs, sizes, partitions, parallelisms, formats, objectReuse);
+    static List<Row> run(List<ThroughputSettings> shapes, PrintStream out) throws Exception {
         List<Row> rows = new ArrayList<>();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
             int n = 0;
@@ -109,6 +87,24 @@ public final class SourceMatrixBenchmark {
         out.println(table(rows));
         out.println(targets(rows));
         return rows;
+    }
+
+    /**
+     * The shapes of the matrix the options describe ({@code records}, {@code max-mb}, {@code record-sizes},
+     * {@code partitions}, {@code parallelism}, {@code formats}), each run {@code runs} times.
+     */
+    public static List<ThroughputSettings> shapes(Map<String, String> options, int runs, boolean objectReuse) {
+        return shapes(
+                Integer.parseInt(options.get("records")),
+                Long.parseLong(options.get("max-mb")),
+                runs,
+                BenchmarkSupport.ints(options.get("record-sizes")),
+                BenchmarkSupport.ints(options.get("partitions")),
+                BenchmarkSupport.ints(options.get("parallelism")),
+                Arrays.stream(options.get("formats").split(","))
+                        .map(ValueFormat::parse)
+                        .toList(),
+                objectReuse);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,14 +22,16 @@ class SourceMatrixBenchmarkIT {
     void tinyMatrixReportsEveryShapeAndWritesCsvJsonAndChart() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         List<SourceMatrixBenchmark.Row> rows = SourceMatrixBenchmark.run(
-                3_000,
-                0,
-                1,
-                List.of(10),
-                List.of(2),
-                List.of(1),
-                List.of(ValueFormat.BYTES, ValueFormat.JSON),
-                false,
+                SourceMatrixBenchmark.shapes(
+                        Map.of(
+                                "records", "3000",
+                                "max-mb", "0",
+                                "record-sizes", "10",
+                                "partitions", "2",
+                                "parallelism", "1",
+                                "formats", "bytes,json"),
+                        1,
+                        false),
                 new PrintStream(report, true, StandardCharsets.UTF_8));
         SourceMatrixBenchmark.write(rows, out);
 

@@ -4,10 +4,8 @@ import io.streamsplit.benchmarks.BenchmarkSupport;
 import io.streamsplit.benchmarks.SourceMatrixBenchmark;
 import io.streamsplit.benchmarks.SourceThroughputBenchmark.Reader;
 import io.streamsplit.benchmarks.ThroughputSettings;
-import io.streamsplit.benchmarks.ValueFormat;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,18 +39,7 @@ record IsolatedSettings(
         f = BenchmarkSupport.options(f, args);
         Map<String, String> b = f.get("b").isBlank() ? Map.of() : ThroughputSettings.consumerSettings(f.get("b"));
         boolean officialTuned = !f.get("official-tuned").equals("0");
-        List<ThroughputSettings> shapes = SourceMatrixBenchmark.shapes(
-                        Integer.parseInt(f.get("records")),
-                        Long.parseLong(f.get("max-mb")),
-                        1,
-                        BenchmarkSupport.ints(f.get("record-sizes")),
-                        BenchmarkSupport.ints(f.get("partitions")),
-                        BenchmarkSupport.ints(f.get("parallelism")),
-                        Arrays.stream(f.get("formats").split(","))
-                                .map(ValueFormat::parse)
-                                .toList(),
-                        false)
-                .stream()
+        List<ThroughputSettings> shapes = SourceMatrixBenchmark.shapes(f, 1, false).stream()
                 .map(s -> new ThroughputSettings(
                         s.records(),
                         s.recordSize(),

@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.jspecify.annotations.Nullable;
@@ -105,7 +106,9 @@ public final class ElementFieldKey<T> implements SerializationSchema<T> {
         resolve();
         Object value;
         try {
-            value = accessor != null ? accessor.invoke(element) : publicField.get(element);
+            value = accessor != null
+                    ? accessor.invoke(element)
+                    : Objects.requireNonNull(publicField).get(element);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Cannot read key '" + field + "' of " + element, e);
         }

@@ -111,7 +111,7 @@ final class KafkaClientConfigs {
      * The reset strategy: {@code auto.offset.reset} when given, else {@code configured}, else earliest;
      * both given and different is a conflict.
      */
-    static OffsetResetStrategy resetStrategy(Properties user, OffsetResetStrategy configured) {
+    static OffsetResetStrategy resetStrategy(Properties user, @Nullable OffsetResetStrategy configured) {
         String fromProperties = user.getProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);
         if (fromProperties == null) {
             return configured != null ? configured : OffsetResetStrategy.EARLIEST;

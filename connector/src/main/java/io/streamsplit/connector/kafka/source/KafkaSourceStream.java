@@ -15,6 +15,7 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A source added to a job together with its dead-letter stream.
@@ -37,10 +38,10 @@ public final class KafkaSourceStream<T> {
 
     private final String name;
     private final SingleOutputStreamOperator<T> records;
-    private final DataStream<DeadLetterRecord> deadLetters;
+    private final @Nullable DataStream<DeadLetterRecord> deadLetters;
 
     private KafkaSourceStream(
-            String name, SingleOutputStreamOperator<T> records, DataStream<DeadLetterRecord> deadLetters) {
+            String name, SingleOutputStreamOperator<T> records, @Nullable DataStream<DeadLetterRecord> deadLetters) {
         this.name = name;
         this.records = records;
         this.deadLetters = deadLetters;

@@ -137,7 +137,8 @@ public final class StartingOffsets implements Serializable {
     public String toString() {
         switch (kind) {
             case COMMITTED:
-                return "committed (reset to " + missingCommitStrategy.name().toLowerCase(Locale.ROOT)
+                return "committed (reset to "
+                        + Objects.requireNonNull(missingCommitStrategy).name().toLowerCase(Locale.ROOT)
                         + " when missing)";
             case TIMESTAMP:
                 return "timestamp " + timestampMillis;

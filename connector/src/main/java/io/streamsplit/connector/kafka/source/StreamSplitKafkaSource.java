@@ -71,7 +71,7 @@ public final class StreamSplitKafkaSource<OUT>
             String name,
             KafkaSubscription subscription,
             StartingOffsets startingOffsets,
-            StoppingOffsets stoppingOffsets,
+            @Nullable StoppingOffsets stoppingOffsets,
             long discoveryIntervalMillis,
             String groupId,
             boolean commitOffsets,

@@ -20,6 +20,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.function.SerializableSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a {@link StreamSplitKafkaSource}. Conflicting settings fail at the setter that
@@ -37,32 +38,32 @@ import org.apache.kafka.common.TopicPartition;
  *         .build();
  * }</pre>
  *
- * <p>Defaults: earliest offset, unbounded, no rate limit, partitions discovered once at start, offsets
- * committed on checkpoint when a group id is set, {@code isolation.level=read_committed}, no topic
- * auto-creation, {@code max.poll.records=2000}, {@code max.partition.fetch.bytes} 8 MB per reader
- * shared among its partitions (1–8 MB each), reset to earliest when out of range, bad records fail.
+ * <p>Defaults: earliest offset, unbounded, no rate limit, partitions discovered once at start, offsets committed
+ * on checkpoint when a group id is set, {@code isolation.level=read_committed}, no topic auto-creation, {@code
+ * max.poll.records=2000}, {@code max.partition.fetch.bytes} 8 MB per reader shared among its partitions (1–8 MB
+ * each), reset to earliest when out of range, bad records fail.
  *
  * @param <T> the element type
  */
 @PublicEvolving
 public final class StreamSplitKafkaSourceBuilder<T> {
 
-    private String name;
-    private Subscription subscription;
+    private @Nullable String name;
+    private @Nullable Subscription subscription;
     private StartingOffsets startingOffsets = StartingOffsets.earliest();
-    private StoppingOffsets stoppingOffsets;
-    private OffsetResetStrategy offsetResetStrategy;
+    private @Nullable StoppingOffsets stoppingOffsets;
+    private @Nullable OffsetResetStrategy offsetResetStrategy;
     private Duration discoveryInterval = Duration.ZERO;
     private double maxRecordsPerSecond;
-    private String controlTopic;
-    private Boolean commitOffsets;
+    private @Nullable String controlTopic;
+    private @Nullable Boolean commitOffsets;
     private BadRecordPolicy badRecordPolicy = BadRecordPolicy.FAIL;
-    private KafkaRecordEmitter<T> emitter;
-    private TypeInformation<T> elementType;
-    private String clientIdPrefix;
-    private SerializableSupplier<String> rackId;
+    private @Nullable KafkaRecordEmitter<T> emitter;
+    private @Nullable TypeInformation<T> elementType;
+    private @Nullable String clientIdPrefix;
+    private @Nullable SerializableSupplier<String> rackId;
     private Duration metadataTimeout = Duration.ofSeconds(30);
-    private SerializableSupplier<KafkaMetadata> metadataFactory;
+    private @Nullable SerializableSupplier<KafkaMetadata> metadataFactory;
     private final Properties properties = new Properties();
 
     StreamSplitKafkaSourceBuilder() {}
@@ -176,10 +177,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         return this;
     }
 
-    /**
-     * How often to look for new partitions and topics, and for deleted ones; {@code Duration.ZERO}
-     * (the default) looks once at start.
-     */
+    /** How often to look for new and deleted partitions and topics; {@code Duration.ZERO} (default): once at start. */
     public StreamSplitKafkaSourceBuilder<T> setPartitionDiscoveryInterval(Duration interval) {
         Objects.requireNonNull(interval, "interval");
         InvalidKafkaSourceException.require(
@@ -321,7 +319,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         sanityCheck();
         String groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
         OffsetResetStrategy reset = KafkaClientConfigs.resetStrategy(properties, offsetResetStrategy);
-        String sourceName = name != null ? name : subscription.subscription().toString();
+        KafkaSubscription chosen = Objects.requireNonNull(subscription).subscription(); // sanityCheck: one is set
+        String sourceName = name != null ? name : chosen.toString();
         String clientId = KafkaClientConfigs.clientId(clientIdPrefix, sourceName);
         Properties consumer = KafkaClientConfigs.consumer(properties, clientId, reset);
         SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null
@@ -332,7 +331,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                         metadataTimeout.toMillis());
         StreamSplitKafkaSource.Config<T> config = new StreamSplitKafkaSource.Config<>(
                 sourceName,
-                subscription.subscription(),
+                chosen,
                 startingOffsets,
                 stoppingOffsets,
                 discoveryInterval.toMillis(),
@@ -341,11 +340,11 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                 badRecordPolicy,
                 maxRecordsPerSecond,
                 controlTopic,
-                emitter,
+                Objects.requireNonNull(emitter),
                 consumer,
                 rackId,
                 metadata);
-        return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), elementType);
+        return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), Objects.requireNonNull(elementType));
     }
 
     /** Every rule the settings must satisfy together, each failing with the setting it is about. */

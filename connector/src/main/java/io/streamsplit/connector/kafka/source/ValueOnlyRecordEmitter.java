@@ -14,6 +14,8 @@ final class ValueOnlyRecordEmitter<T> implements KafkaRecordEmitter<T> {
     private static final long serialVersionUID = 1L;
 
     private final DeserializationSchema<T> schema;
+
+    @SuppressWarnings("NullAway.Init") // set in open(), before the first record
     private transient CollectorAdapter<T> adapter;
 
     ValueOnlyRecordEmitter(DeserializationSchema<T> schema) {
@@ -40,6 +42,7 @@ final class ValueOnlyRecordEmitter<T> implements KafkaRecordEmitter<T> {
     }
 
     private static final class CollectorAdapter<T> implements Collector<T> {
+        @SuppressWarnings("NullAway.Init") // set before each record is handed on
         KafkaRecordCollector<T> target;
 
         @Override

@@ -121,10 +121,9 @@ public final class AdminKafkaMetadata implements KafkaMetadata {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new KafkaMetadataException(
-                    "Could not " + what + " on Kafka cluster " + bootstrapServers + ": "
-                            + e.getCause().getMessage(),
-                    e.getCause());
+                    "Could not " + what + " on Kafka cluster " + bootstrapServers + ": " + cause.getMessage(), cause);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new KafkaMetadataException(
                     "Timed out after " + timeout.toMillis() + " ms trying to " + what + " on Kafka cluster "

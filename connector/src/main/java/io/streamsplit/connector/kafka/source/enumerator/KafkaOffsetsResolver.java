@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
@@ -50,7 +51,7 @@ public final class KafkaOffsetsResolver {
                 Map<TopicPartition, Long> result = new HashMap<>(metadata.committedOffsets(groupId, partitions));
                 Set<TopicPartition> missing = missing(result, partitions);
                 if (!missing.isEmpty()) {
-                    switch (offsets.missingCommitStrategy()) {
+                    switch (Objects.requireNonNull(offsets.missingCommitStrategy())) {
                         case EARLIEST -> fillMissing(result, partitions, metadata.earliestOffsets(missing));
                         case LATEST -> fillMissing(result, partitions, metadata.latestOffsets(missing));
                         case FAIL ->
@@ -72,7 +73,7 @@ public final class KafkaOffsetsResolver {
                 });
                 Set<TopicPartition> missing = missing(result, partitions);
                 if (!missing.isEmpty()) {
-                    result.putAll(starting(offsets.fallback(), missing, metadata, groupId));
+                    result.putAll(starting(Objects.requireNonNull(offsets.fallback()), missing, metadata, groupId));
                 }
                 return result;
             }
@@ -180,7 +181,11 @@ public final class KafkaOffsetsResolver {
             TopicPartition tp = split.topicPartition();
             long start = split.startingOffset() >= 0
                     ? split.startingOffset()
-                    : require(starts.get(split.startingOffset()).get(tp), split, "starting");
+                    : require(
+                            starts.getOrDefault(split.startingOffset(), Map.of())
+                                    .get(tp),
+                            split,
+                            "starting");
             long stop = split.stoppingOffset() == KafkaPartitionSplit.LATEST_OFFSET
                             || split.stoppingOffset() == KafkaPartitionSplit.COMMITTED_OFFSET
                     ? require(stops.get(tp), split, "stopping")

@@ -145,7 +145,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     // ---------------------------------------------------------------- worker thread (no field access)
 
     private Set<TopicPartition> discoverPartitions() throws Exception {
-        return settings.subscription().discover(metadata);
+        return settings.subscription().discover(Objects.requireNonNull(metadata, "started"));
     }
 
     /** Splits for {@code partitions}: the configured starting offsets for {@code initial}, earliest for the rest. */
@@ -199,7 +199,10 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     }
 
     private void onSplitsResolved(
-            Set<TopicPartition> partitions, boolean initial, List<KafkaPartitionSplit> splits, Throwable error) {
+            Set<TopicPartition> partitions,
+            boolean initial,
+            List<KafkaPartitionSplit> splits,
+            @Nullable Throwable error) {
         resolving.removeAll(partitions);
         if (initial) {
             initialDiscoveryResolving = false;

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
@@ -117,7 +118,8 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         if (assigned.isEmpty()) {
             return result;
         }
-        KafkaConsumer<byte[], byte[]> kafka = consumer; // created with the first splits, so never null here
+        // created with the first splits, so never null here
+        KafkaConsumer<byte[], byte[]> kafka = Objects.requireNonNull(consumer);
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = kafka.poll(POLL_TIMEOUT);
@@ -241,7 +243,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                 }
             }
             if (!removed.isEmpty()) {
-                consumer.assign(assigned.keySet()); // it had splits, so it has a consumer
+                Objects.requireNonNull(consumer).assign(assigned.keySet()); // it had splits, so it has a consumer
                 LOG.info("Source {}: stopped reading removed partitions {}", sourceName, removed);
                 if (assigned.isEmpty()) {
                     // no further fetch will run on this fetcher; tell the reader directly

@@ -18,7 +18,7 @@ final class KafkaRecordRun {
     static final int MAX_RECORDS = 256;
     static final int MAX_BYTES = 32 * 1024;
 
-    private List<ConsumerRecord<byte[], byte[]>> records;
+    private List<ConsumerRecord<byte[], byte[]>> records = List.of();
     private int from;
     private int to;
 

@@ -99,6 +99,8 @@ final class KafkaSourceFetcherManager extends SingleThreadFetcherManager<KafkaRe
 
     private static final class ReaderFactoryHolder {
         private final Function<Consumer<Set<String>>, KafkaPartitionSplitReader> factory;
+
+        @SuppressWarnings("NullAway.Init") // the manager sets itself before it creates a reader
         private KafkaSourceFetcherManager manager;
 
         ReaderFactoryHolder(Function<Consumer<Set<String>>, KafkaPartitionSplitReader> factory) {

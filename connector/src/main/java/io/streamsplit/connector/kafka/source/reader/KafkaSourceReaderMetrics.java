@@ -154,7 +154,9 @@ public final class KafkaSourceReaderMetrics {
     }
 
     private static final class PartitionMetrics {
+        @SuppressWarnings("NullAway.Init") // set when the partition's split is added, before it is read
         volatile KafkaPartitionSplitState state;
+
         volatile long committedOffset = -1;
         volatile long logEndOffset = -1;
         volatile boolean active = true;

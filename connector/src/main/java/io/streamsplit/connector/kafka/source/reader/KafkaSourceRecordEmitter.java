@@ -140,7 +140,9 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
 
     /** The collector handed to the user's emitter; reused for every record. */
     private final class Collector implements KafkaRecordCollector<T> {
+        @SuppressWarnings("NullAway.Init") // set before each record is handed to the user's emitter
         SourceOutput<OUT> output;
+
         long recordTimestamp;
 
         @Nullable

@@ -1,0 +1,94 @@
+package io.streamsplit.benchmarks;
+
+import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+
+/**
+ * Flink SQL, {@code INSERT INTO blackhole SELECT * FROM t}: a JSON topic read to its end through a
+ * {@code 'streamsplit-kafka'} table and through a {@code 'kafka'} table, the same {@code WITH} clause,
+ * interleaved rounds (the order alternates), records/s from job submission to the end of the bounded
+ * read, and the ratio per round. One JVM with the broker (the source matrix's separate-JVM mode is not
+ * wired for SQL yet).
+ *
+ * <pre>
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.TableThroughputBenchmark \
+ *     -Dexec.args="--records 2000000 --rounds 5 --partitions 4 --parallelism 2"
+ * </pre>
+ */
+public final class TableThroughputBenchmark {
+
+    /** One round: records/s of each connector. */
+    record Round(double streamsplit, double official) {
+        double ratio() {
+            return streamsplit / official;
+        }
+    }
+
+    private TableThroughputBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, Integer> flags = BenchmarkSupport.flags(
+                Map.of("records", 2_000_000, "rounds", 5, "partitions", 4, "parallelism", 2), args);
+        run(flags.get("records"), flags.get("rounds"), flags.get("partitions"), flags.get("parallelism"), System.out);
+    }
+
+    /** Runs the rounds, prints one line each and the median ratio with its range; returns the rounds. */
+    static List<Round> run(int records, int rounds, int partitions, int parallelism, PrintStream out) throws Exception {
+        List<Round> results = new ArrayList<>();
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
+            broker.createTopic("sql-in", partitions);
+            BenchmarkSupport.writeRecords(
+                    broker.bootstrapServers(),
+                    "sql-in",
+                    records,
+                    i -> ("{\"id\":" + i + ",\"page\":\"/products/" + (i % 1000) + "\",\"amount\":" + (i % 97) + ".5}")
+                            .getBytes(StandardCharsets.UTF_8));
+            out.printf(
+                    Locale.ROOT,
+                    "SQL SELECT * into blackhole: %,d JSON records, %d partitions, parallelism %d%n",
+                    records,
+                    partitions,
+                    parallelism);
+            out.printf(Locale.ROOT, "%6s %16s %16s %8s%n", "round", "streamsplit r/s", "kafka r/s", "ratio");
+            for (int round = 1; round <= rounds; round++) {
+                boolean oursFirst = round % 2 == 1;
+                double first =
+                        recordsPerSecond(oursFirst ? "streamsplit-kafka" : "kafka", broker, records, parallelism);
+                double second =
+                        recordsPerSecond(oursFirst ? "kafka" : "streamsplit-kafka", broker, records, parallelism);
+                Round r = oursFirst ? new Round(first, second) : new Round(second, first);
+                results.add(r);
+                out.printf(Locale.ROOT, "%6d %16.0f %16.0f %8.2f%n", round, r.streamsplit(), r.official(), r.ratio());
+            }
+        }
+        List<Double> ratios = results.stream().map(Round::ratio).toList();
+        out.printf(
+                Locale.ROOT,
+                "streamsplit-kafka / kafka: %.2f (rounds %.2f–%.2f)%n",
+                BenchmarkSupport.median(ratios),
+                ratios.stream().mapToDouble(d -> d).min().orElse(Double.NaN),
+                ratios.stream().mapToDouble(d -> d).max().orElse(Double.NaN));
+        return results;
+    }
+
+    private static double recordsPerSecond(String connector, EmbeddedKafkaBroker broker, int records, int parallelism)
+            throws Exception {
+        TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        sql.getConfig().set("parallelism.default", String.valueOf(parallelism));
+        sql.executeSql("CREATE TABLE src (id INT, page STRING, amount DOUBLE) WITH ('connector' = '" + connector
+                + "', 'topic' = 'sql-in', 'properties.bootstrap.servers' = '" + broker.bootstrapServers() + "',"
+                + " 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',"
+                + " 'value.format' = 'json')");
+        sql.executeSql("CREATE TABLE sink (id INT, page STRING, amount DOUBLE) WITH ('connector' = 'blackhole')");
+        long start = System.nanoTime();
+        sql.executeSql("INSERT INTO sink SELECT * FROM src").await();
+        return records / ((System.nanoTime() - start) / 1e9);
+    }
+}

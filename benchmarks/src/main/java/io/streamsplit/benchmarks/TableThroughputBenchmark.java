@@ -18,8 +18,9 @@ import org.apache.flink.table.api.TableEnvironment;
  * wired for SQL yet).
  *
  * <pre>
- * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.TableThroughputBenchmark \
- *     -Dexec.args="--records 2000000 --rounds 5 --partitions 4 --parallelism 2"
+ * mvn -B -q install -DskipTests; cd benchmarks; mvn -B -q dependency:build-classpath -Dmdep.outputFile=cp.txt
+ * java -Xmx2g -cp target/classes:$(cat cp.txt) io.streamsplit.benchmarks.TableThroughputBenchmark \
+ *     --records 2000000 --rounds 5 --partitions 4 --parallelism 2 --format json|raw --warmup 1
  * </pre>
  */
 public final class TableThroughputBenchmark {
@@ -34,13 +35,40 @@ public final class TableThroughputBenchmark {
     private TableThroughputBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> flags = BenchmarkSupport.flags(
-                Map.of("records", 2_000_000, "rounds", 5, "partitions", 4, "parallelism", 2), args);
-        run(flags.get("records"), flags.get("rounds"), flags.get("partitions"), flags.get("parallelism"), System.out);
+        Map<String, String> f = BenchmarkSupport.options(
+                Map.of(
+                        "records",
+                        "2000000",
+                        "rounds",
+                        "5",
+                        "partitions",
+                        "4",
+                        "parallelism",
+                        "2",
+                        "format",
+                        "json",
+                        "warmup",
+                        "1"),
+                args);
+        run(
+                Integer.parseInt(f.get("records")),
+                Integer.parseInt(f.get("rounds")),
+                Integer.parseInt(f.get("partitions")),
+                Integer.parseInt(f.get("parallelism")),
+                f.get("format"),
+                Integer.parseInt(f.get("warmup")),
+                System.out);
     }
 
     /** Runs the rounds, prints one line each and the median ratio with its range; returns the rounds. */
-    static List<Round> run(int records, int rounds, int partitions, int parallelism, PrintStream out) throws Exception {
+    /**
+     * @param format {@code json}: three columns parsed from each value; {@code raw}: the value as one
+     *     {@code BYTES} column, so that the source's share of the cost shows
+     * @param warmup rounds run first and not counted: the JVM's first jobs are slower, whichever runs them
+     */
+    static List<Round> run(
+            int records, int rounds, int partitions, int parallelism, String format, int warmup, PrintStream out)
+            throws Exception {
         List<Round> results = new ArrayList<>();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
             broker.createTopic("sql-in", partitions);
@@ -52,17 +80,23 @@ public final class TableThroughputBenchmark {
                             .getBytes(StandardCharsets.UTF_8));
             out.printf(
                     Locale.ROOT,
-                    "SQL SELECT * into blackhole: %,d JSON records, %d partitions, parallelism %d%n",
+                    "SQL SELECT * into blackhole: %,d records as %s, %d partitions, parallelism %d, %d warm-up round(s)%n",
                     records,
+                    format,
                     partitions,
-                    parallelism);
+                    parallelism,
+                    warmup);
             out.printf(Locale.ROOT, "%6s %16s %16s %8s%n", "round", "streamsplit r/s", "kafka r/s", "ratio");
+            for (int round = 0; round < warmup; round++) {
+                recordsPerSecond("streamsplit-kafka", broker, records, parallelism, format);
+                recordsPerSecond("kafka", broker, records, parallelism, format);
+            }
             for (int round = 1; round <= rounds; round++) {
                 boolean oursFirst = round % 2 == 1;
-                double first =
-                        recordsPerSecond(oursFirst ? "streamsplit-kafka" : "kafka", broker, records, parallelism);
-                double second =
-                        recordsPerSecond(oursFirst ? "kafka" : "streamsplit-kafka", broker, records, parallelism);
+                double first = recordsPerSecond(
+                        oursFirst ? "streamsplit-kafka" : "kafka", broker, records, parallelism, format);
+                double second = recordsPerSecond(
+                        oursFirst ? "kafka" : "streamsplit-kafka", broker, records, parallelism, format);
                 Round r = oursFirst ? new Round(first, second) : new Round(second, first);
                 results.add(r);
                 out.printf(Locale.ROOT, "%6d %16.0f %16.0f %8.2f%n", round, r.streamsplit(), r.official(), r.ratio());
@@ -78,15 +112,17 @@ public final class TableThroughputBenchmark {
         return results;
     }
 
-    private static double recordsPerSecond(String connector, EmbeddedKafkaBroker broker, int records, int parallelism)
+    private static double recordsPerSecond(
+            String connector, EmbeddedKafkaBroker broker, int records, int parallelism, String format)
             throws Exception {
+        String columns = format.equals("raw") ? "v BYTES" : "id INT, page STRING, amount DOUBLE";
         TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         sql.getConfig().set("parallelism.default", String.valueOf(parallelism));
-        sql.executeSql("CREATE TABLE src (id INT, page STRING, amount DOUBLE) WITH ('connector' = '" + connector
+        sql.executeSql("CREATE TABLE src (" + columns + ") WITH ('connector' = '" + connector
                 + "', 'topic' = 'sql-in', 'properties.bootstrap.servers' = '" + broker.bootstrapServers() + "',"
                 + " 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',"
-                + " 'value.format' = 'json')");
-        sql.executeSql("CREATE TABLE sink (id INT, page STRING, amount DOUBLE) WITH ('connector' = 'blackhole')");
+                + " 'value.format' = '" + format + "')");
+        sql.executeSql("CREATE TABLE sink (" + columns + ") WITH ('connector' = 'blackhole')");
         long start = System.nanoTime();
         sql.executeSql("INSERT INTO sink SELECT * FROM src").await();
         return records / ((System.nanoTime() - start) / 1e9);

@@ -14,15 +14,15 @@ class TableThroughputBenchmarkIT {
     @Test
     void aTinyRunReadsTheTopicThroughBothTablesAndPrintsTheRatio() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
-        List<TableThroughputBenchmark.Round> rounds =
-                TableThroughputBenchmark.run(2_000, 2, 2, 1, new PrintStream(report, true, StandardCharsets.UTF_8));
+        List<TableThroughputBenchmark.Round> rounds = TableThroughputBenchmark.run(
+                2_000, 2, 2, 1, "json", new PrintStream(report, true, StandardCharsets.UTF_8));
 
         assertThat(rounds).hasSize(2).allSatisfy(round -> {
             assertThat(round.streamsplit()).isPositive();
             assertThat(round.official()).isPositive();
         });
         assertThat(report.toString(StandardCharsets.UTF_8))
-                .contains("SQL SELECT * into blackhole: 2,000 JSON records")
+                .contains("SQL SELECT * into blackhole: 2,000 records as json")
                 .contains("streamsplit-kafka / kafka: ");
     }
 }

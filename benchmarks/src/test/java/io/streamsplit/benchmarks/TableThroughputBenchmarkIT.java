@@ -15,14 +15,15 @@ class TableThroughputBenchmarkIT {
     void aTinyRunReadsTheTopicThroughBothTablesAndPrintsTheRatio() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         List<TableThroughputBenchmark.Round> rounds = TableThroughputBenchmark.run(
-                2_000, 2, 2, 1, "json", new PrintStream(report, true, StandardCharsets.UTF_8));
+                2_000, 2, 2, 1, "json", 0, new PrintStream(report, true, StandardCharsets.UTF_8));
 
         assertThat(rounds).hasSize(2).allSatisfy(round -> {
             assertThat(round.streamsplit()).isPositive();
             assertThat(round.official()).isPositive();
         });
         assertThat(report.toString(StandardCharsets.UTF_8))
-                .contains("SQL SELECT * into blackhole: 2,000 records as json")
+                .contains(
+                        "SQL SELECT * into blackhole: 2,000 records as json, 2 partitions, parallelism 1, 0 warm-up round(s)")
                 .contains("streamsplit-kafka / kafka: ");
     }
 }

@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.net.URI;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -16,13 +13,6 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -68,70 +58,29 @@ class ExactlyOnceSqlIT {
                     + " 'properties.transaction.timeout.ms' = '600000',"
                     + " 'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'eo-sql',"
                     + " 'value.format' = 'json')");
-            write(0, IDS / 2);
+            Topics.writeIds(KAFKA.bootstrapServers(), "eo-in", 0, IDS / 2);
             JobClient job = sql.executeSql("INSERT INTO ids SELECT id FROM orders")
                     .getJobClient()
                     .orElseThrow();
             try {
-                awaitCommitted(IDS / 4);
+                assertThat(Topics.awaitValues(KAFKA.bootstrapServers(), "eo-out", IDS / 4))
+                        .hasSizeGreaterThanOrEqualTo(IDS / 4);
                 cluster.terminateTaskManager(0).get(30, TimeUnit.SECONDS);
                 cluster.startTaskManager();
-                write(IDS / 2, IDS);
-                awaitCommitted(IDS);
+                Topics.writeIds(KAFKA.bootstrapServers(), "eo-in", IDS / 2, IDS);
+                assertThat(Topics.awaitValues(KAFKA.bootstrapServers(), "eo-out", IDS))
+                        .hasSizeGreaterThanOrEqualTo(IDS);
                 assertThat(cluster.getArchivedExecutionGraph(job.getJobID())
                                 .get(10, TimeUnit.SECONDS)
                                 .getFailureInfo())
                         .as("the TaskManager's loss failed the job, which restarted")
                         .isNotNull();
                 Thread.sleep(2_000); // a replay the restart did not cover would be committed by now
-                List<String> ids = committed();
+                List<String> ids = Topics.values(KAFKA.bootstrapServers(), "eo-out");
                 assertThat(ids).hasSize(IDS).doesNotHaveDuplicates();
             } finally {
                 job.cancel().get(30, TimeUnit.SECONDS);
             }
         }
-    }
-
-    private static void write(int from, int to) {
-        Properties producer = new Properties();
-        producer.put("bootstrap.servers", KAFKA.bootstrapServers());
-        try (KafkaProducer<String, String> kafka =
-                new KafkaProducer<>(producer, new StringSerializer(), new StringSerializer())) {
-            for (int i = from; i < to; i++) {
-                kafka.send(new ProducerRecord<>("eo-in", "{\"id\":" + i + "}"));
-            }
-        }
-    }
-
-    private static List<String> awaitCommitted(int count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        List<String> ids = committed();
-        while (ids.size() < count && System.nanoTime() < deadline) {
-            Thread.sleep(250);
-            ids = committed();
-        }
-        assertThat(ids).as("committed ids").hasSizeGreaterThanOrEqualTo(count);
-        return ids;
-    }
-
-    /** What a {@code read_committed} consumer sees in the output topic. */
-    private static List<String> committed() {
-        Properties consumer = new Properties();
-        consumer.put("bootstrap.servers", KAFKA.bootstrapServers());
-        consumer.put("isolation.level", "read_committed");
-        List<String> ids = new ArrayList<>();
-        try (KafkaConsumer<String, String> kafka =
-                new KafkaConsumer<>(consumer, new StringDeserializer(), new StringDeserializer())) {
-            TopicPartition out = new TopicPartition("eo-out", 0);
-            kafka.assign(List.of(out));
-            kafka.seekToBeginning(List.of(out));
-            long end = kafka.endOffsets(List.of(out)).get(out);
-            while (kafka.position(out) < end) {
-                for (ConsumerRecord<String, String> record : kafka.poll(Duration.ofMillis(500))) {
-                    ids.add(record.value());
-                }
-            }
-        }
-        return ids;
     }
 }

@@ -140,7 +140,8 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
         // options the official factory hands its source as properties; ours takes them as settings
         Properties client = new Properties();
         client.putAll(properties);
-        Object discovery = client.remove("partition.discovery.interval.ms");
+        Object discoveryMillis = client.remove("partition.discovery.interval.ms");
+        long discovery = discoveryMillis == null ? 0 : Long.parseLong(discoveryMillis.toString());
         Object clientIdPrefix = client.remove("client.id.prefix");
         Object commit = client.remove("commit.offsets.on.checkpoint");
         client.remove("register.consumer.metrics");
@@ -149,8 +150,8 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
         StoppingOffsets stopping = stoppingOffsets();
         if (stopping != null) {
             builder.setBounded(stopping); // a bounded source reads the partitions found at start
-        } else if (discovery != null && Long.parseLong(discovery.toString()) > 0) {
-            builder.setPartitionDiscoveryInterval(Duration.ofMillis(Long.parseLong(discovery.toString())));
+        } else if (discovery > 0) {
+            builder.setPartitionDiscoveryInterval(Duration.ofMillis(discovery));
         }
         if (clientIdPrefix != null) {
             builder.setClientIdPrefix(clientIdPrefix.toString());

@@ -146,6 +146,8 @@ class ArchitectureTest {
                 .definedBy(RUNTIME + ".actuate..")
                 .layer("job")
                 .definedBy(RUNTIME + ".job..")
+                .layer("sql")
+                .definedBy(RUNTIME + ".sql..")
                 .layer("kafka")
                 .definedBy(BOOT + ".kafka")
                 .layer("kafka.embedded")
@@ -170,12 +172,14 @@ class ArchitectureTest {
                 .mayOnlyBeAccessedByLayers("actuate.configuration", "actuate")
                 .whereLayer("job")
                 .mayOnlyBeAccessedByLayers("root", "actuate.configuration", "actuate")
+                .whereLayer("sql")
+                .mayOnlyBeAccessedByLayers("root")
                 .whereLayer("kafka.embedded")
                 .mayOnlyBeAccessedByLayers("root")
                 .whereLayer("kafka")
-                .mayOnlyBeAccessedByLayers("root", "job", "kafka.embedded", "actuate.configuration", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "job", "sql", "kafka.embedded", "actuate.configuration", "actuate")
                 .whereLayer("kafka.format")
-                .mayOnlyBeAccessedByLayers("root", "kafka")
+                .mayOnlyBeAccessedByLayers("root", "kafka", "sql")
                 .whereLayer("kafka.connection")
                 .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate.configuration", "actuate")
                 .whereLayer("flink")
@@ -189,6 +193,7 @@ class ArchitectureTest {
                 .mayOnlyBeAccessedByLayers(
                         "root",
                         "job",
+                        "sql",
                         "kafka",
                         "kafka.embedded",
                         "kafka.format",

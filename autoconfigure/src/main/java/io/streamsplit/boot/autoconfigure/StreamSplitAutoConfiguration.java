@@ -22,7 +22,7 @@ import org.springframework.core.env.Environment;
  * <p>One configuration class per concern, imported here as Spring Boot's own auto-configurations
  * import theirs: {@link KafkaConnectionConfiguration}, {@link KafkaSourcesAndSinksConfiguration},
  * {@link FlinkConfiguration} (with {@link RemoteClusterConfiguration} in remote mode) and
- * {@link JobConfiguration}; this class only checks the {@code streamsplit.*} keys.
+ * {@link JobConfiguration}, and {@link SqlConfiguration} for {@code streamsplit.sql}; this class only checks the {@code streamsplit.*} keys.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
 @ConditionalOnClass({StreamExecutionEnvironment.class, StreamSplitKafkaSource.class})
@@ -36,7 +36,8 @@ import org.springframework.core.env.Environment;
     KafkaSourceBeanRegistrar.class,
     FlinkConfiguration.class,
     RemoteClusterConfiguration.class,
-    JobConfiguration.class
+    JobConfiguration.class,
+    SqlConfiguration.class
 })
 public final class StreamSplitAutoConfiguration {
 

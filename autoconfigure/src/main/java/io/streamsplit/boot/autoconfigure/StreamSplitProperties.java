@@ -3,6 +3,8 @@ package io.streamsplit.boot.autoconfigure;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
@@ -35,6 +37,32 @@ public class StreamSplitProperties {
 
     /** The Actuator health indicator of the job. */
     private final Health health = new Health();
+
+    /** Flink SQL statements run as part of the job; the YAML sources and sinks are their tables. */
+    private final Sql sql = new Sql();
+
+    public Sql getSql() {
+        return sql;
+    }
+
+    /** SQL settings. */
+    public static class Sql {
+
+        /**
+         * Statements by name, run in order as part of the job: INSERT INTO a sink (a YAML sink, or a table a
+         * CREATE TABLE statement declares), CREATE VIEW, CREATE TABLE, CREATE FUNCTION. Needs Flink's Table
+         * API and planner on the classpath (streamsplit-sql-spring-boot-starter).
+         */
+        private Map<String, String> statements = new LinkedHashMap<>();
+
+        public Map<String, String> getStatements() {
+            return statements;
+        }
+
+        public void setStatements(Map<String, String> statements) {
+            this.statements = statements;
+        }
+    }
 
     public Health getHealth() {
         return health;

@@ -5,14 +5,16 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Kafka key of a sink record: one record component, public field or getter of the element, as
- * UTF-8 text ({@code byte[]} values as they are; {@code null} gives no key). Used by the Spring Boot
+ * The Kafka key of a sink record: one record component, public field or getter of the element (or the
+ * entry of that name of a {@link Map} element, as the starter's SQL sinks write rows), as UTF-8 text
+ * ({@code byte[]} values as they are; {@code null} gives no key). Used by the Spring Boot
  * starter for a sink's {@code key:}; it lives here because it travels in the job graph.
  *
  * @param <T> the element type
@@ -44,7 +46,7 @@ public final class ElementFieldKey<T> implements SerializationSchema<T> {
     }
 
     private void resolve() {
-        if (accessor != null || publicField != null) {
+        if (accessor != null || publicField != null || Map.class.isAssignableFrom(type)) {
             return;
         }
         if (type.isRecord()) {
@@ -106,9 +108,11 @@ public final class ElementFieldKey<T> implements SerializationSchema<T> {
         resolve();
         Object value;
         try {
-            value = accessor != null
-                    ? accessor.invoke(element)
-                    : Objects.requireNonNull(publicField).get(element);
+            value = element instanceof Map<?, ?> map
+                    ? map.get(field)
+                    : accessor != null
+                            ? accessor.invoke(element)
+                            : Objects.requireNonNull(publicField).get(element);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Cannot read key '" + field + "' of " + element, e);
         }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ElementFieldKeyTest {
@@ -29,6 +31,18 @@ class ElementFieldKeyTest {
                 .isEqualTo("eu".getBytes(StandardCharsets.UTF_8));
         assertThat(ElementFieldKey.of(Pojo.class, "shard").serialize(new Pojo()))
                 .isEqualTo("7".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void readsTheEntryOfAMapElementAsASqlRowIsWritten() {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("customer", "ann");
+        row.put("total", 12L);
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        ElementFieldKey<Map<String, Object>> total = (ElementFieldKey) ElementFieldKey.of(Map.class, "total");
+        assertThat(total.serialize(row)).isEqualTo("12".getBytes(StandardCharsets.UTF_8));
+        row.put("total", null);
+        assertThat(total.serialize(row)).isNull();
     }
 
     @Test

@@ -1,0 +1,176 @@
+package io.streamsplit.boot.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.streamsplit.boot.actuate.KafkaSplitStates;
+import io.streamsplit.boot.actuate.SourceState;
+import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * An application whose job is only {@code streamsplit.sql}: a YAML source read as a table (columns from its
+ * {@code type}, {@code rowtime} with its watermarks), a view, a filter into an exactly-once JSON sink keyed by a
+ * column, and an event-time window into a second sink, all in one job on the embedded cluster. And what a
+ * mistake in a statement looks like at startup.
+ */
+class SqlPipelineIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    private static final String STATEMENTS = "streamsplit.sql.statements.";
+
+    @Test
+    void aYamlOnlyApplicationRunsItsStatementsAsOneJob() throws Exception {
+        KAFKA.broker().createTopic("sql-orders", 2);
+        KAFKA.broker().createTopic("sql-big", 1);
+        KAFKA.broker().createTopic("sql-per-minute", 1);
+        try (ConfigurableApplicationContext app = start(
+                "sql",
+                STATEMENTS + "big-orders=CREATE TEMPORARY VIEW big_orders AS"
+                        + " SELECT id, customer, amount FROM orders WHERE amount >= 100",
+                STATEMENTS + "write-big=INSERT INTO big SELECT id, UPPER(customer) AS customer, amount FROM big_orders",
+                STATEMENTS + "per-minute=INSERT INTO `per-minute`\n"
+                        + "SELECT customer, window_start, COUNT(*) AS orders, SUM(amount) AS total\n"
+                        + "FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(rowtime), INTERVAL '1' MINUTE))\n"
+                        + "GROUP BY customer, window_start, window_end")) {
+            assertThat(app.getBean(SqlPipeline.class)).isNotNull();
+            Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(10));
+            List<ProducerRecord<byte[], byte[]>> orders = new ArrayList<>();
+            orders.add(order(0, minute.plusSeconds(1), "o1", "ann", 50));
+            orders.add(order(0, minute.plusSeconds(2), "o2", "ann", 150));
+            orders.add(order(1, minute.plusSeconds(3), "o3", "bob", 200));
+            orders.add(order(1, minute.plusSeconds(61), "o4", "ann", 300));
+            // later orders on both partitions move the watermark past the first two minutes
+            orders.add(order(0, minute.plusSeconds(240), "o5", "cid", 1));
+            orders.add(order(1, minute.plusSeconds(240), "o6", "cid", 2));
+            KafkaTopics.write(KAFKA.bootstrapServers(), orders);
+
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+                Map<String, String> big = KafkaTopics.readAll(KAFKA.bootstrapServers(), "sql-big").stream()
+                        .collect(Collectors.toMap(
+                                record -> new String(record.key(), StandardCharsets.UTF_8), SqlPipelineIT::value));
+                assertThat(big)
+                        .containsOnly(
+                                Map.entry("o2", "{\"id\":\"o2\",\"customer\":\"ANN\",\"amount\":150}"),
+                                Map.entry("o3", "{\"id\":\"o3\",\"customer\":\"BOB\",\"amount\":200}"),
+                                Map.entry("o4", "{\"id\":\"o4\",\"customer\":\"ANN\",\"amount\":300}"));
+                assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "sql-per-minute"))
+                        .containsExactlyInAnyOrder(
+                                "{\"customer\":\"ann\",\"window_start\":\"" + local(minute)
+                                        + "\",\"orders\":2,\"total\":200}",
+                                "{\"customer\":\"bob\",\"window_start\":\"" + local(minute)
+                                        + "\",\"orders\":1,\"total\":200}",
+                                "{\"customer\":\"ann\",\"window_start\":\"" + local(minute.plusSeconds(60))
+                                        + "\",\"orders\":1,\"total\":300}");
+            });
+            // a SQL job is a job like any other: health follows its checkpoints, the split state shows its source
+            StreamSplitHealthIndicator health = app.getBean(StreamSplitHealthIndicator.class);
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(health.health().getStatus()).isEqualTo(Status.UP));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                SourceState source =
+                        app.getBean(KafkaSplitStates.class).read().sources().get("orders");
+                assertThat(source.recordsIn()).isEqualTo(6);
+                assertThat(source.splits()).hasSize(2);
+            });
+        }
+    }
+
+    @Test
+    void aMistakeInAStatementFailsTheStartWithItsNameLineAndColumn() {
+        KAFKA.broker().createTopic("sql-bad-orders", 1);
+        KAFKA.broker().createTopic("sql-bad-big", 1);
+        KAFKA.broker().createTopic("sql-bad-per-minute", 1);
+        assertThatThrownBy(
+                        () -> start(
+                                "sql-bad",
+                                STATEMENTS
+                                        + "write-big=INSERT INTO big\nSELECT id, customer, amount\nFROM orders WHERE amout > 1"))
+                .satisfies(failure -> {
+                    FailureAnalysis analysis = FailureReports.analyze(failure);
+                    assertThat(analysis.getDescription())
+                            .contains(STATEMENTS + "write-big")
+                            .contains("at line 3, column 19")
+                            .contains("Column 'amout' not found")
+                            .contains("FROM orders WHERE amout > 1\n                      ^");
+                    assertThat(analysis.getAction()).contains("the sources [orders]", "the sinks [big, per-minute]");
+                });
+        assertThatThrownBy(() -> start("sql-bad", STATEMENTS + "peek=SELECT * FROM orders"))
+                .satisfies(failure -> assertThat(FailureReports.analyze(failure).getDescription())
+                        .contains(STATEMENTS + "peek", "is a query on its own, which writes nowhere"));
+        assertThatThrownBy(() -> start(
+                        "sql-bad",
+                        STATEMENTS + "write-big=INSERT INTO big SELECT customer FROM orders",
+                        "streamsplit.kafka.sinks.big.key=id"))
+                .hasRootCauseInstanceOf(InvalidStreamSplitConfigurationException.class)
+                .rootCause()
+                .hasMessageContaining("streamsplit.kafka.sinks.big.key = id")
+                .hasMessageContaining("columns [customer]");
+    }
+
+    private static ConfigurableApplicationContext start(String name, String... statements) {
+        return new SpringApplicationBuilder(SqlOrdersApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.application.name=" + name,
+                        "streamsplit.kafka.embedded.enabled=false",
+                        "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                        "streamsplit.kafka.sources.orders.topics=" + name + "-orders",
+                        "streamsplit.kafka.sources.orders.format=json",
+                        "streamsplit.kafka.sources.orders.type=" + SqlOrdersApplication.Order.class.getName(),
+                        "streamsplit.kafka.sources.orders.watermarks.strategy=bounded-out-of-orderness",
+                        "streamsplit.kafka.sources.orders.watermarks.max-out-of-orderness=1s",
+                        "streamsplit.kafka.sinks.big.topic=" + name + "-big",
+                        "streamsplit.kafka.sinks.big.format=json",
+                        "streamsplit.kafka.sinks.big.key=id",
+                        "streamsplit.kafka.sinks.big.delivery-guarantee=exactly-once",
+                        "streamsplit.kafka.sinks.per-minute.topic=" + name + "-per-minute",
+                        "streamsplit.kafka.sinks.per-minute.format=json",
+                        "streamsplit.flink.parallelism=2",
+                        "streamsplit.flink.checkpointing.interval=500ms")
+                .properties(statements)
+                .run();
+    }
+
+    private static ProducerRecord<byte[], byte[]> order(
+            int partition, Instant timestamp, String id, String customer, long amount) {
+        String json = "{\"id\":\"" + id + "\",\"customer\":\"" + customer + "\",\"amount\":" + amount + "}";
+        return new ProducerRecord<>(
+                "sql-orders", partition, timestamp.toEpochMilli(), null, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A window's start: TIMESTAMP(3) in the session's time zone (the JVM's), as JSON writes a LocalDateTime. */
+    private static String local(Instant instant) {
+        return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(LocalDateTime.ofInstant(instant, ZoneId.systemDefault()));
+    }
+
+    private static String value(ConsumerRecord<byte[], byte[]> record) {
+        return new String(record.value(), StandardCharsets.UTF_8);
+    }
+}

@@ -5,12 +5,10 @@ import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.sql.SqlPipeline;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,15 +16,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.ClassUtils;
 
@@ -51,21 +44,9 @@ class SqlConfiguration {
         @Bean
         @ConditionalOnMissingBean(SqlPipeline.class)
         SqlPipeline streamSplitSqlPipeline(
-                StreamSplitProperties properties,
-                KafkaSourceFactory sources,
-                ListableBeanFactory beanFactory,
-                Environment environment) {
-            Map<String, String> statements = properties.getSql().getStatements();
-            Map<String, String> origins = new LinkedHashMap<>();
-            statements.keySet().forEach(name -> {
-                String origin = origin(environment, name);
-                if (origin != null) {
-                    origins.put(name, origin);
-                }
-            });
+                StreamSplitProperties properties, KafkaSourceFactory sources, ListableBeanFactory beanFactory) {
             return new SqlPipeline(
-                    statements,
-                    origins,
+                    properties.getSql().getStatements(),
                     sources,
                     () -> {
                         Set<String> names = new LinkedHashSet<>(sources.names());
@@ -90,26 +71,6 @@ class SqlConfiguration {
                     "Add io.streamsplit:streamsplit-sql-spring-boot-starter (it brings flink-table-api-java-bridge,"
                             + " the planner and streamsplit-table), or remove " + STATEMENTS + ".");
         }
-    }
-
-    /** Where statement {@code name} is defined, as Spring Boot tells it ("class path resource [application.yml] - 12:5"). */
-    private static @Nullable String origin(Environment environment, String name) {
-        if (!(environment instanceof ConfigurableEnvironment configurable)) {
-            return null;
-        }
-        try {
-            ConfigurationPropertyName key =
-                    ConfigurationPropertyName.of(STATEMENTS).append("[" + name + "]");
-            for (var source : ConfigurationPropertySources.get(configurable)) {
-                ConfigurationProperty property = source.getConfigurationProperty(key);
-                if (property != null && property.getOrigin() != null) {
-                    return property.getOrigin().toString();
-                }
-            }
-        } catch (RuntimeException notAPropertyName) {
-            // a name Spring Boot cannot look up: the message goes without the place
-        }
-        return null;
     }
 
     /** Statements are configured: a non-empty {@code streamsplit.sql.statements}. */

@@ -55,19 +55,16 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
     private static final TypeInformation<byte[]> BYTES = PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
 
     private final List<SqlStatement> statements;
-    private final Map<String, String> origins;
     private final KafkaSourceFactory sources;
     private final Supplier<List<String>> sourceNames;
     private final Map<String, KafkaSinkProperties> sinks;
 
     /**
      * @param statements the statements by name, in order
-     * @param origins where each statement is defined ("class path resource [application.yml] - 12:5"), if known
      * @param sourceNames the sources the statements may read: the YAML sources and source beans
      */
     public SqlPipeline(
             Map<String, String> statements,
-            Map<String, String> origins,
             KafkaSourceFactory sources,
             Supplier<List<String>> sourceNames,
             Map<String, KafkaSinkProperties> sinks) {
@@ -77,7 +74,6 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                 .map(entry -> new SqlStatement(entry.getKey(), entry.getValue()))
                 .sorted(Comparator.comparing(statement -> statement.kind() == SqlStatement.Kind.INSERT))
                 .toList();
-        this.origins = Map.copyOf(origins);
         this.sources = sources;
         this.sourceNames = sourceNames;
         this.sinks = sinks;
@@ -105,32 +101,29 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
         StreamStatementSet inserts = tables.createStatementSet();
         int toTables = 0;
         for (SqlStatement statement : statements) {
-            @Nullable String origin = origins.get(statement.name());
             switch (statement.kind()) {
                 case QUERY ->
                     throw SqlProblems.refused(
                             statement,
-                            origin,
                             "is a query on its own, which writes nowhere",
                             "Write INSERT INTO <sink> SELECT ..., with one of the sinks " + sinks.keySet()
                                     + " or a table a CREATE TABLE statement declares.");
                 case STATEMENT_SET ->
                     throw SqlProblems.refused(
                             statement,
-                            origin,
                             "is a statement set",
                             "Give each INSERT INTO a statement of its own: all of them run in the application's"
                                     + " one job already.");
                 case INSERT -> {
                     String target = statement.insertTarget();
                     if (target != null && sinks.containsKey(target)) {
-                        insertIntoSink(tables, pipeline, statement, origin, target, known);
+                        insertIntoSink(tables, pipeline, statement, target, known);
                     } else {
-                        run(statement, origin, 0, known, () -> inserts.addInsertSql(statement.text()));
+                        run(statement, 0, known, () -> inserts.addInsertSql(statement.text()));
                         toTables++;
                     }
                 }
-                case OTHER -> run(statement, origin, 0, known, () -> tables.executeSql(statement.text()));
+                case OTHER -> run(statement, 0, known, () -> tables.executeSql(statement.text()));
             }
         }
         if (toTables > 0) {
@@ -194,23 +187,21 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
             StreamTableEnvironment tables,
             PipelineContext pipeline,
             SqlStatement statement,
-            @Nullable String origin,
             String sinkName,
             String known) {
         int queryStart = statement.queryStart();
         if (queryStart < 0) {
             throw SqlProblems.refused(
                     statement,
-                    origin,
                     "lists the columns of sink '" + sinkName + "'",
                     "Leave the list out and name the columns in the SELECT (SELECT a AS name, ...): the sink"
                             + " writes the query's columns by their names.");
         }
         String query = statement.text().substring(queryStart);
-        Table result = run(statement, origin, queryStart, known, () -> tables.sqlQuery(query));
+        Table result = run(statement, queryStart, known, () -> tables.sqlQuery(query));
         List<String> columns = result.getResolvedSchema().getColumnNames();
         KafkaSinkProperties sink = sinks.get(sinkName);
-        DataStream<Row> rows = run(statement, origin, 0, known, () -> tables.toDataStream(result));
+        DataStream<Row> rows = run(statement, 0, known, () -> tables.toDataStream(result));
         String p = "streamsplit.kafka.sinks." + sinkName + ".";
         if (sink.getKey() != null && !columns.contains(sink.getKey())) {
             throw new InvalidStreamSplitConfigurationException(
@@ -227,13 +218,13 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                     case JSON ->
                         rows.map(new RowFields(columns)).returns(ROW_MAPS).name(statement.name());
                     case STRING -> {
-                        requireOneColumn(statement, origin, result, p, LogicalTypeFamily.CHARACTER_STRING, "STRING");
+                        requireOneColumn(statement, result, p, LogicalTypeFamily.CHARACTER_STRING, "STRING");
                         yield rows.map(new RowFields.FirstColumn<String>())
                                 .returns(Types.STRING)
                                 .name(statement.name());
                     }
                     case BYTES -> {
-                        requireOneColumn(statement, origin, result, p, LogicalTypeFamily.BINARY_STRING, "BYTES");
+                        requireOneColumn(statement, result, p, LogicalTypeFamily.BINARY_STRING, "BYTES");
                         yield rows.map(new RowFields.FirstColumn<byte[]>())
                                 .returns(BYTES)
                                 .name(statement.name());
@@ -241,7 +232,6 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                     case AVRO ->
                         throw SqlProblems.refused(
                                 statement,
-                                origin,
                                 "writes to sink '" + sinkName + "', which has format avro",
                                 "Write json, string or bytes from SQL, or declare an Avro table with CREATE TABLE ..."
                                         + " WITH ('connector' = 'kafka', 'format' = 'avro', ...) and INSERT INTO it.");
@@ -250,17 +240,11 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
     }
 
     private static void requireOneColumn(
-            SqlStatement statement,
-            @Nullable String origin,
-            Table result,
-            String p,
-            LogicalTypeFamily family,
-            String sqlType) {
+            SqlStatement statement, Table result, String p, LogicalTypeFamily family, String sqlType) {
         List<DataType> types = result.getResolvedSchema().getColumnDataTypes();
         if (types.size() != 1 || !types.get(0).getLogicalType().is(family)) {
             throw SqlProblems.refused(
                     statement,
-                    origin,
                     "writes the columns " + result.getResolvedSchema().getColumnNames() + " of types " + types
                             + " to a sink that takes one " + sqlType + " column (" + p + "format)",
                     "Select one " + sqlType + " column, or set " + p + "format to json to write the columns as a"
@@ -272,14 +256,13 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
         return "`" + name.replace("`", "``") + "`";
     }
 
-    private static <T> T run(
-            SqlStatement statement, @Nullable String origin, int offset, String known, Supplier<T> step) {
+    private static <T> T run(SqlStatement statement, int offset, String known, Supplier<T> step) {
         try {
             return step.get();
         } catch (InvalidStreamSplitConfigurationException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw SqlProblems.failed(statement, origin, offset, e, known);
+            throw SqlProblems.failed(statement, offset, e, known);
         }
     }
 }

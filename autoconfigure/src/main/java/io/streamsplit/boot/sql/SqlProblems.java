@@ -3,11 +3,10 @@ package io.streamsplit.boot.sql;
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Turns what the planner says about a statement into a startup failure in the user's terms: the
- * {@code streamsplit.sql.statements.<name>} key, where the YAML defines it, the line and column in the
+ * {@code streamsplit.sql.statements.<name>} key (Spring Boot's report adds where it is defined), the line and column in the
  * statement as written (the planner counts in the query it was given, which for an {@code INSERT INTO} a YAML
  * sink starts after the target), the line with a marker under the column, and the planner's own words.
  */
@@ -29,7 +28,7 @@ final class SqlProblems {
      * statement's text (0 when the whole statement went to the planner).
      */
     static InvalidStreamSplitConfigurationException failed(
-            SqlStatement statement, @Nullable String origin, int offset, RuntimeException e, String tables) {
+            SqlStatement statement, int offset, RuntimeException e, String tables) {
         String said = plannerMessage(e);
         int[] shift = statement.position(offset);
         StringBuilder moved = new StringBuilder();
@@ -46,11 +45,7 @@ final class SqlProblems {
         }
         position.appendTail(moved);
         StringBuilder problem =
-                new StringBuilder("statement '").append(statement.name()).append('\'');
-        if (origin != null) {
-            problem.append(" (").append(origin).append(')');
-        }
-        problem.append(" failed");
+                new StringBuilder("statement '").append(statement.name()).append("' failed");
         if (first != null) {
             problem.append(" at line ").append(first[0]).append(", column ").append(first[1]);
         }
@@ -63,12 +58,11 @@ final class SqlProblems {
     }
 
     /** A statement the pipeline refuses itself, before the planner sees it. */
-    static InvalidStreamSplitConfigurationException refused(
-            SqlStatement statement, @Nullable String origin, String problem, String action) {
+    static InvalidStreamSplitConfigurationException refused(SqlStatement statement, String problem, String action) {
         return new InvalidStreamSplitConfigurationException(
                 key(statement.name()),
                 statement.text().strip(),
-                "statement '" + statement.name() + "'" + (origin == null ? "" : " (" + origin + ")") + " " + problem,
+                "statement '" + statement.name() + "' " + problem,
                 action);
     }
 

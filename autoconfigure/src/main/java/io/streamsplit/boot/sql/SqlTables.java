@@ -13,6 +13,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
  *
  * <pre>{@code
  * import io.streamsplit.boot.sql.SqlTables;
+ * import org.apache.flink.api.common.typeinfo.Types;
  * import io.streamsplit.pipeline.StreamSplitPipeline;
  * import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
  * import org.springframework.context.annotation.Bean;
@@ -21,7 +22,9 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
  * StreamSplitPipeline alerts() {
  *     return pipeline -> {
  *         StreamTableEnvironment tables = SqlTables.of(pipeline);
- *         pipeline.sink("alerts", tables.toDataStream(tables.from("big_orders")).map(Object::toString));
+ *         pipeline.sink("alerts", tables.toDataStream(tables.from("big_orders"))
+ *                 .map(row -> "big order " + row.getField("id"))
+ *                 .returns(Types.STRING));
  *     };
  * }
  * }</pre>

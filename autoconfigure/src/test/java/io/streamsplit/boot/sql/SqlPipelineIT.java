@@ -11,6 +11,7 @@ import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -31,6 +35,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * An application whose job is only {@code streamsplit.sql}: a YAML source read as a table (columns from its
@@ -103,6 +109,46 @@ class SqlPipelineIT {
     }
 
     @Test
+    void aPipelineBeanReadsAViewTheStatementsCreate() throws Exception {
+        KAFKA.broker().createTopic("sql-bean-orders", 1);
+        KAFKA.broker().createTopic("sql-bean-alerts", 1);
+        KAFKA.broker().createTopic("sql-bean-big", 1); // the test's other sinks, unused here
+        KAFKA.broker().createTopic("sql-bean-per-minute", 1);
+        try (ConfigurableApplicationContext app = start(
+                "sql-bean",
+                new Class<?>[] {AlertsPipeline.class},
+                STATEMENTS + "big-orders=CREATE TEMPORARY VIEW big_orders AS SELECT id, amount FROM orders"
+                        + " WHERE amount >= 100",
+                "streamsplit.kafka.sinks.alerts.topic=sql-bean-alerts",
+                "streamsplit.kafka.sinks.alerts.format=string")) {
+            KafkaTopics.write(
+                    KAFKA.bootstrapServers(),
+                    List.of(
+                            order("sql-bean-orders", 0, Instant.now(), "o1", "ann", 50),
+                            order("sql-bean-orders", 0, Instant.now(), "o2", "bob", 500)));
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "sql-bean-alerts"))
+                            .containsExactly("big order o2: 500"));
+        }
+    }
+
+    /** A bean pipeline over a SQL view: the statements run first, so the view is there when it builds. */
+    @Configuration(proxyBeanMethods = false)
+    static class AlertsPipeline {
+
+        @Bean
+        StreamSplitPipeline alerts() {
+            return pipeline -> {
+                StreamTableEnvironment tables = SqlTables.of(pipeline);
+                DataStream<String> alerts = tables.toDataStream(tables.from("big_orders"))
+                        .map(row -> "big order " + row.getField("id") + ": " + row.getField("amount"))
+                        .returns(Types.STRING);
+                pipeline.sink("alerts", alerts);
+            };
+        }
+    }
+
+    @Test
     void aMistakeInAStatementFailsTheStartWithItsNameLineAndColumn() {
         KAFKA.broker().createTopic("sql-bad-orders", 1);
         KAFKA.broker().createTopic("sql-bad-big", 1);
@@ -116,6 +162,7 @@ class SqlPipelineIT {
                     FailureAnalysis analysis = FailureReports.analyze(failure);
                     assertThat(analysis.getDescription())
                             .contains(STATEMENTS + "write-big")
+                            .contains("Value:    'INSERT INTO big\n              SELECT id, customer, amount\n")
                             .contains("at line 3, column 19")
                             .contains("Column 'amout' not found")
                             .contains("FROM orders WHERE amout > 1\n                      ^");
@@ -135,7 +182,12 @@ class SqlPipelineIT {
     }
 
     private static ConfigurableApplicationContext start(String name, String... statements) {
+        return start(name, new Class<?>[0], statements);
+    }
+
+    private static ConfigurableApplicationContext start(String name, Class<?>[] beans, String... statements) {
         return new SpringApplicationBuilder(SqlOrdersApplication.class)
+                .sources(beans)
                 .web(WebApplicationType.NONE)
                 .properties(
                         "spring.application.name=" + name,
@@ -160,9 +212,14 @@ class SqlPipelineIT {
 
     private static ProducerRecord<byte[], byte[]> order(
             int partition, Instant timestamp, String id, String customer, long amount) {
+        return order("sql-orders", partition, timestamp, id, customer, amount);
+    }
+
+    private static ProducerRecord<byte[], byte[]> order(
+            String topic, int partition, Instant timestamp, String id, String customer, long amount) {
         String json = "{\"id\":\"" + id + "\",\"customer\":\"" + customer + "\",\"amount\":" + amount + "}";
         return new ProducerRecord<>(
-                "sql-orders", partition, timestamp.toEpochMilli(), null, json.getBytes(StandardCharsets.UTF_8));
+                topic, partition, timestamp.toEpochMilli(), null, json.getBytes(StandardCharsets.UTF_8));
     }
 
     /** A window's start: TIMESTAMP(3) in the session's time zone (the JVM's), as JSON writes a LocalDateTime. */

@@ -40,19 +40,17 @@ class SqlStatementTest {
         SqlStatement statement = new SqlStatement("totals", "INSERT INTO totals SELECT amout\nFROM orders");
         InvalidStreamSplitConfigurationException failure = SqlProblems.failed(
                 statement,
-                "class path resource [application.yml] - 7:5",
                 statement.queryStart(),
                 new IllegalStateException(
                         "SQL validation failed. From line 1, column 8 to line 1, column 12: Column 'amout' not found"),
                 "Its tables: ...");
         assertThat(failure.getProperty()).isEqualTo("streamsplit.sql.statements.totals");
         assertThat(failure.getProblem())
-                .startsWith("statement 'totals' (class path resource [application.yml] - 7:5) failed at line 1,"
+                .startsWith("statement 'totals' failed at line 1,"
                         + " column 27: SQL validation failed. From line 1, column 27 to line 1, column 31")
                 .endsWith("\n    INSERT INTO totals SELECT amout\n                              ^");
         InvalidStreamSplitConfigurationException secondLine = SqlProblems.failed(
                 statement,
-                null,
                 statement.queryStart(),
                 new IllegalStateException("SQL parse failed. Encountered \"orders\" at line 2, column 6.\n"
                         + "Was expecting one of:\n    \"ORDER\" ...\n"),

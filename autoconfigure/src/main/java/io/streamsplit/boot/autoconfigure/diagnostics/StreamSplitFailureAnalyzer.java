@@ -28,7 +28,8 @@ class StreamSplitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidStreamSp
                 .append(cause.getProperty())
                 .append('\n')
                 .append("    Value:    ")
-                .append(displayValue(cause))
+                // a multi-line value (a SQL statement in a YAML block) stays in the value's column
+                .append(displayValue(cause).replace("\n", "\n              "))
                 .append('\n');
         String origin = origin(cause.getProperty());
         if (origin != null) {

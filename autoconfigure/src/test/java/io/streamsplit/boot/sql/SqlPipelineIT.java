@@ -9,9 +9,12 @@ import io.streamsplit.boot.actuate.SourceState;
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.flink.remote.JobJars;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -129,6 +132,37 @@ class SqlPipelineIT {
             await().atMost(Duration.ofSeconds(60))
                     .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "sql-bean-alerts"))
                             .containsExactly("big order o2: 500"));
+        }
+    }
+
+    @Test
+    void theStatementsRunOnAFlinkSessionClusterToo() throws Exception {
+        KAFKA.broker().createTopic("sql-remote-orders", 2);
+        KAFKA.broker().createTopic("sql-remote-big", 1);
+        KAFKA.broker().createTopic("sql-remote-per-minute", 1);
+        URI rest = SharedFlinkCluster.get().restAddress();
+        try (ConfigurableApplicationContext app = start(
+                "sql-remote",
+                STATEMENTS + "write-big=INSERT INTO big SELECT id, UPPER(customer) AS customer, amount FROM orders"
+                        + " WHERE amount >= 100",
+                "streamsplit.flink.mode=remote",
+                "streamsplit.flink.remote.host=" + rest.getHost(),
+                "streamsplit.flink.remote.port=" + rest.getPort(),
+                "streamsplit.flink.shutdown.job=cancel",
+                "streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES)) {
+            KafkaTopics.write(
+                    KAFKA.bootstrapServers(),
+                    List.of(
+                            order("sql-remote-orders", 0, Instant.now(), "o1", "ann", 50),
+                            order("sql-remote-orders", 1, Instant.now(), "o2", "bob", 500)));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "sql-remote-big"))
+                            .containsExactly("{\"id\":\"o2\",\"customer\":\"BOB\",\"amount\":500}"));
+            // the planner stays in the application; the SQL module's row functions travel with the job
+            assertThat(app.getBean(JobJars.class).shipped())
+                    .extracting(jar -> jar.getFileName().toString())
+                    .anyMatch(name -> name.startsWith("streamsplit-table") || name.endsWith("table-classes.jar"))
+                    .noneMatch(name -> name.startsWith("flink-table"));
         }
     }
 

@@ -39,12 +39,15 @@ public final class ShipRules {
     private static final List<String> FLINK_DISTRIBUTION_CONNECTORS = List.of(
             "org/apache/flink/connector/datagen/",
             "org/apache/flink/connector/file/",
+            // the table API's own connectors (flink-table-api-java-bridge, in lib/ as flink-table-api-java-uber)
+            "org/apache/flink/connector/blackhole/",
+            "org/apache/flink/connector/print/",
             "org/apache/flink/formats/json/",
             "org/apache/flink/formats/csv/");
 
     /**
-     * The third-party libraries flink-runtime, flink-streaming-java and flink-clients bring (a Flink
-     * distribution's lib/ holds them), by artifact id.
+     * The third-party libraries flink-runtime, flink-streaming-java and flink-clients bring, and the table
+     * runtime (a Flink distribution's lib/ holds them), by artifact id.
      */
     private static final Set<String> FLINK_DEPENDENCIES = Set.of(
             "lz4-java",
@@ -65,7 +68,11 @@ public final class ShipRules {
             "RoaringBitmap",
             "snakeyaml-engine",
             "snappy-java",
-            "async-profiler");
+            "async-profiler",
+            // the table stack a distribution's lib/ holds: its runtime (with Janino inside) and what it needs
+            "flink-table-runtime",
+            "flink-table-planner-loader",
+            "icu4j");
 
     /**
      * Logging every Flink cluster has in lib/ and loads parent-first (SLF4J, Log4j 2): a copy in the

@@ -201,6 +201,17 @@ class JobJarsTest {
         assertThat(rules.classify(
                         "flink-json", "flink-json-2.3.0.jar", Set.of("org/apache/flink/formats/json/"), false))
                 .isEqualTo(Verdict.FLINK_PROVIDED);
+        assertThat(rules.classify(
+                        "flink-table-api-java-bridge",
+                        "flink-table-api-java-bridge-2.3.0.jar",
+                        Set.of(
+                                "org/apache/flink/table/api/bridge/java/",
+                                "org/apache/flink/connector/print/table/",
+                                "org/apache/flink/connector/datagen/table/",
+                                "org/apache/flink/connector/blackhole/table/"),
+                        false))
+                .as("a distribution has the table API and its built-in connectors in lib/")
+                .isEqualTo(Verdict.FLINK_PROVIDED);
         assertThat(rules.classify("kafka-server", "kafka-server-4.1.2.jar", Set.of("org/apache/kafka/server/"), false))
                 .isEqualTo(Verdict.APPLICATION_ONLY);
         assertThat(rules.classify("guava", "guava-33.0.jar", Set.of("com/google/common/base/"), false))

@@ -16,7 +16,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * What a newcomer's healthy application logs: a source with a dead-letter topic and a sink, running
+ * What a newcomer's healthy application logs: a source with a dead-letter topic and an exactly-once sink, running
  * through a dozen checkpoints on the embedded cluster, writes no WARN line — in particular none of
  * Flink's per-checkpoint metric name collisions and no "could not commit offsets" while the consumer
  * group's coordinator is still being found. Its source fetches rack-aware ({@code client-rack}), which a
@@ -38,7 +38,8 @@ class QuietLogIT {
                 "quiet",
                 "streamsplit.kafka.sources.words.bad-record-policy=dead-letter",
                 "streamsplit.kafka.sources.words.dead-letter-topic=quiet-in.DLT",
-                "streamsplit.kafka.sources.words.client-rack=zone-a")) {
+                "streamsplit.kafka.sources.words.client-rack=zone-a",
+                "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once")) {
             KafkaTopics.write(KAFKA.bootstrapServers(), "quiet-in", List.of("calm", "bad-apple", "still"));
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "quiet-out"))

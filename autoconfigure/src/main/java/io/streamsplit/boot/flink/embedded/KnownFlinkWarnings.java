@@ -21,6 +21,10 @@ import org.slf4j.Marker;
  *       committer's {@code pendingCommittables} gauge again in the same metric group. The first gauge
  *       stays registered and correct; Flink logs one WARN per committer subtask per checkpoint (about
  *       100 a minute for two sinks at parallelism 2 and 5 s checkpoints).
+ *   <li>{@code Name collision: ... 'currentSendTime'}: an exactly-once {@code KafkaSink} writer sets its
+ *       send-time gauge twice when it starts (flink-connector-kafka 5.0). The gauge registered first reads
+ *       whichever producer is current, so it stays correct; Flink logs one WARN per writer subtask per
+ *       start.
  *   <li>{@code Log file environment variable 'log.file' is not set} and {@code JobManager log files are
  *       unavailable in the web dashboard}: the MiniCluster logs into the application's log, so there
  *       is no JobManager log file for Flink's web UI to show.
@@ -37,6 +41,9 @@ final class KnownFlinkWarnings extends TurboFilter {
             new Known(
                     "org.apache.flink.metrics.MetricGroup",
                     "Name collision: Group already contains a Metric with the name 'pendingCommittables'"),
+            new Known(
+                    "org.apache.flink.metrics.MetricGroup",
+                    "Name collision: Group already contains a Metric with the name 'currentSendTime'"),
             new Known("org.apache.flink.runtime.webmonitor.WebMonitorUtils", "Log file environment variable '"),
             new Known(
                     "org.apache.flink.runtime.webmonitor.WebMonitorUtils",

@@ -5,6 +5,7 @@ import java.util.Locale;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -19,7 +20,9 @@ public class UppercaseApplication {
         SpringApplication.run(UppercaseApplication.class, args);
     }
 
+    /** The job as a bean; the SQL variant of this app (benchmarks-sql-app, profile sql) turns it off. */
     @Bean
+    @ConditionalOnProperty(name = "uppercase.pipeline", havingValue = "bean", matchIfMissing = true)
     StreamSplitPipeline uppercase() {
         return pipeline -> pipeline.sink(
                 "out", pipeline.<String>source("in").map(new Uppercase()).name("uppercase"));

@@ -1,16 +1,21 @@
 package io.streamsplit.connector.kafka.table;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.connectors.kafka.config.BoundedMode;
 import org.apache.flink.streaming.connectors.kafka.config.StartupMode;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory;
 import org.apache.flink.table.connector.format.DecodingFormat;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
 import org.apache.kafka.common.TopicPartition;
@@ -20,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * {@code 'connector' = 'streamsplit-kafka'}: Flink's {@code 'kafka'} table connector with the StreamSplit
  * source under it. Switching a table is one word; every option keeps its name and meaning because the
  * official factory parses and validates them, picks the key and value formats and serves the metadata
- * columns. Written to, the table is the official {@code KafkaDynamicSink}.
+ * columns. Written to, the table is the official {@code KafkaDynamicSink}. What only StreamSplit has — a
+ * bad-record policy that can skip, a rate limit — are {@link StreamSplitTableOptions}.
  *
  * <pre>{@code
  * CREATE TABLE orders (
@@ -47,6 +53,23 @@ public class StreamSplitKafkaTableFactory extends KafkaDynamicTableFactory {
     @Override
     public String factoryIdentifier() {
         return IDENTIFIER;
+    }
+
+    /** The official connector's options, and {@link StreamSplitTableOptions}'. */
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new HashSet<>(super.optionalOptions());
+        options.addAll(StreamSplitTableOptions.all());
+        return options;
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        DynamicTableSource created = super.createDynamicTableSource(context);
+        StreamSplitTableOptions.Reading reading = StreamSplitTableOptions.Reading.of(
+                Configuration.fromMap(context.getCatalogTable().getOptions()),
+                context.getObjectIdentifier().asSummaryString());
+        return ((StreamSplitKafkaTableSource) created).reading(reading);
     }
 
     @Override

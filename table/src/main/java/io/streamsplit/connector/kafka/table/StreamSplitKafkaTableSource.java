@@ -51,6 +51,8 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
      */
     private static final String TRANSFORMATION = "kafka";
 
+    private StreamSplitTableOptions.Reading reading = StreamSplitTableOptions.Reading.DEFAULT;
+
     StreamSplitKafkaTableSource(
             DataType physicalDataType,
             @Nullable DecodingFormat<DeserializationSchema<RowData>> keyDecodingFormat,
@@ -88,6 +90,12 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
                 false,
                 tableIdentifier,
                 parallelism);
+    }
+
+    /** This source with the StreamSplit-only reading options of its table. */
+    StreamSplitKafkaTableSource reading(StreamSplitTableOptions.Reading reading) {
+        this.reading = reading;
+        return this;
     }
 
     @Override
@@ -158,6 +166,10 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
         }
         if (commit != null) {
             builder.setCommitOffsetsOnCheckpoint(Boolean.parseBoolean(commit.toString()));
+        }
+        builder.setBadRecordPolicy(reading.badRecordPolicy());
+        if (reading.maxRecordsPerSecond() != null) {
+            builder.setMaxRecordsPerSecond(reading.maxRecordsPerSecond());
         }
         return builder.setRecordEmitter(new RowRecordEmitter(rows), type).build();
     }
@@ -243,6 +255,7 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
         copy.producedDataType = producedDataType;
         copy.metadataKeys = metadataKeys;
         copy.watermarkStrategy = watermarkStrategy;
+        copy.reading = reading;
         return copy;
     }
 

@@ -1,0 +1,72 @@
+package io.streamsplit.connector.kafka.table;
+
+import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.ValidationException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The options {@code 'streamsplit-kafka'} has on top of the official {@code 'kafka'} connector's: what the
+ * StreamSplit source does with a record its format cannot read, and a rate limit.
+ *
+ * <pre>{@code
+ * 'scan.bad-record-policy' = 'dead-letter',        -- fail (default) | skip | dead-letter
+ * 'scan.dead-letter-topic' = 'orders.DLT',         -- the record as read, with the error in its headers
+ * 'scan.max-records-per-second' = '5000'           -- for the whole table, split over its readers
+ * }</pre>
+ */
+@PublicEvolving
+public final class StreamSplitTableOptions {
+
+    /** What to do with a record the key or value format cannot read. */
+    public static final ConfigOption<String> SCAN_BAD_RECORD_POLICY = ConfigOptions.key("scan.bad-record-policy")
+            .stringType()
+            .defaultValue("fail")
+            .withDescription("What to do with a record the key or value format cannot read: 'fail' the job,"
+                    + " or 'skip' it (counted in the source's metrics).");
+
+    /** At most this many records per second for the whole table. */
+    public static final ConfigOption<Double> SCAN_MAX_RECORDS_PER_SECOND = ConfigOptions.key(
+                    "scan.max-records-per-second")
+            .doubleType()
+            .noDefaultValue()
+            .withDescription("At most this many records per second for the whole table, split evenly over its"
+                    + " readers; unset: unthrottled.");
+
+    private StreamSplitTableOptions() {}
+
+    static Set<ConfigOption<?>> all() {
+        return Set.of(SCAN_BAD_RECORD_POLICY, SCAN_MAX_RECORDS_PER_SECOND);
+    }
+
+    /** The reading settings of one table. */
+    record Reading(
+            BadRecordPolicy badRecordPolicy, @Nullable Double maxRecordsPerSecond) implements java.io.Serializable {
+
+        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null);
+
+        static Reading of(ReadableConfig options, String table) {
+            String written = options.get(SCAN_BAD_RECORD_POLICY);
+            BadRecordPolicy policy;
+            try {
+                policy = BadRecordPolicy.parse(written);
+            } catch (IllegalArgumentException e) {
+                throw new ValidationException("Table " + table + ": '" + SCAN_BAD_RECORD_POLICY.key() + "' = '"
+                        + written + "' is not a policy; use 'fail' or 'skip'.");
+            }
+            if (policy == BadRecordPolicy.DEAD_LETTER) {
+                throw new ValidationException("Table " + table + ": '" + SCAN_BAD_RECORD_POLICY.key()
+                        + "' = 'dead-letter' is not available for a table: the planner keeps only the rows of the"
+                        + " query, so a dead-letter sink the source added would never run. Use 'skip', or read the"
+                        + " topic as a YAML source with bad-record-policy: dead-letter (streamsplit.sql makes it a"
+                        + " table).");
+            }
+            return new Reading(
+                    policy, options.getOptional(SCAN_MAX_RECORDS_PER_SECOND).orElse(null));
+        }
+    }
+}

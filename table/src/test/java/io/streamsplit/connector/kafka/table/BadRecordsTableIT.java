@@ -1,0 +1,96 @@
+package io.streamsplit.connector.kafka.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What only {@code 'streamsplit-kafka'} has: a record the value format cannot read fails the query (as with
+ * {@code 'kafka'}) or is skipped while the readable rows come out, read at a rate limit; a policy a table
+ * cannot have is refused when the table is used, saying what to use instead.
+ */
+class BadRecordsTableIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    private static final String TOPIC = "payments-with-garbage";
+
+    private TableEnvironment sql;
+
+    @BeforeAll
+    static void writePaymentsAndOneGarbageRecord() throws Exception {
+        KAFKA.broker().createTopic(TOPIC, 1);
+        Properties producer = new Properties();
+        producer.put("bootstrap.servers", KAFKA.bootstrapServers());
+        try (KafkaProducer<String, String> kafka =
+                new KafkaProducer<>(producer, new StringSerializer(), new StringSerializer())) {
+            kafka.send(new ProducerRecord<>(TOPIC, "{\"id\":1,\"cents\":100}")).get();
+            kafka.send(new ProducerRecord<>(TOPIC, "not json at all")).get();
+            kafka.send(new ProducerRecord<>(TOPIC, "{\"id\":2,\"cents\":200}")).get();
+        }
+    }
+
+    /** In the test's thread: the planner keeps per-thread state. */
+    @BeforeEach
+    void tableEnvironment() {
+        sql = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        sql.getConfig().set("parallelism.default", "1");
+    }
+
+    private void createTable(String name, String options) {
+        sql.executeSql("CREATE TABLE " + name + " (id INT, cents BIGINT) WITH ('connector' = 'streamsplit-kafka',"
+                + " 'topic' = '" + TOPIC + "', 'properties.bootstrap.servers' = '" + KAFKA.bootstrapServers() + "',"
+                + " 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',"
+                + " 'value.format' = 'json'" + options + ")");
+    }
+
+    private List<String> rows(String table) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it =
+                sql.executeSql("SELECT id, cents FROM " + table).collect()) {
+            it.forEachRemaining(row -> rows.add(row.getField(0) + ":" + row.getField(1)));
+        }
+        return rows;
+    }
+
+    @Test
+    void aSkippingTableReadsTheGoodRowsAndAFailingOneFailsTheQuery() throws Exception {
+        createTable("skipping", ", 'scan.bad-record-policy' = 'skip', 'scan.max-records-per-second' = '1000'");
+        assertThat(rows("skipping")).containsExactly("1:100", "2:200");
+
+        createTable("failing", "");
+        assertThatThrownBy(() -> rows("failing"))
+                .hasStackTraceContaining("Failed to deserialize JSON 'not json at all'");
+    }
+
+    @Test
+    void aPolicyATableCannotHaveIsRefusedSayingWhatToUse() {
+        createTable("dead_letters", ", 'scan.bad-record-policy' = 'dead-letter'");
+        assertThatThrownBy(() -> sql.executeSql("SELECT * FROM dead_letters"))
+                .rootCause()
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("'scan.bad-record-policy' = 'dead-letter' is not available for a table")
+                .hasMessageContaining("bad-record-policy: dead-letter (streamsplit.sql makes it a table)");
+        createTable("typo", ", 'scan.bad-record-policy' = 'ignore'");
+        assertThatThrownBy(() -> sql.executeSql("SELECT * FROM typo"))
+                .rootCause()
+                .hasMessageContaining("'ignore' is not a policy; use 'fail' or 'skip'");
+    }
+}

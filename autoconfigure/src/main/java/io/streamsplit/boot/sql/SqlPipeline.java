@@ -22,6 +22,7 @@ import org.apache.flink.api.java.typeutils.GenericTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.bridge.java.StreamStatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.types.DataType;
@@ -201,7 +202,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
         Table result = run(statement, queryStart, known, () -> tables.sqlQuery(query));
         List<String> columns = result.getResolvedSchema().getColumnNames();
         KafkaSinkProperties sink = sinks.get(sinkName);
-        DataStream<Row> rows = run(statement, 0, known, () -> tables.toDataStream(result));
+        DataStream<Row> rows = appended(tables, statement, sinkName, result, known);
         String p = "streamsplit.kafka.sinks." + sinkName + ".";
         if (sink.getKey() != null && !columns.contains(sink.getKey())) {
             throw new InvalidStreamSplitConfigurationException(
@@ -237,6 +238,27 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                                         + " WITH ('connector' = 'kafka', 'format' = 'avro', ...) and INSERT INTO it.");
                 };
         pipeline.sink(sinkName, written);
+    }
+
+    /** The rows of {@code result} as a stream; a result that updates rows it wrote is refused, saying what to do. */
+    private static DataStream<Row> appended(
+            StreamTableEnvironment tables, SqlStatement statement, String sinkName, Table result, String known) {
+        try {
+            return tables.toDataStream(result);
+        } catch (TableException e) {
+            if (String.valueOf(e.getMessage()).contains("doesn't support consuming update")) {
+                throw SqlProblems.refused(
+                        statement,
+                        "produces updates (an aggregate or a join without a window changes rows it already wrote), and"
+                                + " sink '" + sinkName + "' appends records to its topic",
+                        "Aggregate over a window (TUMBLE, HOP, CUMULATE on rowtime), or declare an upsert table with"
+                                + " CREATE TABLE ... (..., PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' ="
+                                + " 'upsert-kafka', ...) in a statement and INSERT INTO that.");
+            }
+            throw SqlProblems.failed(statement, 0, e, known);
+        } catch (RuntimeException e) {
+            throw SqlProblems.failed(statement, 0, e, known);
+        }
     }
 
     private static void requireOneColumn(

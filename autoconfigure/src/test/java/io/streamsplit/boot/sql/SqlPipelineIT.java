@@ -202,6 +202,16 @@ class SqlPipelineIT {
                             .contains("FROM orders WHERE amout > 1\n                      ^");
                     assertThat(analysis.getAction()).contains("the sources [orders]", "the sinks [big, per-minute]");
                 });
+        assertThatThrownBy(() -> start(
+                        "sql-bad",
+                        STATEMENTS + "totals=INSERT INTO big SELECT customer AS id, customer, SUM(amount) AS amount"
+                                + " FROM orders GROUP BY customer"))
+                .satisfies(failure -> {
+                    FailureAnalysis analysis = FailureReports.analyze(failure);
+                    assertThat(analysis.getDescription())
+                            .contains(STATEMENTS + "totals", "produces updates", "sink 'big' appends records");
+                    assertThat(analysis.getAction()).contains("TUMBLE", "'upsert-kafka'");
+                });
         assertThatThrownBy(() -> start("sql-bad", STATEMENTS + "peek=SELECT * FROM orders"))
                 .satisfies(failure -> assertThat(FailureReports.analyze(failure).getDescription())
                         .contains(STATEMENTS + "peek", "is a query on its own, which writes nowhere"));

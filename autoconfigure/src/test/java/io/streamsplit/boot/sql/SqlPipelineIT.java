@@ -112,6 +112,39 @@ class SqlPipelineIT {
     }
 
     @Test
+    void anAggregateWithoutAWindowGoesToAnUpsertTableAStatementDeclares() throws Exception {
+        KAFKA.broker().createTopic("sql-upsert-orders", 1);
+        KAFKA.broker().createTopic("sql-upsert-big", 1); // the test's YAML sinks, unused here
+        KAFKA.broker().createTopic("sql-upsert-per-minute", 1);
+        KAFKA.broker().createTopic("sql-upsert-totals", 1, Map.of("cleanup.policy", "compact"));
+        try (ConfigurableApplicationContext app = start(
+                "sql-upsert",
+                STATEMENTS + "declare-totals=CREATE TABLE totals (customer STRING, total BIGINT,"
+                        + " PRIMARY KEY (customer) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',"
+                        + " 'topic' = 'sql-upsert-totals',"
+                        + " 'properties.bootstrap.servers' = '${streamsplit.kafka.bootstrap-servers}',"
+                        + " 'key.format' = 'raw', 'value.format' = 'json')",
+                STATEMENTS + "totals=INSERT INTO totals SELECT customer, SUM(amount) FROM orders GROUP BY customer")) {
+            KafkaTopics.write(
+                    KAFKA.bootstrapServers(),
+                    List.of(
+                            order("sql-upsert-orders", 0, Instant.now(), "o1", "ann", 50),
+                            order("sql-upsert-orders", 0, Instant.now(), "o2", "bob", 500),
+                            order("sql-upsert-orders", 0, Instant.now(), "o3", "ann", 25)));
+            // the last value per key is the total: what a compacted topic keeps
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                Map<String, String> latest = new java.util.HashMap<>();
+                KafkaTopics.readAll(KAFKA.bootstrapServers(), "sql-upsert-totals")
+                        .forEach(record -> latest.put(new String(record.key(), StandardCharsets.UTF_8), value(record)));
+                assertThat(latest)
+                        .containsOnly(
+                                Map.entry("ann", "{\"customer\":\"ann\",\"total\":75}"),
+                                Map.entry("bob", "{\"customer\":\"bob\",\"total\":500}"));
+            });
+        }
+    }
+
+    @Test
     void aPipelineBeanReadsAViewTheStatementsCreate() throws Exception {
         KAFKA.broker().createTopic("sql-bean-orders", 1);
         KAFKA.broker().createTopic("sql-bean-alerts", 1);

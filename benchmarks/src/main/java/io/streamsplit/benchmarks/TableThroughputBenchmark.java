@@ -4,6 +4,7 @@ import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,8 +15,8 @@ import org.apache.flink.table.api.TableEnvironment;
  * Flink SQL, {@code INSERT INTO blackhole SELECT * FROM t}: a JSON topic read to its end through a
  * {@code 'streamsplit-kafka'} table and through a {@code 'kafka'} table, the same {@code WITH} clause,
  * interleaved rounds (the order alternates), records/s from job submission to the end of the bounded
- * read, and the ratio per round. One JVM with the broker (the source matrix's separate-JVM mode is not
- * wired for SQL yet).
+ * read, and the ratio per round. One JVM with the broker; {@code isolated.IsolatedTableBenchmark} is the same
+ * with the broker and every run in JVMs of their own.
  *
  * <pre>
  * mvn -B -q install -DskipTests; cd benchmarks; mvn -B -q dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -35,21 +36,7 @@ public final class TableThroughputBenchmark {
     private TableThroughputBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> f = BenchmarkSupport.options(
-                Map.of(
-                        "records",
-                        "2000000",
-                        "rounds",
-                        "5",
-                        "partitions",
-                        "4",
-                        "parallelism",
-                        "2",
-                        "format",
-                        "json",
-                        "warmup",
-                        "1"),
-                args);
+        Map<String, String> f = options(Map.of(), args);
         run(
                 Integer.parseInt(f.get("records")),
                 Integer.parseInt(f.get("rounds")),
@@ -58,6 +45,25 @@ public final class TableThroughputBenchmark {
                 f.get("format"),
                 Integer.parseInt(f.get("warmup")),
                 System.out);
+    }
+
+    /** The options both SQL harnesses take, with their defaults, and {@code more} of a harness's own. */
+    public static Map<String, String> options(Map<String, String> more, String... args) {
+        Map<String, String> defaults = new HashMap<>(Map.of(
+                "records",
+                "2000000",
+                "rounds",
+                "5",
+                "partitions",
+                "4",
+                "parallelism",
+                "2",
+                "format",
+                "json",
+                "warmup",
+                "1"));
+        defaults.putAll(more);
+        return BenchmarkSupport.options(defaults, args);
     }
 
     /** Runs the rounds, prints one line each and the median ratio with its range; returns the rounds. */
@@ -73,11 +79,7 @@ public final class TableThroughputBenchmark {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
             broker.createTopic("sql-in", partitions);
             BenchmarkSupport.writeRecords(
-                    broker.bootstrapServers(),
-                    "sql-in",
-                    records,
-                    i -> ("{\"id\":" + i + ",\"page\":\"/products/" + (i % 1000) + "\",\"amount\":" + (i % 97) + ".5}")
-                            .getBytes(StandardCharsets.UTF_8));
+                    broker.bootstrapServers(), "sql-in", records, TableThroughputBenchmark::value);
             out.printf(
                     Locale.ROOT,
                     "SQL SELECT * into blackhole: %,d records as %s, %d partitions, parallelism %d, %d warm-up round(s)%n",
@@ -88,15 +90,23 @@ public final class TableThroughputBenchmark {
                     warmup);
             out.printf(Locale.ROOT, "%6s %16s %16s %8s%n", "round", "streamsplit r/s", "kafka r/s", "ratio");
             for (int round = 0; round < warmup; round++) {
-                recordsPerSecond("streamsplit-kafka", broker, records, parallelism, format);
-                recordsPerSecond("kafka", broker, records, parallelism, format);
+                recordsPerSecond("streamsplit-kafka", broker.bootstrapServers(), records, parallelism, format);
+                recordsPerSecond("kafka", broker.bootstrapServers(), records, parallelism, format);
             }
             for (int round = 1; round <= rounds; round++) {
                 boolean oursFirst = round % 2 == 1;
                 double first = recordsPerSecond(
-                        oursFirst ? "streamsplit-kafka" : "kafka", broker, records, parallelism, format);
+                        oursFirst ? "streamsplit-kafka" : "kafka",
+                        broker.bootstrapServers(),
+                        records,
+                        parallelism,
+                        format);
                 double second = recordsPerSecond(
-                        oursFirst ? "kafka" : "streamsplit-kafka", broker, records, parallelism, format);
+                        oursFirst ? "kafka" : "streamsplit-kafka",
+                        broker.bootstrapServers(),
+                        records,
+                        parallelism,
+                        format);
                 Round r = oursFirst ? new Round(first, second) : new Round(second, first);
                 results.add(r);
                 out.printf(Locale.ROOT, "%6d %16.0f %16.0f %8.2f%n", round, r.streamsplit(), r.official(), r.ratio());
@@ -112,14 +122,23 @@ public final class TableThroughputBenchmark {
         return results;
     }
 
-    private static double recordsPerSecond(
-            String connector, EmbeddedKafkaBroker broker, int records, int parallelism, String format)
-            throws Exception {
+    /** Record {@code i} of topic {@code sql-in}: a small JSON object of the three columns. */
+    public static byte[] value(int i) {
+        return ("{\"id\":" + i + ",\"page\":\"/products/" + (i % 1000) + "\",\"amount\":" + (i % 97) + ".5}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reads the topic {@code sql-in} to its end through a table of {@code connector} into a blackhole; records/s
+     * from job submission to the end.
+     */
+    public static double recordsPerSecond(
+            String connector, String bootstrapServers, int records, int parallelism, String format) throws Exception {
         String columns = format.equals("raw") ? "v BYTES" : "id INT, page STRING, amount DOUBLE";
         TableEnvironment sql = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
         sql.getConfig().set("parallelism.default", String.valueOf(parallelism));
         sql.executeSql("CREATE TABLE src (" + columns + ") WITH ('connector' = '" + connector
-                + "', 'topic' = 'sql-in', 'properties.bootstrap.servers' = '" + broker.bootstrapServers() + "',"
+                + "', 'topic' = 'sql-in', 'properties.bootstrap.servers' = '" + bootstrapServers + "',"
                 + " 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',"
                 + " 'value.format' = '" + format + "')");
         sql.executeSql("CREATE TABLE sink (" + columns + ") WITH ('connector' = 'blackhole')");

@@ -56,9 +56,7 @@ class SqlPipelineIT {
 
     @Test
     void aYamlOnlyApplicationRunsItsStatementsAsOneJob() throws Exception {
-        KAFKA.broker().createTopic("sql-orders", 2);
-        KAFKA.broker().createTopic("sql-big", 1);
-        KAFKA.broker().createTopic("sql-per-minute", 1);
+        createTopics("sql", 2);
         try (ConfigurableApplicationContext app = start(
                 "sql",
                 STATEMENTS + "big-orders=CREATE TEMPORARY VIEW big_orders AS"
@@ -113,9 +111,7 @@ class SqlPipelineIT {
 
     @Test
     void anAggregateWithoutAWindowGoesToAnUpsertTableAStatementDeclares() throws Exception {
-        KAFKA.broker().createTopic("sql-upsert-orders", 1);
-        KAFKA.broker().createTopic("sql-upsert-big", 1); // the test's YAML sinks, unused here
-        KAFKA.broker().createTopic("sql-upsert-per-minute", 1);
+        createTopics("sql-upsert", 1);
         KAFKA.broker().createTopic("sql-upsert-totals", 1, Map.of("cleanup.policy", "compact"));
         try (ConfigurableApplicationContext app = start(
                 "sql-upsert",
@@ -146,10 +142,8 @@ class SqlPipelineIT {
 
     @Test
     void aPipelineBeanReadsAViewTheStatementsCreate() throws Exception {
-        KAFKA.broker().createTopic("sql-bean-orders", 1);
+        createTopics("sql-bean", 1);
         KAFKA.broker().createTopic("sql-bean-alerts", 1);
-        KAFKA.broker().createTopic("sql-bean-big", 1); // the test's other sinks, unused here
-        KAFKA.broker().createTopic("sql-bean-per-minute", 1);
         try (ConfigurableApplicationContext app = start(
                 "sql-bean",
                 new Class<?>[] {AlertsPipeline.class},
@@ -170,9 +164,7 @@ class SqlPipelineIT {
 
     @Test
     void theStatementsRunOnAFlinkSessionClusterToo() throws Exception {
-        KAFKA.broker().createTopic("sql-remote-orders", 2);
-        KAFKA.broker().createTopic("sql-remote-big", 1);
-        KAFKA.broker().createTopic("sql-remote-per-minute", 1);
+        createTopics("sql-remote", 2);
         URI rest = SharedFlinkCluster.get().restAddress();
         try (ConfigurableApplicationContext app = start(
                 "sql-remote",
@@ -217,9 +209,7 @@ class SqlPipelineIT {
 
     @Test
     void aMistakeInAStatementFailsTheStartWithItsNameLineAndColumn() {
-        KAFKA.broker().createTopic("sql-bad-orders", 1);
-        KAFKA.broker().createTopic("sql-bad-big", 1);
-        KAFKA.broker().createTopic("sql-bad-per-minute", 1);
+        createTopics("sql-bad", 1);
         assertThatThrownBy(
                         () -> start(
                                 "sql-bad",
@@ -256,6 +246,13 @@ class SqlPipelineIT {
                 .rootCause()
                 .hasMessageContaining("streamsplit.kafka.sinks.big.key = id")
                 .hasMessageContaining("columns [customer]");
+    }
+
+    /** The topics of {@link #start}'s source and sinks (every test's sinks must exist, used or not). */
+    private static void createTopics(String name, int sourcePartitions) {
+        KAFKA.broker().createTopic(name + "-orders", sourcePartitions);
+        KAFKA.broker().createTopic(name + "-big", 1);
+        KAFKA.broker().createTopic(name + "-per-minute", 1);
     }
 
     private static ConfigurableApplicationContext start(String name, String... statements) {

@@ -31,6 +31,11 @@ public final class SharedFlinkCluster {
                     .config("heartbeat.timeout", "5000")
                     // the split endpoint and the autoscaler's view are as fresh as the REST metric store
                     .config("metrics.fetcher.update-interval", "500 ms")
+                    // a standalone resource manager waits for TaskManagers only during its start-up period (by
+                    // default slot.request.timeout, 5 min) and then fails slot requests no registered slot fits;
+                    // the tests share this cluster for longer than that, and one of them (ClusterJobStateIT) needs
+                    // a job whose subtasks wait for slots, as during that period or while a TaskManager restarts
+                    .config("resourcemanager.standalone.start-up-time", "3600000")
                     .start();
         }
         return cluster;

@@ -4,11 +4,8 @@ import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigura
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.sql.SqlPipeline;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -48,11 +45,9 @@ class SqlConfiguration {
             return new SqlPipeline(
                     properties.getSql().getStatements(),
                     sources,
-                    () -> {
-                        Set<String> names = new LinkedHashSet<>(sources.names());
-                        names.addAll(Arrays.asList(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class)));
-                        return List.copyOf(names);
-                    },
+                    // every YAML source is a bean of its name (KafkaSourceBeanRegistrar), as is a source of the app's
+                    // own
+                    () -> List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class)),
                     properties.getKafka().getSinks());
         }
     }

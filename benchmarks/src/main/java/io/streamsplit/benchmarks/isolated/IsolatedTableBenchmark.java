@@ -45,7 +45,10 @@ public final class IsolatedTableBenchmark {
                 System.out);
     }
 
-    /** One measured run, in its own JVM: reads the topic through {@code args[0]}'s table, prints its rate. */
+    /**
+     * One measured run, in its own JVM: reads the topic through {@code args[0]}'s table, prints its rate, CPU
+     * seconds and peak RSS.
+     */
     public static final class Reader {
 
         private Reader() {}
@@ -53,7 +56,9 @@ public final class IsolatedTableBenchmark {
         public static void main(String[] args) throws Exception {
             double rate = TableThroughputBenchmark.recordsPerSecond(
                     args[0], args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), args[4]);
-            System.out.println(RESULT + rate);
+            // its own CPU and peak RSS at the end, as ReaderProcess reports them: nothing after this counts
+            long pid = ProcessHandle.current().pid();
+            System.out.println(RESULT + rate + " " + ProcStats.cpuSeconds(pid) + " " + ProcStats.peakRssMb(pid));
             System.out.flush();
             System.exit(0); // the planner's and Kafka's threads need not be waited for
         }
@@ -141,19 +146,16 @@ public final class IsolatedTableBenchmark {
         Path log = Files.createTempFile(work, connector, ".log");
         long start = System.nanoTime();
         Process reader = JvmLauncher.start(List.of("-Xmx" + xmx), Reader.class, args, log);
-        double cpu = -1;
-        double rss = -1;
-        while (reader.isAlive()) {
-            cpu = Math.max(cpu, ProcStats.cpuSeconds(reader.pid()));
-            rss = Math.max(rss, ProcStats.peakRssMb(reader.pid()));
-            Thread.sleep(100);
-        }
+        reader.waitFor();
         double wall = (System.nanoTime() - start) / 1e9;
-        String rate = Files.readAllLines(log).stream()
+        String[] result = Files.readAllLines(log).stream()
                 .filter(line -> line.startsWith(RESULT))
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException(
-                        "The " + connector + " run printed no result (exit " + reader.exitValue() + "); see " + log));
-        return new Run(Double.parseDouble(rate.substring(RESULT.length())), wall, cpu, rss);
+                        "The " + connector + " run printed no result (exit " + reader.exitValue() + "); see " + log))
+                .substring(RESULT.length())
+                .split(" ");
+        return new Run(
+                Double.parseDouble(result[0]), wall, Double.parseDouble(result[1]), Double.parseDouble(result[2]));
     }
 }

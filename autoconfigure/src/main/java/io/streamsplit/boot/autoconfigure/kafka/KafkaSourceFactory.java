@@ -348,9 +348,4 @@ public final class KafkaSourceFactory {
         }
         return value;
     }
-
-    /** The configured sources' names, in YAML order. */
-    public List<String> names() {
-        return List.copyOf(kafka.getSources().keySet());
-    }
 }

@@ -9,6 +9,8 @@ import io.streamsplit.boot.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.actuate.StreamSplitEndpointWebExtension;
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.actuate.StreamSplitMeters;
+import io.streamsplit.boot.actuate.deadletter.DeadLettersEndpoint;
+import io.streamsplit.boot.actuate.deadletter.DeadLettersEndpointWebExtension;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
@@ -153,6 +155,33 @@ public final class StreamSplitActuatorAutoConfiguration {
         @ConditionalOnMissingBean
         StreamSplitEndpointWebExtension streamSplitEndpointWebExtension(StreamSplitEndpoint endpoint) {
             return new StreamSplitEndpointWebExtension(endpoint);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    @ConditionalOnAvailableEndpoint(DeadLettersEndpoint.class)
+    static final class DeadLettersConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DeadLettersEndpoint deadLettersEndpoint(
+                StreamSplitProperties properties,
+                ListableBeanFactory beanFactory,
+                ObjectProvider<MeterRegistry> meters) {
+            Map<String, String> topics = new LinkedHashMap<>();
+            properties.getKafka().getSources().forEach((name, source) -> {
+                if (source.getDeadLetterTopic() != null) {
+                    topics.put(name, source.getDeadLetterTopic());
+                }
+            });
+            return new DeadLettersEndpoint(() -> sources(beanFactory), topics, meters.getIfAvailable());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        DeadLettersEndpointWebExtension deadLettersEndpointWebExtension(DeadLettersEndpoint endpoint) {
+            return new DeadLettersEndpointWebExtension(endpoint);
         }
     }
 

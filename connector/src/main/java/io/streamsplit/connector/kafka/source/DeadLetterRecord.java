@@ -1,5 +1,8 @@
 package io.streamsplit.connector.kafka.source;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +17,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A record a source could not handle, kept raw: original key, value and headers, where it came
  * from, and why it failed. A Flink POJO (public fields, no Kryo), so it travels through the job
- * like any element; {@link #toProducerRecord(String)} turns it into a dead-letter topic record.
+ * like any element; {@link #toProducerRecord(String)} turns it into a dead-letter topic record
+ * carrying both the {@code streamsplit.dlt.*} headers and spring-kafka's {@code kafka_dlt-*}
+ * headers (the names and value forms of its {@code DeadLetterPublishingRecoverer}), so the tools
+ * a Spring application already has for dead letters read ours.
  *
  * <pre>{@code
  * KafkaSourceStream<Order> orders = KafkaSourceStream.of(env, source, watermarks, "orders");
@@ -37,17 +43,37 @@ public class DeadLetterRecord {
     /** Header: the name of the source that read the record. */
     public static final String HEADER_SOURCE = "streamsplit.dlt.source";
 
+    /** The prefix of every header a dead letter adds; a replayed record goes back without them. */
+    public static final String HEADER_PREFIX = "streamsplit.dlt.";
+
+    /**
+     * The prefix of spring-kafka's dead-letter headers ({@code KafkaHeaders.DLT_*}): the original
+     * topic as UTF-8, partition as a 4-byte and offset and timestamp as 8-byte big-endian numbers,
+     * the timestamp type's name, and the exception's class, cause class, message and stack trace as
+     * UTF-8 text. They are data: nothing here or in spring-kafka deserializes them as objects.
+     */
+    public static final String SPRING_HEADER_PREFIX = "kafka_dlt-";
+
+    /** The longest exception message a dead letter keeps, in characters. */
+    static final int MAX_MESSAGE_CHARS = 2_048;
+
+    /** The longest stack trace a dead letter keeps, in characters. */
+    static final int MAX_STACK_TRACE_CHARS = 8_192;
+
     public @Nullable String sourceName;
     public @Nullable String topic;
     public int partition;
     public long offset;
     public long timestamp;
+    public @Nullable String timestampType;
     public byte @Nullable [] key;
     public byte @Nullable [] value;
     public String[] headerKeys = new String[0];
     public byte[][] headerValues = new byte[0][];
     public @Nullable String exceptionClass;
     public @Nullable String exceptionMessage;
+    public @Nullable String causeClass;
+    public @Nullable String stackTrace;
 
     /** For Flink's POJO serializer. */
     public DeadLetterRecord() {}
@@ -60,6 +86,7 @@ public class DeadLetterRecord {
         dead.partition = record.partition();
         dead.offset = record.offset();
         dead.timestamp = record.timestamp();
+        dead.timestampType = record.timestampType().toString();
         dead.key = record.key();
         dead.value = record.value();
         Header[] headers = record.headers().toArray();
@@ -70,18 +97,30 @@ public class DeadLetterRecord {
             dead.headerValues[i] = headers[i].value();
         }
         dead.exceptionClass = error.getClass().getName();
-        dead.exceptionMessage = String.valueOf(error.getMessage());
+        dead.exceptionMessage = capped(String.valueOf(error.getMessage()), MAX_MESSAGE_CHARS);
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        dead.causeClass = root.getClass().getName(); // spring-kafka's form: the root cause, or the error itself
+        StringWriter trace = new StringWriter();
+        error.printStackTrace(new PrintWriter(trace));
+        dead.stackTrace = capped(trace.toString(), MAX_STACK_TRACE_CHARS);
         return dead;
     }
 
     /**
-     * A record for {@code deadLetterTopic}: the original key, value and headers, followed by the
-     * {@code streamsplit.dlt.*} error headers, with the original timestamp.
+     * A record for {@code deadLetterTopic}: the original key, value and headers (less the
+     * dead-letter headers of an earlier failure, so a record that fails again after a replay says
+     * only why it failed this time), followed by the {@code streamsplit.dlt.*} and {@code
+     * kafka_dlt-*} error headers, with the original timestamp.
      */
     public ProducerRecord<byte[], byte[]> toProducerRecord(String deadLetterTopic) {
-        List<Header> headers = new ArrayList<>(headerKeys.length + 6);
+        List<Header> headers = new ArrayList<>(headerKeys.length + 16);
         for (int i = 0; i < headerKeys.length; i++) {
-            headers.add(new RecordHeader(headerKeys[i], headerValues[i]));
+            if (!isDeadLetterHeader(headerKeys[i])) {
+                headers.add(new RecordHeader(headerKeys[i], headerValues[i]));
+            }
         }
         headers.add(header(HEADER_SOURCE, sourceName));
         headers.add(header(HEADER_TOPIC, topic));
@@ -89,11 +128,45 @@ public class DeadLetterRecord {
         headers.add(header(HEADER_OFFSET, String.valueOf(offset)));
         headers.add(header(HEADER_EXCEPTION_CLASS, exceptionClass));
         headers.add(header(HEADER_EXCEPTION_MESSAGE, exceptionMessage));
+        addSpringKafkaHeaders(headers);
         return new ProducerRecord<>(deadLetterTopic, null, timestamp >= 0 ? timestamp : null, key, value, headers);
     }
 
-    private static @Nullable Header header(String key, @Nullable String value) {
+    /** Whether {@code key} is a header a dead letter adds (ours or spring-kafka's). */
+    public static boolean isDeadLetterHeader(String key) {
+        return key.startsWith(HEADER_PREFIX) || key.startsWith(SPRING_HEADER_PREFIX);
+    }
+
+    private void addSpringKafkaHeaders(List<Header> headers) {
+        headers.add(header(SPRING_HEADER_PREFIX + "original-topic", topic));
+        headers.add(new RecordHeader(
+                SPRING_HEADER_PREFIX + "original-partition",
+                ByteBuffer.allocate(Integer.BYTES).putInt(partition).array()));
+        headers.add(new RecordHeader(
+                SPRING_HEADER_PREFIX + "original-offset",
+                ByteBuffer.allocate(Long.BYTES).putLong(offset).array()));
+        headers.add(new RecordHeader(
+                SPRING_HEADER_PREFIX + "original-timestamp",
+                ByteBuffer.allocate(Long.BYTES).putLong(timestamp).array()));
+        if (timestampType != null) {
+            headers.add(header(SPRING_HEADER_PREFIX + "original-timestamp-type", timestampType));
+        }
+        headers.add(header(SPRING_HEADER_PREFIX + "exception-fqcn", exceptionClass));
+        headers.add(header(SPRING_HEADER_PREFIX + "exception-cause-fqcn", causeClass));
+        headers.add(header(SPRING_HEADER_PREFIX + "exception-message", exceptionMessage));
+        if (stackTrace != null) {
+            headers.add(header(SPRING_HEADER_PREFIX + "exception-stacktrace", stackTrace));
+        }
+    }
+
+    private static Header header(String key, @Nullable String value) {
         return new RecordHeader(key, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String capped(String text, int maxChars) {
+        return text.length() <= maxChars
+                ? text
+                : text.substring(0, maxChars) + "... (cut at " + maxChars + " characters)";
     }
 
     @Override

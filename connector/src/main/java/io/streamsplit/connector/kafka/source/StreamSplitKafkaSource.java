@@ -16,8 +16,10 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -28,9 +30,15 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.types.Either;
+import org.apache.flink.util.InstantiationUtil;
+import org.apache.flink.util.SimpleUserCodeClassLoader;
+import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.flink.util.function.SerializableSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.jspecify.annotations.Nullable;
 
@@ -128,6 +136,50 @@ public final class StreamSplitKafkaSource<OUT>
 
     public BadRecordPolicy badRecordPolicy() {
         return config.badRecordPolicy();
+    }
+
+    /**
+     * This source's emitter (deserializer), opened outside any job, as a check: for a raw record,
+     * the error that would make it a bad record, or {@code null} if it would now be read fine. The
+     * elements go nowhere. The dead-letter replay asks it before it sends dead letters back to a
+     * topic this source reads, where they would fail again.
+     *
+     * <pre>{@code
+     * Function<ConsumerRecord<byte[], byte[]>, Throwable> check = source.badRecordCheck();
+     * Throwable error = check.apply(deadLetter); // null: the fixed deserializer reads it
+     * }</pre>
+     */
+    public Function<ConsumerRecord<byte[], byte[]>, @Nullable Throwable> badRecordCheck() throws Exception {
+        ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+        KafkaRecordEmitter<?> emitter = InstantiationUtil.clone(config.emitter(), classLoader);
+        emitter.open(new DeserializationSchema.InitializationContext() {
+            @Override
+            public MetricGroup getMetricGroup() {
+                return UnregisteredMetricsGroup.createOperatorMetricGroup();
+            }
+
+            @Override
+            public UserCodeClassLoader getUserCodeClassLoader() {
+                return SimpleUserCodeClassLoader.create(classLoader);
+            }
+        });
+        KafkaRecordCollector<Object> discard = new KafkaRecordCollector<>() {
+            @Override
+            public void collect(Object element) {}
+
+            @Override
+            public void collect(Object element, long timestampMillis) {}
+        };
+        @SuppressWarnings("unchecked")
+        KafkaRecordEmitter<Object> opened = (KafkaRecordEmitter<Object>) emitter;
+        return record -> {
+            try {
+                opened.emit(record, discard);
+                return null;
+            } catch (Exception | LinkageError e) {
+                return e;
+            }
+        };
     }
 
     /** The consumer settings each reader uses (a copy; secrets included, so do not log it). */

@@ -1,0 +1,129 @@
+package io.streamsplit.boot.actuate.deadletter;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * {@code /actuator/deadletters}: each source's dead-letter topic (GET: its offsets per partition and
+ * how far replays got) and, with a POST, a replay of them after a fix:
+ * {@code {"source":"orders"}} sends every dead letter not yet replayed back to the topic and
+ * partition it came from; {@code "since":"2026-12-04T06:00:00Z"} or {@code "fromOffset"} /
+ * {@code "toOffset"} narrow it; {@code "topic":"orders-fixed"} writes to another topic instead.
+ * Exactly once (see the replay's rules in the docs); refused while the source's deserializer would
+ * still fail on them. The response counts what was replayed; the meter
+ * {@code streamsplit.kafka.source.records.replayed} (tag source) counts it too.
+ */
+@Endpoint(id = "deadletters")
+public class DeadLettersEndpoint {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeadLettersEndpoint.class);
+
+    private final Supplier<Map<String, StreamSplitKafkaSource<?>>> sources;
+    private final Map<String, String> deadLetterTopics;
+    private final @Nullable MeterRegistry meters;
+
+    /**
+     * @param sources the sources by name
+     * @param deadLetterTopics the dead-letter topic of each source that has one
+     * @param meters where the replayed counts go, or {@code null}
+     */
+    public DeadLettersEndpoint(
+            Supplier<Map<String, StreamSplitKafkaSource<?>>> sources,
+            Map<String, String> deadLetterTopics,
+            @Nullable MeterRegistry meters) {
+        this.sources = sources;
+        this.deadLetterTopics = Map.copyOf(deadLetterTopics);
+        this.meters = meters;
+    }
+
+    @ReadOperation
+    public Map<String, Object> deadLetters() {
+        Map<String, Object> all = new LinkedHashMap<>();
+        deadLetterTopics.keySet().stream().sorted().forEach(name -> {
+            try {
+                all.put(name, replay(name).describe());
+            } catch (RuntimeException e) {
+                all.put(name, Map.of("error", String.valueOf(e.getMessage())));
+            }
+        });
+        return all;
+    }
+
+    @WriteOperation
+    public Map<String, Object> replay(
+            String source,
+            @Nullable String since,
+            @Nullable Long fromOffset,
+            @Nullable Long toOffset,
+            @Nullable String topic) {
+        try {
+            DeadLetterReplay replay = replay(source);
+            Map<String, Object> result =
+                    replay.replay(new DeadLetterReplay.Request(instant(since), fromOffset, toOffset, topic));
+            long replayed = (Long) result.get("replayed");
+            if (meters != null) {
+                Counter.builder("streamsplit.kafka.source.records.replayed")
+                        .description("Dead letters sent back through the pipeline by a replay")
+                        .baseUnit("records")
+                        .tag("source", source)
+                        .register(meters)
+                        .increment(replayed);
+            }
+            LOG.info(
+                    "Replayed {} dead letters of source '{}' from {} to {} ({} already replayed before)",
+                    replayed,
+                    source,
+                    result.get("deadLetterTopic"),
+                    result.get("topic"),
+                    result.get("alreadyReplayed"));
+            return result;
+        } catch (DeadLetterReplay.Refused | InvalidEndpointRequestException refused) {
+            LOG.warn("Refused to replay the dead letters of source '{}': {}", source, refused.getMessage());
+            throw refused instanceof InvalidEndpointRequestException invalid
+                    ? invalid
+                    : new InvalidEndpointRequestException(refused.getMessage(), refused.getMessage());
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "Could not replay the dead letters of source '" + source + "': " + e.getMessage(), e);
+        }
+    }
+
+    private DeadLetterReplay replay(String source) {
+        String deadLetterTopic = deadLetterTopics.get(source);
+        StreamSplitKafkaSource<?> built = sources.get().get(source);
+        if (deadLetterTopic == null || built == null) {
+            throw new InvalidEndpointRequestException(
+                    "No source named '" + source + "' with a dead-letter topic: use one of "
+                            + deadLetterTopics.keySet()
+                            + " (sources with bad-record-policy dead-letter and a dead-letter-topic)",
+                    "unknown source");
+        }
+        return new DeadLetterReplay(source, deadLetterTopic, built);
+    }
+
+    private static @Nullable Instant instant(@Nullable String since) {
+        if (since == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(since);
+        } catch (DateTimeParseException e) {
+            throw new InvalidEndpointRequestException(
+                    "since '" + since + "' is not an ISO-8601 instant: write it like 2026-12-04T06:00:00Z",
+                    "bad since");
+        }
+    }
+}

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.flink.core.execution.JobClient;
 import org.jspecify.annotations.Nullable;
@@ -47,6 +48,7 @@ public class StreamSplitEndpoint {
     private final @Nullable String savepointDirectory;
     private final Supplier<Map<String, StreamSplitKafkaSource<?>>> built;
     private final SourceControls controls;
+    private final Function<String, @Nullable Map<String, Object>> sinkFreshness;
 
     public StreamSplitEndpoint(
             Supplier<Map<String, StreamSplitKafkaSource<?>>> built,
@@ -54,8 +56,10 @@ public class StreamSplitEndpoint {
             KafkaSplitStates splits,
             JobProgress progress,
             StreamSplitProperties properties,
-            @Nullable String savepointDirectory) {
+            @Nullable String savepointDirectory,
+            Function<String, @Nullable Map<String, Object>> sinkFreshness) {
         this.built = built;
+        this.sinkFreshness = sinkFreshness;
         this.controls = new SourceControls(built);
         this.job = job;
         this.splits = splits;
@@ -115,6 +119,10 @@ public class StreamSplitEndpoint {
             Map<String, Object> described = new LinkedHashMap<>();
             described.put("topic", sink.getTopic() != null ? sink.getTopic() : "(topic-selector)");
             described.put("deliveryGuarantee", sink.getDeliveryGuarantee().name());
+            Map<String, Object> freshness = sinkFreshness.apply(name);
+            if (freshness != null) {
+                described.put("freshness", freshness);
+            }
             sinks.put(name, described);
         });
         state.put("sinks", sinks);

@@ -43,6 +43,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     private final JobProgress progress;
     private final Supplier<List<KafkaProblem>> startupProblems;
     private final Duration startupGrace;
+    private final Supplier<Map<String, Object>> sinkFreshness;
 
     public StreamSplitHealthIndicator(
             StreamSplitJob job,
@@ -51,8 +52,10 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
             KafkaSplitStates splits,
             JobProgress progress,
             Supplier<List<KafkaProblem>> startupProblems,
-            Duration startupGrace) {
+            Duration startupGrace,
+            Supplier<Map<String, Object>> sinkFreshness) {
         this.startupGrace = startupGrace;
+        this.sinkFreshness = sinkFreshness;
         this.job = job;
         this.flink = flink;
         this.maxCheckpointAge = maxCheckpointAge;
@@ -128,6 +131,10 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
             statusFor(status, checkpoints, Duration.between(submitted, now), now, health, problems);
             if (status == JobStatus.RUNNING) {
                 health.withDetail("sources", sourceSummary());
+                Map<String, Object> freshness = sinkFreshness.get();
+                if (!freshness.isEmpty()) {
+                    health.withDetail("sinkFreshness", freshness);
+                }
             }
         } catch (Exception e) {
             health.unknown().withDetail("error", "could not read the job's state: " + e);

@@ -54,7 +54,8 @@ import org.springframework.test.context.DynamicPropertySource;
             "streamsplit.flink.checkpointing.interval=500ms",
             "management.endpoints.web.exposure.include=health,kafkasplits,metrics",
             "management.endpoint.health.show-details=always",
-            "management.endpoint.kafkasplits.access=unrestricted"
+            "management.endpoint.kafkasplits.access=unrestricted",
+            "management.metrics.distribution.percentiles.streamsplit.kafka.sink.freshness=0.5,0.9"
         })
 // the broker of this class stops after it: its context (and job) must stop with it, not linger in the cache
 @DirtiesContext
@@ -202,6 +203,41 @@ class ActuatorIT {
             assertThat(in.path("measurements").get(0).path("value").asDouble()).isEqualTo(35.0);
             JsonNode age = get("/actuator/metrics/streamsplit.flink.checkpoint.age");
             assertThat(age.path("measurements").get(0).path("value").asDouble()).isBetween(0.0, 30.0);
+        });
+
+        // one record a minute old among 35 fresh ones: its age is the sink's worst freshness
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()),
+                new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            long minuteAgo = System.currentTimeMillis() - 60_000;
+            producer.send(new ProducerRecord<>("act-in", 1, minuteAgo, null, "old".getBytes(StandardCharsets.UTF_8)))
+                    .get();
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode freshness = get("/actuator/health")
+                    .path("components")
+                    .path("streamsplit")
+                    .path("details")
+                    .path("sinkFreshness")
+                    .path("upper");
+            assertThat(freshness.path("count").asLong()).isEqualTo(36);
+            assertThat(freshness.path("maxMs").asLong()).isBetween(60_000L, 90_000L);
+            assertThat(freshness.path("p50Ms").asLong())
+                    .as("most records are fresh")
+                    .isLessThan(30_000L);
+            assertThat(freshness.has("p90Ms"))
+                    .as("percentiles as Boot configures them")
+                    .isTrue();
+            assertThat(freshness.has("p99Ms")).isFalse();
+            JsonNode timer = get("/actuator/metrics/streamsplit.kafka.sink.freshness?tag=sink:upper");
+            assertThat(timer.path("baseUnit").asText()).isEqualTo("seconds");
+            assertThat(timer.path("measurements").findValues("value").get(0).asDouble())
+                    .isEqualTo(36.0);
+            assertThat(timer.path("measurements").get(2).path("statistic").asText())
+                    .isEqualTo("MAX");
+            assertThat(timer.path("measurements").get(2).path("value").asDouble())
+                    .isBetween(60.0, 90.0);
         });
 
         HttpResponse<String> savepoint = call("POST", "/actuator/kafkasplits");

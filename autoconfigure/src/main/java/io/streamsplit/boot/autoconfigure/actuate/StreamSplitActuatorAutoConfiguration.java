@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.streamsplit.boot.actuate.JobProgress;
 import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.actuate.KafkaSplitsEndpoint;
+import io.streamsplit.boot.actuate.SinkFreshness;
 import io.streamsplit.boot.actuate.SplitMetricsReader;
 import io.streamsplit.boot.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.actuate.StreamSplitEndpointWebExtension;
@@ -16,6 +17,7 @@ import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.job.JobFailures;
@@ -105,7 +107,8 @@ public final class StreamSplitActuatorAutoConfiguration {
                 StreamSplitJob job,
                 KafkaSplitStates splits,
                 JobProgress progress,
-                ObjectProvider<KafkaStartupCheck> startupCheck) {
+                ObjectProvider<KafkaStartupCheck> startupCheck,
+                ObjectProvider<SinkFreshness> freshness) {
             KafkaStartupCheck check = startupCheck.getIfAvailable();
             return new StreamSplitHealthIndicator(
                     job,
@@ -117,7 +120,8 @@ public final class StreamSplitActuatorAutoConfiguration {
                     () -> check == null ? List.of() : check.problems(),
                     PropertyChecks.positive(
                             "streamsplit.health.startup-grace",
-                            properties.getHealth().getStartupGrace()));
+                            properties.getHealth().getStartupGrace()),
+                    () -> sinkFreshness(properties, freshness.getIfAvailable()));
         }
     }
 
@@ -146,9 +150,19 @@ public final class StreamSplitActuatorAutoConfiguration {
                 KafkaSplitStates splits,
                 JobProgress progress,
                 StreamSplitProperties properties,
-                ListableBeanFactory beanFactory) {
+                ListableBeanFactory beanFactory,
+                ObjectProvider<SinkFreshness> freshness) {
             return new StreamSplitEndpoint(
-                    () -> sources(beanFactory), job, splits, progress, properties, savepointDirectory(properties));
+                    () -> sources(beanFactory),
+                    job,
+                    splits,
+                    progress,
+                    properties,
+                    savepointDirectory(properties),
+                    sink -> {
+                        SinkFreshness measured = freshness.getIfAvailable();
+                        return measured == null ? null : measured.describe(sink);
+                    });
         }
 
         @Bean
@@ -199,5 +213,30 @@ public final class StreamSplitActuatorAutoConfiguration {
                     progress,
                     List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class, false, false)));
         }
+
+        /** Embedded mode only: the sink writers run in this JVM and report each record to it. */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean({EmbeddedFlinkCluster.class, KafkaSinkFactory.class})
+        SinkFreshness streamSplitSinkFreshness(StreamSplitProperties properties, KafkaSinkFactory sinks) {
+            Map<String, String> ids = new LinkedHashMap<>();
+            properties.getKafka().getSinks().keySet().forEach(name -> ids.put(name, sinks.freshnessObserverId(name)));
+            return new SinkFreshness(ids);
+        }
+    }
+
+    /** Each sink's freshness so far, by name; empty when not measured in this JVM. */
+    private static Map<String, Object> sinkFreshness(
+            StreamSplitProperties properties, @Nullable SinkFreshness freshness) {
+        Map<String, Object> bySink = new LinkedHashMap<>();
+        if (freshness != null) {
+            properties.getKafka().getSinks().keySet().forEach(name -> {
+                Map<String, Object> described = freshness.describe(name);
+                if (described != null) {
+                    bySink.put(name, described);
+                }
+            });
+        }
+        return bySink;
     }
 }

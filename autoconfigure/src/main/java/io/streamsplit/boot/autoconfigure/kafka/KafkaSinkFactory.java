@@ -8,7 +8,9 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
+import io.streamsplit.connector.kafka.sink.FreshnessSerializationSchema;
 import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
+import io.streamsplit.connector.kafka.sink.SinkObservers;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -45,6 +48,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     private final KafkaFormats formats;
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSinkCustomizer> customizers;
+    private final String observerPrefix = "streamsplit-" + UUID.randomUUID() + "/";
 
     public KafkaSinkFactory(
             StreamSplitKafkaProperties kafka,
@@ -200,6 +204,14 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         return (SerializationSchema<T>) (writer == null ? BytesFormat.INSTANCE : writer);
     }
 
+    /**
+     * The id under which the writers of sink {@code name} report each record's freshness in this JVM
+     * ({@link SinkObservers}); unique to this application context.
+     */
+    public String freshnessObserverId(String name) {
+        return observerPrefix + name;
+    }
+
     private <T> Sink<T> sink(
             String name, String p, KafkaSinkProperties sink, KafkaRecordSerializationSchema<T> serializer) {
         Sink<T> built = build(
@@ -209,7 +221,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                 sink.getDeliveryGuarantee(),
                 transactionalIdPrefix(name, sink),
                 producerProperties(sink.getProperties()),
-                serializer);
+                new FreshnessSerializationSchema<>(serializer, freshnessObserverId(name)));
         verifyAccess(
                 "sink '" + name + "'",
                 p,

@@ -1,0 +1,92 @@
+package io.streamsplit.connector.kafka.sink;
+
+import java.util.Optional;
+import java.util.function.LongConsumer;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
+import org.apache.flink.connector.kafka.lineage.TypeDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.TypeDatasetFacetProvider;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A sink's serializer that also measures freshness: for each record written, now minus the
+ * timestamp of the element (for a record-to-record pipeline, the input Kafka record's timestamp;
+ * after an event-time window, the window's end minus one millisecond). Kept in Flink's histogram
+ * {@value #METRIC} of the sink writer's metric group (the last 1,024 values) and, when a
+ * {@link SinkObservers listener} is registered in this JVM under the id, handed to it. Elements
+ * without a timestamp are not measured.
+ *
+ * <pre>{@code
+ * KafkaRecordSerializationSchema<Order> measured =
+ *         new FreshnessSerializationSchema<>(serializer, "app-1/orders-out");
+ * }</pre>
+ *
+ * @param <T> the element type
+ */
+@Internal
+public final class FreshnessSerializationSchema<T>
+        implements KafkaRecordSerializationSchema<T>, KafkaDatasetFacetProvider, TypeDatasetFacetProvider {
+
+    /** The histogram's name in the sink writer's metric group. */
+    public static final String METRIC = "streamsplitFreshnessMs";
+
+    private static final long serialVersionUID = 1L;
+    private static final int WINDOW = 1_024;
+
+    private final KafkaRecordSerializationSchema<T> serializer;
+    private final String observerId;
+    private transient @Nullable Histogram histogram;
+    private transient @Nullable LongConsumer listener;
+
+    /** Measures the records {@code serializer} writes; {@code observerId} names the listener, if any. */
+    public FreshnessSerializationSchema(KafkaRecordSerializationSchema<T> serializer, String observerId) {
+        this.serializer = serializer;
+        this.observerId = observerId;
+    }
+
+    @Override
+    public void open(SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) throws Exception {
+        serializer.open(context, sinkContext);
+        histogram = context.getMetricGroup().histogram(METRIC, new DescriptiveStatisticsHistogram(WINDOW));
+        listener = SinkObservers.lookup(observerId);
+    }
+
+    @Override
+    public @Nullable ProducerRecord<byte[], byte[]> serialize(
+            T element, KafkaSinkContext context, @Nullable Long timestamp) {
+        ProducerRecord<byte[], byte[]> record = serializer.serialize(element, context, timestamp);
+        if (timestamp != null && record != null) {
+            long freshness = Math.max(0, System.currentTimeMillis() - timestamp);
+            Histogram measured = histogram;
+            if (measured != null) {
+                measured.update(freshness);
+            }
+            LongConsumer observer = listener;
+            if (observer != null) {
+                observer.accept(freshness);
+            }
+        }
+        return record;
+    }
+
+    /** The wrapped serializer's topic facet, so Flink's lineage sees through the measuring. */
+    @Override
+    public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
+        return serializer instanceof KafkaDatasetFacetProvider provider
+                ? provider.getKafkaDatasetFacet()
+                : Optional.empty();
+    }
+
+    @Override
+    public Optional<TypeDatasetFacet> getTypeDatasetFacet() {
+        return serializer instanceof TypeDatasetFacetProvider provider
+                ? provider.getTypeDatasetFacet()
+                : Optional.empty();
+    }
+}

@@ -23,8 +23,9 @@ import org.springframework.context.SmartLifecycle;
  * {@code kafkasplits} endpoint: {@code streamsplit.kafka.source.lag} and
  * {@code streamsplit.kafka.source.offset} (tags source, topic, partition),
  * {@code streamsplit.kafka.source.records.in}, {@code .records.skipped},
- * {@code .records.dead.lettered} (tag source), {@code streamsplit.flink.checkpoint.age} (seconds)
- * and {@code streamsplit.flink.job.restarts}.
+ * {@code .records.dead.lettered} (tag source), {@code streamsplit.flink.checkpoint.age},
+ * {@code .checkpoint.duration} (seconds), {@code .checkpoint.size} (bytes) and
+ * {@code streamsplit.flink.job.restarts}.
  */
 public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
 
@@ -91,6 +92,23 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
                 .baseUnit("seconds")
                 .description("Time since the last completed checkpoint")
                 .register(registry);
+        Gauge.builder(
+                        "streamsplit.flink.checkpoint.duration",
+                        this,
+                        m -> m.lastCheckpoint(c -> {
+                            Duration duration = c.lastCheckpointDuration();
+                            return duration == null ? Double.NaN : duration.toMillis() / 1000.0;
+                        }))
+                .baseUnit("seconds")
+                .description("End-to-end duration of the last completed checkpoint")
+                .register(registry);
+        Gauge.builder(
+                        "streamsplit.flink.checkpoint.size",
+                        this,
+                        m -> m.lastCheckpoint(c -> c.lastCheckpointId() < 0 ? Double.NaN : c.lastCheckpointSize()))
+                .baseUnit("bytes")
+                .description("State size of the last completed checkpoint")
+                .register(registry);
         Gauge.builder("streamsplit.flink.job.restarts", this, m -> m.checkpoints == null ? 0 : m.checkpoints.restarts())
                 .description("Restarts of the Flink job")
                 .register(registry);
@@ -117,6 +135,11 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
     private @Nullable SourceState state(String source) {
         JobSplits current = latest;
         return current == null ? null : current.sources().get(source);
+    }
+
+    private double lastCheckpoint(java.util.function.ToDoubleFunction<JobCheckpoints> value) {
+        JobCheckpoints current = checkpoints;
+        return current == null ? Double.NaN : value.applyAsDouble(current);
     }
 
     private double checkpointAgeSeconds() {

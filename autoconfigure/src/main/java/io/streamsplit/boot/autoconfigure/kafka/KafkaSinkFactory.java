@@ -8,7 +8,7 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
-import io.streamsplit.connector.kafka.sink.FreshnessSerializationSchema;
+import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
 import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
 import io.streamsplit.connector.kafka.sink.SinkObservers;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
@@ -221,7 +221,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                 sink.getDeliveryGuarantee(),
                 transactionalIdPrefix(name, sink),
                 producerProperties(sink.getProperties()),
-                new FreshnessSerializationSchema<>(serializer, freshnessObserverId(name)));
+                new ObservedSerializationSchema<>(serializer, freshnessObserverId(name)));
         verifyAccess(
                 "sink '" + name + "'",
                 p,

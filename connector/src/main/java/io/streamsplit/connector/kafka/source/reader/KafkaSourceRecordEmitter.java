@@ -5,6 +5,7 @@ import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.source.KafkaRecordCollector;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import io.streamsplit.connector.kafka.trace.TraceContext;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
@@ -71,11 +72,16 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
     private void emit(ConsumerRecord<byte[], byte[]> record, SourceOutput<OUT> output) throws Exception {
         collector.recordTimestamp = record.timestamp();
         collector.downstreamFailure = null;
+        boolean traced = TraceContext.enter(record.headers());
         try {
             userEmitter.emit(record, collector);
         } catch (Exception | LinkageError e) {
             rethrowDownstreamFailure();
             handleBadRecord(record, output, e);
+        } finally {
+            if (traced) {
+                TraceContext.exit();
+            }
         }
         // also when the user's emitter caught and swallowed it
         rethrowDownstreamFailure();

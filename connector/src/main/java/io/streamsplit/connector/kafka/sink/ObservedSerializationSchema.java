@@ -1,5 +1,8 @@
 package io.streamsplit.connector.kafka.sink;
 
+import io.streamsplit.connector.kafka.trace.TraceCarrier;
+import io.streamsplit.connector.kafka.trace.TraceContext;
+import io.streamsplit.connector.kafka.trace.TraceHeaders;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 import org.apache.flink.annotation.Internal;
@@ -15,7 +18,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A sink's serializer that also measures freshness: for each record written, now minus the
+ * A sink's serializer that also writes the trace context — the element's own when it is a {@link
+ * TraceCarrier}, else {@link TraceContext#current() the input record's} in a chain from the source —
+ * unless the serializer already set a {@code traceparent}, and measures freshness: for each record written, now minus the
  * timestamp of the element (for a record-to-record pipeline, the input Kafka record's timestamp;
  * after an event-time window, the window's end minus one millisecond). Kept in Flink's histogram
  * {@value #METRIC} of the sink writer's metric group (the last 1,024 values) and, when a
@@ -24,13 +29,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * KafkaRecordSerializationSchema<Order> measured =
- *         new FreshnessSerializationSchema<>(serializer, "app-1/orders-out");
+ *         new ObservedSerializationSchema<>(serializer, "app-1/orders-out");
  * }</pre>
  *
  * @param <T> the element type
  */
 @Internal
-public final class FreshnessSerializationSchema<T>
+public final class ObservedSerializationSchema<T>
         implements KafkaRecordSerializationSchema<T>, KafkaDatasetFacetProvider, TypeDatasetFacetProvider {
 
     /** The histogram's name in the sink writer's metric group. */
@@ -45,7 +50,7 @@ public final class FreshnessSerializationSchema<T>
     private transient @Nullable LongConsumer listener;
 
     /** Measures the records {@code serializer} writes; {@code observerId} names the listener, if any. */
-    public FreshnessSerializationSchema(KafkaRecordSerializationSchema<T> serializer, String observerId) {
+    public ObservedSerializationSchema(KafkaRecordSerializationSchema<T> serializer, String observerId) {
         this.serializer = serializer;
         this.observerId = observerId;
     }
@@ -61,7 +66,14 @@ public final class FreshnessSerializationSchema<T>
     public @Nullable ProducerRecord<byte[], byte[]> serialize(
             T element, KafkaSinkContext context, @Nullable Long timestamp) {
         ProducerRecord<byte[], byte[]> record = serializer.serialize(element, context, timestamp);
-        if (timestamp != null && record != null) {
+        if (record == null) {
+            return null;
+        }
+        TraceHeaders trace = element instanceof TraceCarrier carrier ? carrier.traceHeaders() : TraceContext.current();
+        if (trace != null) {
+            trace.addTo(record.headers());
+        }
+        if (timestamp != null) {
             long freshness = Math.max(0, System.currentTimeMillis() - timestamp);
             Histogram measured = histogram;
             if (measured != null) {

@@ -5,11 +5,20 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.embedded.RawMetric;
+import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
 import io.streamsplit.connector.kafka.sink.SinkObservers;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 
@@ -19,19 +28,45 @@ import org.springframework.beans.factory.DisposableBean;
  * record is when its result is written. The sink writers run in this JVM (embedded MiniCluster) and
  * report each record here; percentiles are p50 and p99 unless {@code management.metrics.distribution.*}
  * says otherwise, as for any timer. The endpoint and health show the same figures per sink.
+ *
+ * <p>On a remote cluster the writers run on the TaskManagers: there is no timer in the application,
+ * and the endpoint and health show the median, p99 and max of each writer's Flink histogram (its last
+ * 1,024 records; the highest over the sink's subtasks), read over Flink's REST API.
  */
 public final class SinkFreshness implements MeterBinder, DisposableBean {
 
+    private static final Pattern HISTOGRAM =
+            Pattern.compile("^\\d+\\.([^.]+)\\.(?:.+\\.)?" + ObservedSerializationSchema.METRIC + "_(median|p99|max)$");
+
     private final Map<String, String> observerIds;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final @Nullable FlinkRestClient rest;
+    private final Supplier<@Nullable String> jobId;
 
-    /** @param observerIds each sink's observer id ({@code KafkaSinkFactory.freshnessObserverId}) */
-    public SinkFreshness(Map<String, String> observerIds) {
+    private SinkFreshness(
+            Map<String, String> observerIds, @Nullable FlinkRestClient rest, Supplier<@Nullable String> jobId) {
         this.observerIds = Map.copyOf(observerIds);
+        this.rest = rest;
+        this.jobId = jobId;
+    }
+
+    /** Embedded mode. @param observerIds each sink's observer id ({@code KafkaSinkFactory.freshnessObserverId}) */
+    public static SinkFreshness embedded(Map<String, String> observerIds) {
+        return new SinkFreshness(observerIds, null, () -> null);
+    }
+
+    /** Remote mode: the sinks' Flink histograms of job {@code jobId}, read over {@code rest}. */
+    public static SinkFreshness remote(List<String> sinks, FlinkRestClient rest, Supplier<@Nullable String> jobId) {
+        Map<String, String> names = new LinkedHashMap<>();
+        sinks.forEach(sink -> names.put(sink, sink));
+        return new SinkFreshness(names, rest, jobId);
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
+        if (rest != null) {
+            return; // remote: the writers are in other JVMs
+        }
         observerIds.forEach((sink, id) -> {
             Timer timer = Timer.builder("streamsplit.kafka.sink.freshness")
                     .description("Now minus the timestamp of each record's element when the sink writes it")
@@ -43,8 +78,31 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
         });
     }
 
-    /** The sink's freshness so far (count, mean, max and the published percentiles, in ms), or {@code null}. */
+    /** Each sink's freshness by name, as {@link #describe} gives it; empty when there is none to show. */
+    public Map<String, Object> describeAll() {
+        Map<String, Object> all = new LinkedHashMap<>();
+        if (rest != null) {
+            all.putAll(readRemote());
+            return all;
+        }
+        observerIds.keySet().forEach(sink -> {
+            Map<String, Object> described = describe(sink);
+            if (described != null) {
+                all.put(sink, described);
+            }
+        });
+        return all;
+    }
+
+    /**
+     * The sink's freshness so far, in ms: embedded, count, the published percentiles, mean and max;
+     * remote, median, p99 and max of the writers' recent records. {@code null} when unknown.
+     */
+    @SuppressWarnings("unchecked")
     public @Nullable Map<String, Object> describe(String sink) {
+        if (rest != null) {
+            return (Map<String, Object>) readRemote().get(sink);
+        }
         Timer timer = timers.get(sink);
         if (timer == null) {
             return null;
@@ -62,6 +120,47 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
             described.put("maxMs", Math.round(snapshot.max(TimeUnit.MILLISECONDS)));
         }
         return described;
+    }
+
+    /** Sink → {p50Ms, p99Ms, maxMs}, the highest over its writers; empty before the job runs or on a REST error. */
+    private Map<String, Object> readRemote() {
+        String job = jobId.get();
+        Map<String, Object> bySink = new LinkedHashMap<>();
+        if (job == null || rest == null) {
+            return bySink;
+        }
+        Map<String, String> sinkByOperator = new LinkedHashMap<>();
+        observerIds.keySet().forEach(sink -> sinkByOperator.put(RawMetric.filter("sink " + sink + ": Writer"), sink));
+        try {
+            for (JsonNode vertex : rest.job(job).path("vertices")) {
+                String base = "/jobs/" + job + "/vertices/" + vertex.path("id").asText() + "/metrics";
+                List<JsonNode> metrics = new ArrayList<>(rest.vertexMetrics(base, id -> {
+                    Matcher m = HISTOGRAM.matcher(id);
+                    return m.matches() && sinkByOperator.containsKey(m.group(1));
+                }));
+                for (JsonNode metric : metrics) {
+                    Matcher m = HISTOGRAM.matcher(metric.path("id").asText());
+                    if (!m.matches()) {
+                        continue;
+                    }
+                    double value = Double.parseDouble(metric.path("value").asText("NaN"));
+                    if (!Double.isFinite(value)) {
+                        continue;
+                    }
+                    String key = switch (m.group(2)) {
+                        case "median" -> "p50Ms";
+                        case "p99" -> "p99Ms";
+                        default -> "maxMs";
+                    };
+                    Map<String, Object> described = (Map<String, Object>)
+                            bySink.computeIfAbsent(sinkByOperator.get(m.group(1)), s -> new LinkedHashMap<>());
+                    described.merge(key, Math.round(value), (a, b) -> Math.max((Long) a, (Long) b));
+                }
+            }
+        } catch (Exception e) {
+            return Map.of();
+        }
+        return bySink;
     }
 
     private static String percentileName(double percentile) {

@@ -121,7 +121,10 @@ public final class StreamSplitActuatorAutoConfiguration {
                     PropertyChecks.positive(
                             "streamsplit.health.startup-grace",
                             properties.getHealth().getStartupGrace()),
-                    () -> sinkFreshness(properties, freshness.getIfAvailable()));
+                    () -> {
+                        SinkFreshness measured = freshness.getIfAvailable();
+                        return measured == null ? Map.<String, Object>of() : measured.describeAll();
+                    });
         }
     }
 
@@ -214,29 +217,31 @@ public final class StreamSplitActuatorAutoConfiguration {
                     List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class, false, false)));
         }
 
-        /** Embedded mode only: the sink writers run in this JVM and report each record to it. */
+        /**
+         * Embedded mode: the sink writers run in this JVM and report each record to a timer; remote mode:
+         * their Flink histograms, read over REST when asked.
+         */
         @Bean
         @ConditionalOnMissingBean
-        @ConditionalOnBean({EmbeddedFlinkCluster.class, KafkaSinkFactory.class})
-        SinkFreshness streamSplitSinkFreshness(StreamSplitProperties properties, KafkaSinkFactory sinks) {
+        @ConditionalOnBean(KafkaSinkFactory.class)
+        SinkFreshness streamSplitSinkFreshness(
+                StreamSplitProperties properties,
+                KafkaSinkFactory sinks,
+                ObjectProvider<EmbeddedFlinkCluster> embedded,
+                FlinkRestClient rest,
+                StreamSplitJob job) {
+            if (embedded.getIfAvailable() == null) {
+                return SinkFreshness.remote(
+                        List.copyOf(properties.getKafka().getSinks().keySet()), rest, () -> {
+                            var submission = job.submission();
+                            return submission.isDone() && !submission.isCompletedExceptionally()
+                                    ? submission.join().getJobID().toString()
+                                    : null;
+                        });
+            }
             Map<String, String> ids = new LinkedHashMap<>();
             properties.getKafka().getSinks().keySet().forEach(name -> ids.put(name, sinks.freshnessObserverId(name)));
-            return new SinkFreshness(ids);
+            return SinkFreshness.embedded(ids);
         }
-    }
-
-    /** Each sink's freshness so far, by name; empty when not measured in this JVM. */
-    private static Map<String, Object> sinkFreshness(
-            StreamSplitProperties properties, @Nullable SinkFreshness freshness) {
-        Map<String, Object> bySink = new LinkedHashMap<>();
-        if (freshness != null) {
-            properties.getKafka().getSinks().keySet().forEach(name -> {
-                Map<String, Object> described = freshness.describe(name);
-                if (described != null) {
-                    bySink.put(name, described);
-                }
-            });
-        }
-        return bySink;
     }
 }

@@ -122,6 +122,18 @@ class RemoteModeIT {
             StreamSplitEndpoint endpoint = app.getBean(StreamSplitEndpoint.class);
             KafkaTopics.write(KAFKA.bootstrapServers(), "remote-ops-in", List.of("a", "b"));
             awaitRemoteOutput("A", "B");
+            // the sink writers' freshness histograms on the TaskManager, read over Flink's REST API
+            await().atMost(Duration.ofSeconds(45)).untilAsserted(() -> {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> upper = (Map<String, Object>)
+                        ((Map<String, Object>) endpoint.job().get("sinks")).get("upper");
+                assertThat(upper).as("%s", upper).containsKey("freshness");
+                @SuppressWarnings("unchecked")
+                Map<String, Object> freshness = (Map<String, Object>) upper.get("freshness");
+                assertThat(freshness).containsOnlyKeys("p50Ms", "p99Ms", "maxMs");
+                assertThat((Long) freshness.get("maxMs")).isBetween(0L, 60_000L);
+                assertThat((Long) freshness.get("p50Ms")).isLessThanOrEqualTo((Long) freshness.get("maxMs"));
+            });
 
             Map<String, Object> paused = endpoint.operate("pause", null, "words", null);
             assertThat(paused).as("%s", paused).containsEntry("applied", true).containsEntry("state", "PAUSED");

@@ -10,6 +10,8 @@ import io.streamsplit.boot.autoconfigure.kafka.UserBeans;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
+import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import java.util.UUID;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -55,7 +57,9 @@ class KafkaSourcesAndSinksConfiguration {
             KafkaBootstrapServers bootstrapServers,
             ConfigurableListableBeanFactory beanFactory,
             KafkaFormats formats,
-            ObjectProvider<StreamSplitKafkaSinkCustomizer> customizers) {
+            ObjectProvider<StreamSplitKafkaSinkCustomizer> customizers,
+            ObjectProvider<EmbeddedFlinkCluster> embedded) {
+        EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
         return new KafkaSinkFactory(
                 properties.getKafka(),
                 clientProperties,
@@ -64,7 +68,9 @@ class KafkaSourcesAndSinksConfiguration {
                 bootstrapServers,
                 new UserBeans(beanFactory),
                 formats,
-                customizers.orderedStream().toList());
+                customizers.orderedStream().toList(),
+                // embedded: the cluster's id, which its readers also know; remote: only this context's own
+                cluster != null ? cluster.applicationId() : "streamsplit-" + UUID.randomUUID());
     }
 
     @Bean

@@ -14,12 +14,12 @@ import io.streamsplit.connector.kafka.sink.SinkObservers;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import io.streamsplit.connector.kafka.trace.RecordTracer;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -48,7 +48,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     private final KafkaFormats formats;
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSinkCustomizer> customizers;
-    private final String observerPrefix = "streamsplit-" + UUID.randomUUID() + "/";
+    private final String applicationId;
 
     public KafkaSinkFactory(
             StreamSplitKafkaProperties kafka,
@@ -58,7 +58,9 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
             KafkaBootstrapServers bootstrapServers,
             UserBeans beans,
             KafkaFormats formats,
-            List<StreamSplitKafkaSinkCustomizer> customizers) {
+            List<StreamSplitKafkaSinkCustomizer> customizers,
+            String applicationId) {
+        this.applicationId = applicationId;
         this.formats = formats;
         this.customizers = List.copyOf(customizers);
         this.kafka = kafka;
@@ -209,7 +211,16 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
      * ({@link SinkObservers}); unique to this application context.
      */
     public String freshnessObserverId(String name) {
-        return observerPrefix + name;
+        return ObservedSerializationSchema.observerId(applicationId, name);
+    }
+
+    /**
+     * This application context's id among the applications of this JVM: its sinks' freshness
+     * listeners and its record tracer are registered under it, and its readers find the tracer by it
+     * (Flink configuration {@link RecordTracer#APPLICATION_ID}).
+     */
+    public String applicationId() {
+        return applicationId;
     }
 
     private <T> Sink<T> sink(
@@ -221,7 +232,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                 sink.getDeliveryGuarantee(),
                 transactionalIdPrefix(name, sink),
                 producerProperties(sink.getProperties()),
-                new ObservedSerializationSchema<>(serializer, freshnessObserverId(name)));
+                new ObservedSerializationSchema<>(serializer, applicationId, name));
         verifyAccess(
                 "sink '" + name + "'",
                 p,

@@ -1,11 +1,13 @@
 package io.streamsplit.boot.flink.embedded;
 
+import io.streamsplit.connector.kafka.trace.RecordTracer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -50,10 +52,18 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     private URL emptyClasspathEntry;
 
     private final InProcessMetrics inProcessMetrics = InProcessMetrics.create();
+    private final String applicationId = "streamsplit-" + UUID.randomUUID();
 
     public EmbeddedFlinkCluster(Configuration configuration) {
         this.configuration = new Configuration(configuration);
         inProcessMetrics.flinkConfiguration().forEach(this.configuration::setString);
+        // the cluster's readers find the application's record tracer by it
+        this.configuration.setString(RecordTracer.APPLICATION_ID, applicationId);
+    }
+
+    /** The id this application's sinks and readers find its listeners and tracer by, in this JVM. */
+    public String applicationId() {
+        return applicationId;
     }
 
     /** The Kafka source metrics of this cluster's jobs, read in-process (Actuator uses them). */

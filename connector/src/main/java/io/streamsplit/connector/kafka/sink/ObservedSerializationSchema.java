@@ -1,9 +1,12 @@
 package io.streamsplit.connector.kafka.sink;
 
+import io.streamsplit.connector.kafka.trace.RecordTracer;
 import io.streamsplit.connector.kafka.trace.TraceCarrier;
 import io.streamsplit.connector.kafka.trace.TraceContext;
 import io.streamsplit.connector.kafka.trace.TraceHeaders;
+import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 import java.util.function.LongConsumer;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializationSchema;
@@ -13,6 +16,7 @@ import org.apache.flink.connector.kafka.lineage.TypeDatasetFacet;
 import org.apache.flink.connector.kafka.lineage.TypeDatasetFacetProvider;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jspecify.annotations.Nullable;
@@ -29,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * KafkaRecordSerializationSchema<Order> measured =
- *         new ObservedSerializationSchema<>(serializer, "app-1/orders-out");
+ *         new ObservedSerializationSchema<>(serializer, "app-1", "orders-out");
  * }</pre>
  *
  * @param <T> the element type
@@ -43,23 +47,48 @@ public final class ObservedSerializationSchema<T>
 
     private static final long serialVersionUID = 1L;
     private static final int WINDOW = 1_024;
+    private static final Map<MetricGroup, Histogram> HISTOGRAMS = new WeakHashMap<>();
 
     private final KafkaRecordSerializationSchema<T> serializer;
-    private final String observerId;
+    private final String applicationId;
+    private final String sinkName;
     private transient @Nullable Histogram histogram;
     private transient @Nullable LongConsumer listener;
+    private transient @Nullable RecordTracer tracer;
 
-    /** Measures the records {@code serializer} writes; {@code observerId} names the listener, if any. */
-    public ObservedSerializationSchema(KafkaRecordSerializationSchema<T> serializer, String observerId) {
+    /**
+     * Observes the records {@code serializer} writes for sink {@code sinkName} of application {@code
+     * applicationId} (the id its freshness listener and tracer, if any, are registered under).
+     */
+    public ObservedSerializationSchema(
+            KafkaRecordSerializationSchema<T> serializer, String applicationId, String sinkName) {
         this.serializer = serializer;
-        this.observerId = observerId;
+        this.applicationId = applicationId;
+        this.sinkName = sinkName;
+    }
+
+    /** The id a freshness listener of sink {@code sinkName} of application {@code applicationId} registers under. */
+    public static String observerId(String applicationId, String sinkName) {
+        return applicationId + "/" + sinkName;
     }
 
     @Override
     public void open(SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) throws Exception {
         serializer.open(context, sinkContext);
-        histogram = context.getMetricGroup().histogram(METRIC, new DescriptiveStatisticsHistogram(WINDOW));
-        listener = SinkObservers.lookup(observerId);
+        histogram = histogram(context.getMetricGroup());
+        listener = SinkObservers.lookup(observerId(applicationId, sinkName));
+        tracer = RecordTracer.Registry.lookup(applicationId);
+    }
+
+    /**
+     * The writer's histogram, registered once per metric group: an exactly-once writer opens its
+     * serializer again (and Flink warns of a name collision on a second registration).
+     */
+    private static Histogram histogram(MetricGroup group) {
+        synchronized (HISTOGRAMS) {
+            return HISTOGRAMS.computeIfAbsent(
+                    group, g -> g.histogram(METRIC, new DescriptiveStatisticsHistogram(WINDOW)));
+        }
     }
 
     @Override
@@ -71,7 +100,14 @@ public final class ObservedSerializationSchema<T>
         }
         TraceHeaders trace = element instanceof TraceCarrier carrier ? carrier.traceHeaders() : TraceContext.current();
         if (trace != null) {
-            trace.addTo(record.headers());
+            RecordTracer spans = tracer;
+            RecordTracer.RecordSpan span = spans == null ? null : spans.send(sinkName, trace);
+            if (span != null) {
+                span.context().addTo(record.headers());
+                span.end();
+            } else {
+                trace.addTo(record.headers());
+            }
         }
         if (timestamp != null) {
             long freshness = Math.max(0, System.currentTimeMillis() - timestamp);

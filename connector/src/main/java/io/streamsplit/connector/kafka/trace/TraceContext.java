@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 public final class TraceContext {
 
     private static final ThreadLocal<@Nullable TraceHeaders> CURRENT = new ThreadLocal<>();
+    private static final ThreadLocal<RecordTracer.@Nullable RecordSpan> SPAN = new ThreadLocal<>();
 
     private TraceContext() {}
 
@@ -34,16 +35,37 @@ public final class TraceContext {
      * it had one (then {@link #exit()} must follow).
      */
     public static boolean enter(Headers headers) {
+        return enter(headers, null, "");
+    }
+
+    /**
+     * Like {@link #enter(Headers)}; with a {@code tracer}, also starts a span for the record as a
+     * child of its context, and the span's context becomes current (so what the sink writes is the
+     * span's child). {@link #exit()} ends it.
+     */
+    public static boolean enter(Headers headers, @Nullable RecordTracer tracer, String source) {
         TraceHeaders trace = TraceHeaders.of(headers);
         if (trace == null) {
             return false;
+        }
+        if (tracer != null) {
+            RecordTracer.RecordSpan span = tracer.receive(source, trace);
+            if (span != null) {
+                SPAN.set(span);
+                trace = span.context();
+            }
         }
         CURRENT.set(trace);
         return true;
     }
 
-    /** Clears the trace context {@link #enter} set. */
+    /** Clears the trace context {@link #enter} set, ending its span if it started one. */
     public static void exit() {
         CURRENT.set(null);
+        RecordTracer.RecordSpan span = SPAN.get();
+        if (span != null) {
+            SPAN.set(null);
+            span.end();
+        }
     }
 }

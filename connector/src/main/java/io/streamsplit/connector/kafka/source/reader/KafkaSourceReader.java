@@ -10,6 +10,7 @@ import io.streamsplit.connector.kafka.source.enumerator.KafkaOffsetsResolver;
 import io.streamsplit.connector.kafka.source.enumerator.PartitionsRemovedEvent;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import io.streamsplit.connector.kafka.trace.RecordTracer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,6 +26,7 @@ import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.core.io.InputStatus;
@@ -163,7 +165,11 @@ public final class KafkaSourceReader<T, OUT>
                 mapping,
                 settings.badRecordPolicy(),
                 metrics,
-                context.metricGroup().getIOMetricGroup().getNumRecordsInCounter());
+                context.metricGroup().getIOMetricGroup().getNumRecordsInCounter(),
+                RecordTracer.Registry.lookup(readerConfiguration(context.getConfiguration())
+                        .get(ConfigOptions.key(RecordTracer.APPLICATION_ID)
+                                .stringType()
+                                .noDefaultValue())));
         AdjustableRateLimiter<KafkaPartitionSplit> limiter = settings.maxRecordsPerSecond() > 0 || settings.controlled()
                 ? new AdjustableRateLimiter<>(settings.maxRecordsPerSecond() / context.currentParallelism())
                 : null;

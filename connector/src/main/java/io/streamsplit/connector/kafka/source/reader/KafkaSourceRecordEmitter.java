@@ -5,6 +5,7 @@ import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.source.KafkaRecordCollector;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
+import io.streamsplit.connector.kafka.trace.RecordTracer;
 import io.streamsplit.connector.kafka.trace.TraceContext;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
@@ -32,6 +33,7 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
     private final KafkaSourceReaderMetrics metrics;
     private final Counter numRecordsIn;
     private final Collector collector = new Collector();
+    private final @Nullable RecordTracer tracer;
 
     KafkaSourceRecordEmitter(
             String sourceName,
@@ -39,7 +41,9 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
             ElementMapping<T, OUT> mapping,
             BadRecordPolicy policy,
             KafkaSourceReaderMetrics metrics,
-            Counter numRecordsIn) {
+            Counter numRecordsIn,
+            @Nullable RecordTracer tracer) {
+        this.tracer = tracer;
         this.sourceName = sourceName;
         this.userEmitter = userEmitter;
         this.mapping = mapping;
@@ -72,7 +76,7 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
     private void emit(ConsumerRecord<byte[], byte[]> record, SourceOutput<OUT> output) throws Exception {
         collector.recordTimestamp = record.timestamp();
         collector.downstreamFailure = null;
-        boolean traced = TraceContext.enter(record.headers());
+        boolean traced = TraceContext.enter(record.headers(), tracer, sourceName);
         try {
             userEmitter.emit(record, collector);
         } catch (Exception | LinkageError e) {

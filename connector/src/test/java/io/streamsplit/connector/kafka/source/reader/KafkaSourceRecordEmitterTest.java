@@ -67,7 +67,8 @@ class KafkaSourceRecordEmitterTest {
                 ElementMapping.withDeadLetters(),
                 BadRecordPolicy.DEAD_LETTER,
                 metrics,
-                new SimpleCounter());
+                new SimpleCounter(),
+                null);
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
         assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split))
@@ -94,7 +95,8 @@ class KafkaSourceRecordEmitterTest {
                 ElementMapping.elementsOnly(),
                 BadRecordPolicy.SKIP,
                 metrics,
-                new SimpleCounter());
+                new SimpleCounter(),
+                null);
 
         assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), new FailingOutput<>(), split))
                 .hasMessage("the operator after the source failed");
@@ -111,7 +113,8 @@ class KafkaSourceRecordEmitterTest {
                 ElementMapping.withDeadLetters(),
                 BadRecordPolicy.DEAD_LETTER,
                 metrics,
-                new SimpleCounter());
+                new SimpleCounter(),
+                null);
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
         emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split);
@@ -135,7 +138,8 @@ class KafkaSourceRecordEmitterTest {
                 ElementMapping.elementsOnly(),
                 BadRecordPolicy.SKIP,
                 metrics,
-                recordsIn);
+                recordsIn,
+                null);
         List<String> collected = new ArrayList<>();
         KafkaPartitionRecords fetch = fetchOf(List.of(record(41, "a"), record(42, "bad"), record(43, "c")));
         fetch.nextSplit();
@@ -158,7 +162,8 @@ class KafkaSourceRecordEmitterTest {
                 ElementMapping.elementsOnly(),
                 BadRecordPolicy.SKIP,
                 metrics,
-                new SimpleCounter());
+                new SimpleCounter(),
+                null);
         KafkaPartitionRecords fetch = fetchOf(List.of(record(41, "a"), record(42, "b"), record(43, "c")));
         fetch.nextSplit();
         List<String> collected = new ArrayList<>();

@@ -51,10 +51,14 @@ class DashboardIT {
     void everyPanelOfTheDashboardShowsDataFromARealPrometheus() throws Exception {
         Path binary = prometheus();
         List<String> queries = new ArrayList<>();
+        Map<String, List<String>> panels = new java.util.LinkedHashMap<>();
         for (JsonNode panel : json.readTree(DASHBOARD.toFile()).path("panels")) {
+            List<String> exprs = new ArrayList<>();
             for (JsonNode target : panel.path("targets")) {
-                queries.add(target.path("expr").asString());
+                exprs.add(target.path("expr").asString());
             }
+            queries.addAll(exprs);
+            panels.put(panel.path("title").asString(), exprs);
         }
         assertThat(queries).hasSizeGreaterThanOrEqualTo(9);
 
@@ -96,9 +100,48 @@ class DashboardIT {
                 }
                 assertThat(empty).as("panel queries without a number").isEmpty();
             });
+            drawPicture(base, panels);
         } finally {
             prometheus.destroy();
             prometheus.waitFor();
+        }
+    }
+
+    /**
+     * The same queries plotted, as the dashboard would show them: {@code target/dashboard.svg}, and
+     * with {@code -Ddashboard.picture=<path>} (after that many seconds more of data,
+     * {@code -Ddashboard.seconds}, default 60) also there — how docs/grafana/dashboard.svg is made.
+     */
+    private void drawPicture(String base, Map<String, List<String>> panels) throws Exception {
+        String picture = System.getProperty("dashboard.picture");
+        if (picture != null) {
+            Thread.sleep(Long.getLong("dashboard.seconds", 60) * 1000);
+        }
+        long end = System.currentTimeMillis() / 1000;
+        Map<String, List<List<double[]>>> series = new java.util.LinkedHashMap<>();
+        for (var panel : panels.entrySet()) {
+            List<List<double[]>> lines = new ArrayList<>();
+            for (String query : panel.getValue()) {
+                HttpResponse<String> response = get(base + "/api/v1/query_range?start=" + (end - 600) + "&end=" + end
+                        + "&step=1&query=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
+                for (JsonNode result :
+                        json.readTree(response.body()).path("data").path("result")) {
+                    List<double[]> points = new ArrayList<>();
+                    for (JsonNode value : result.path("values")) {
+                        double y = Double.parseDouble(value.path(1).asString());
+                        if (Double.isFinite(y)) {
+                            points.add(new double[] {value.path(0).asDouble(), y});
+                        }
+                    }
+                    lines.add(points);
+                }
+            }
+            series.put(panel.getKey(), lines);
+        }
+        String svg = DashboardPicture.draw(series);
+        Files.writeString(Path.of("target", "dashboard.svg"), svg);
+        if (picture != null) {
+            Files.writeString(Path.of(picture), svg);
         }
     }
 

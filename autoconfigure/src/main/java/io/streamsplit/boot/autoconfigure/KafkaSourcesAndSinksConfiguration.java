@@ -11,7 +11,6 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
-import java.util.UUID;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -69,8 +68,10 @@ class KafkaSourcesAndSinksConfiguration {
                 new UserBeans(beanFactory),
                 formats,
                 customizers.orderedStream().toList(),
-                // embedded: the cluster's id, which its readers also know; remote: only this context's own
-                cluster != null ? cluster.applicationId() : "streamsplit-" + UUID.randomUUID());
+                // embedded: the cluster's id, which its readers also know. Remote: nothing on the TaskManagers
+                // looks it up, and it is serialized into every sink, so it must be the same on every start
+                // (else each start would see "another version" of the job and upgrade it instead of adopting it)
+                cluster != null ? cluster.applicationId() : "streamsplit-" + job.name());
     }
 
     @Bean

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -165,25 +166,27 @@ final class DeadLetterReplay {
     private void refuseWhileStillBad(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, long[]> ranges)
             throws Exception {
         Function<ConsumerRecord<byte[], byte[]>, @Nullable Throwable> check = source.badRecordCheck();
-        long checked = 0;
-        long stillBad = 0;
-        String first = null;
-        for (ConsumerRecord<byte[], byte[]> record : read(consumer, ranges)) {
-            checked++;
-            ConsumerRecord<byte[], byte[]> original = asOriginal(record);
-            Throwable error = check.apply(original);
-            if (error != null) {
-                stillBad++;
-                if (first == null) {
-                    first = "topic " + original.topic() + ", partition " + original.partition() + ", offset "
-                            + original.offset() + ": " + error.getClass().getName() + ": " + error.getMessage();
+        long[] checked = {0};
+        long[] stillBad = {0};
+        String[] first = {null};
+        readInBatches(consumer, ranges, batch -> {
+            for (ConsumerRecord<byte[], byte[]> record : batch) {
+                checked[0]++;
+                ConsumerRecord<byte[], byte[]> original = asOriginal(record);
+                Throwable error = check.apply(original);
+                if (error != null) {
+                    stillBad[0]++;
+                    if (first[0] == null) {
+                        first[0] = "topic " + original.topic() + ", partition " + original.partition() + ", offset "
+                                + original.offset() + ": " + error.getClass().getName() + ": " + error.getMessage();
+                    }
                 }
             }
-        }
-        if (stillBad > 0) {
-            throw new Refused(stillBad + " of " + checked + " dead letters of source '" + sourceName
+        });
+        if (stillBad[0] > 0) {
+            throw new Refused(stillBad[0] + " of " + checked[0] + " dead letters of source '" + sourceName
                     + "' still fail with the source's deserializer, so they would come straight back to "
-                    + deadLetterTopic + " (first: " + first + "). Deploy the fix first, or replay them to"
+                    + deadLetterTopic + " (first: " + first[0] + "). Deploy the fix first, or replay them to"
                     + " another topic with \"topic\".");
         }
     }
@@ -194,17 +197,7 @@ final class DeadLetterReplay {
         ranges.keySet().forEach(p -> replayed.put(p, 0L));
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             producer.initTransactions();
-            List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
-            seek(consumer, ranges);
-            while (!done(consumer, ranges)) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (record.offset() < ranges.get(tp(record))[1]) {
-                        batch.add(record);
-                    }
-                }
-                if (batch.isEmpty()) {
-                    continue;
-                }
+            readInBatches(consumer, ranges, batch -> {
                 producer.beginTransaction();
                 Map<TopicPartition, OffsetAndMetadata> progress = new LinkedHashMap<>();
                 for (ConsumerRecord<byte[], byte[]> record : batch) {
@@ -214,8 +207,7 @@ final class DeadLetterReplay {
                 }
                 producer.sendOffsetsToTransaction(progress, new ConsumerGroupMetadata(replayGroup()));
                 producer.commitTransaction();
-                batch.clear();
-            }
+            });
             // the mark also moves past transaction markers and a range's end, so a replay asked again starts there
             Map<TopicPartition, OffsetAndMetadata> marks = new LinkedHashMap<>();
             ranges.forEach((partition, range) -> {
@@ -250,19 +242,23 @@ final class DeadLetterReplay {
         return result;
     }
 
-    /** Every record of the ranges (a first pass, for the check). */
-    private List<ConsumerRecord<byte[], byte[]>> read(
-            KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, long[]> ranges) {
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    /** Hands the ranges' records to {@code batches}, one poll's worth at a time, in offset order per partition. */
+    private static void readInBatches(
+            KafkaConsumer<byte[], byte[]> consumer,
+            Map<TopicPartition, long[]> ranges,
+            Consumer<List<ConsumerRecord<byte[], byte[]>>> batches) {
         seek(consumer, ranges);
         while (!done(consumer, ranges)) {
+            List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                 if (record.offset() < ranges.get(tp(record))[1]) {
-                    records.add(record);
+                    batch.add(record);
                 }
             }
+            if (!batch.isEmpty()) {
+                batches.accept(batch);
+            }
         }
-        return records;
     }
 
     /** Assigns and positions the partitions with something to read (no seek past a partition's end). */

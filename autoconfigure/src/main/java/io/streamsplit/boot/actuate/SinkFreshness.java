@@ -111,10 +111,12 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
         Map<String, Object> described = new LinkedHashMap<>();
         described.put("count", snapshot.count());
         if (snapshot.count() > 0) {
+            long max = Math.round(snapshot.max(TimeUnit.MILLISECONDS));
             for (ValueAtPercentile percentile : snapshot.percentileValues()) {
+                // a percentile is interpolated within its histogram bucket: never show it above the max seen
                 described.put(
                         "p" + percentileName(percentile.percentile()),
-                        Math.round(percentile.value(TimeUnit.MILLISECONDS)));
+                        Math.min(max, Math.round(percentile.value(TimeUnit.MILLISECONDS))));
             }
             described.put("meanMs", Math.round(snapshot.mean(TimeUnit.MILLISECONDS)));
             described.put("maxMs", Math.round(snapshot.max(TimeUnit.MILLISECONDS)));

@@ -65,7 +65,8 @@ class OperationsIT {
         String running = get("/actuator/streamsplit").body();
         assertThat(running)
                 .contains("\"job\":\"operated\"", "\"state\":\"RUNNING\"", "\"parallelism\":2")
-                .contains("\"sinks\":{\"upper\":{\"topic\":\"ops-out\",\"deliveryGuarantee\":\"EXACTLY_ONCE\"}}")
+                .contains("\"sinks\":{\"upper\":{\"topic\":\"ops-out\",\"deliveryGuarantee\":\"EXACTLY_ONCE\","
+                        + "\"freshness\":{\"count\":50,\"p50Ms\":")
                 .contains("\"sources\":{\"words\":{")
                 .contains("\"maxRecordsPerSecond\":5000.0");
 

@@ -50,9 +50,11 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
         this.jobId = jobId;
     }
 
-    /** Embedded mode. @param observerIds each sink's observer id ({@code KafkaSinkFactory.freshnessObserverId}) */
-    public static SinkFreshness embedded(Map<String, String> observerIds) {
-        return new SinkFreshness(observerIds, null, () -> null);
+    /** Embedded mode: the sinks of the application whose id is {@code applicationId} ({@code KafkaSinkFactory.applicationId}). */
+    public static SinkFreshness embedded(String applicationId, List<String> sinks) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        sinks.forEach(sink -> ids.put(sink, ObservedSerializationSchema.observerId(applicationId, sink)));
+        return new SinkFreshness(ids, null, () -> null);
     }
 
     /** Remote mode: the sinks' Flink histograms of job {@code jobId}, read over {@code rest}. */
@@ -78,7 +80,11 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
         });
     }
 
-    /** Each sink's freshness by name, as {@link #describe} gives it; empty when there is none to show. */
+    /**
+     * Each sink's freshness by name, in ms: embedded, count, the published percentiles, mean and max;
+     * remote, median, p99 and max of the writers' recent records (one read of Flink's REST API). Empty
+     * when there is none to show.
+     */
     public Map<String, Object> describeAll() {
         Map<String, Object> all = new LinkedHashMap<>();
         if (rest != null) {
@@ -94,15 +100,8 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
         return all;
     }
 
-    /**
-     * The sink's freshness so far, in ms: embedded, count, the published percentiles, mean and max;
-     * remote, median, p99 and max of the writers' recent records. {@code null} when unknown.
-     */
-    @SuppressWarnings("unchecked")
-    public @Nullable Map<String, Object> describe(String sink) {
-        if (rest != null) {
-            return (Map<String, Object>) readRemote().get(sink);
-        }
+    /** Embedded: the sink's freshness so far (count, the published percentiles, mean and max, in ms), or {@code null}. */
+    private @Nullable Map<String, Object> describe(String sink) {
         Timer timer = timers.get(sink);
         if (timer == null) {
             return null;

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.flink.core.execution.JobClient;
 import org.jspecify.annotations.Nullable;
@@ -48,7 +47,7 @@ public class StreamSplitEndpoint {
     private final @Nullable String savepointDirectory;
     private final Supplier<Map<String, StreamSplitKafkaSource<?>>> built;
     private final SourceControls controls;
-    private final Function<String, @Nullable Map<String, Object>> sinkFreshness;
+    private final Supplier<Map<String, Object>> sinkFreshness;
 
     public StreamSplitEndpoint(
             Supplier<Map<String, StreamSplitKafkaSource<?>>> built,
@@ -57,7 +56,7 @@ public class StreamSplitEndpoint {
             JobProgress progress,
             StreamSplitProperties properties,
             @Nullable String savepointDirectory,
-            Function<String, @Nullable Map<String, Object>> sinkFreshness) {
+            Supplier<Map<String, Object>> sinkFreshness) {
         this.built = built;
         this.sinkFreshness = sinkFreshness;
         this.controls = new SourceControls(built);
@@ -115,11 +114,12 @@ public class StreamSplitEndpoint {
         });
         state.put("sources", sources);
         Map<String, Object> sinks = new LinkedHashMap<>();
+        Map<String, Object> freshnessBySink = sinkFreshness.get(); // remote: one read of Flink's REST API
         properties.getKafka().getSinks().forEach((name, sink) -> {
             Map<String, Object> described = new LinkedHashMap<>();
             described.put("topic", sink.getTopic() != null ? sink.getTopic() : "(topic-selector)");
             described.put("deliveryGuarantee", sink.getDeliveryGuarantee().name());
-            Map<String, Object> freshness = sinkFreshness.apply(name);
+            Object freshness = freshnessBySink.get(name);
             if (freshness != null) {
                 described.put("freshness", freshness);
             }

@@ -162,9 +162,9 @@ public final class StreamSplitActuatorAutoConfiguration {
                     progress,
                     properties,
                     savepointDirectory(properties),
-                    sink -> {
+                    () -> {
                         SinkFreshness measured = freshness.getIfAvailable();
-                        return measured == null ? null : measured.describe(sink);
+                        return measured == null ? Map.<String, Object>of() : measured.describeAll();
                     });
         }
 
@@ -239,9 +239,9 @@ public final class StreamSplitActuatorAutoConfiguration {
                                     : null;
                         });
             }
-            Map<String, String> ids = new LinkedHashMap<>();
-            properties.getKafka().getSinks().keySet().forEach(name -> ids.put(name, sinks.freshnessObserverId(name)));
-            return SinkFreshness.embedded(ids);
+            return SinkFreshness.embedded(
+                    sinks.applicationId(),
+                    List.copyOf(properties.getKafka().getSinks().keySet()));
         }
     }
 }

@@ -10,7 +10,6 @@ import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
 import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
 import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
-import io.streamsplit.connector.kafka.sink.SinkObservers;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
@@ -204,14 +203,6 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                 sink.getCharset());
         // the startup check builds each sink once to check it; the sink it builds is never used
         return (SerializationSchema<T>) (writer == null ? BytesFormat.INSTANCE : writer);
-    }
-
-    /**
-     * The id under which the writers of sink {@code name} report each record's freshness in this JVM
-     * ({@link SinkObservers}); unique to this application context.
-     */
-    public String freshnessObserverId(String name) {
-        return ObservedSerializationSchema.observerId(applicationId, name);
     }
 
     /**

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -91,7 +92,7 @@ public final class BenchmarkSupport {
     }
 
     /** Reads {@code topic} from the beginning to its current end with read_committed; returns the record count. */
-    static long readToEnd(String bootstrapServers, String topic) {
+    public static long readToEnd(String bootstrapServers, String topic) {
         return readToEnd(bootstrapServers, topic, value -> value, false);
     }
 
@@ -144,6 +145,16 @@ public final class BenchmarkSupport {
     /** Writes {@code count} records with the values {@code values} gives, evenly over the topic's partitions. */
     public static void writeRecords(
             String bootstrapServers, String topic, int count, java.util.function.IntFunction<byte[]> values) {
+        writeRecords(bootstrapServers, topic, count, values, i -> List.of());
+    }
+
+    /** The same, each record with the headers {@code headers} gives for it. */
+    public static void writeRecords(
+            String bootstrapServers,
+            String topic,
+            int count,
+            java.util.function.IntFunction<byte[]> values,
+            java.util.function.IntFunction<List<Header>> headers) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
@@ -162,11 +173,14 @@ public final class BenchmarkSupport {
             // partitions empty for small inputs and uneven ones for large; every partition gets its share
             int partitions = producer.partitionsFor(topic).size();
             for (int i = 0; i < count && failure.get() == null; i++) {
-                producer.send(new ProducerRecord<>(topic, i % partitions, null, values.apply(i)), (metadata, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    }
-                });
+                producer.send(
+                        new ProducerRecord<byte[], byte[]>(
+                                topic, i % partitions, null, values.apply(i), headers.apply(i)),
+                        (metadata, e) -> {
+                            if (e != null) {
+                                failure.compareAndSet(null, e);
+                            }
+                        });
             }
             producer.flush();
         }

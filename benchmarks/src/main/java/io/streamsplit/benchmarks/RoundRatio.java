@@ -18,9 +18,12 @@ public record RoundRatio(double median, double low, double high, int rounds) {
 
     /** a/b per round over the runs both readers have. */
     public static RoundRatio of(Map<Reader, List<Double>> values, Reader a, Reader b) {
+        return of(values.get(a), values.get(b));
+    }
+
+    /** as[i]/bs[i] per round over the rounds both lists have. */
+    public static RoundRatio of(List<Double> as, List<Double> bs) {
         List<Double> ratios = new ArrayList<>();
-        List<Double> as = values.get(a);
-        List<Double> bs = values.get(b);
         for (int i = 0; i < Math.min(as.size(), bs.size()); i++) {
             ratios.add(as.get(i) / bs.get(i));
         }

@@ -11,7 +11,9 @@ import org.springframework.context.annotation.Bean;
 /**
  * The application whose start-up and footprint {@code AppStartBenchmark} measures: one source
  * ({@code in}, Strings), a map, one sink ({@code out}), no windows, on the embedded MiniCluster,
- * with Actuator's health over HTTP, as a small production service would run.
+ * with Actuator's health over HTTP, as a small production service would run. With profile {@code
+ * totals}: JSON payments → running total per account → exactly-once sink, what {@code TotalsBenchmark}
+ * measures against the same job wired by hand ({@link HandWiredTotalsJob}).
  */
 @SpringBootApplication
 public class UppercaseApplication {
@@ -26,6 +28,13 @@ public class UppercaseApplication {
     StreamSplitPipeline uppercase() {
         return pipeline -> pipeline.sink(
                 "out", pipeline.<String>source("in").map(new Uppercase()).name("uppercase"));
+    }
+
+    /** The running total per account (profile {@code totals}), as {@link HandWiredTotalsJob} wires it by hand. */
+    @Bean
+    @ConditionalOnProperty(name = "uppercase.pipeline", havingValue = "totals")
+    StreamSplitPipeline totals() {
+        return pipeline -> pipeline.sink("out", RunningTotals.of(pipeline.<Payment>source("in")));
     }
 
     static final class Uppercase implements MapFunction<String, String> {

@@ -71,9 +71,19 @@ public final class AppStartBenchmark {
 
     private AppStartBenchmark() {}
 
+    /**
+     * The benchmarks app's jar, from the repository's root ({@code exec:java}) or from a module's directory
+     * (the ITs); the root's path when neither has it, for the error message.
+     */
+    static Path benchmarksAppJar() {
+        Path fromRoot = Path.of("benchmarks-app", "target", "streamsplit-benchmarks-app-exec.jar");
+        Path fromModule = Path.of("..").resolve(fromRoot);
+        return Files.isRegularFile(fromRoot) || !Files.isRegularFile(fromModule) ? fromRoot : fromModule;
+    }
+
     public static void main(String[] args) throws Exception {
         Map<String, String> f = new LinkedHashMap<>();
-        f.put("jar", "../benchmarks-app/target/streamsplit-benchmarks-app-exec.jar");
+        f.put("jar", benchmarksAppJar().toString());
         f.put("rounds", "3");
         f.put("rss-after", "60");
         f.put("configs", "fat-jar,small,cds,cds-small");
@@ -153,6 +163,38 @@ public final class AppStartBenchmark {
         return runs;
     }
 
+    /**
+     * Extracts a Spring Boot jar with {@code -Djarmode=tools extract} into {@code work}: the app's jar with
+     * its libraries beside it in the manifest's class path, so {@code java -cp} sees one flat class path.
+     */
+    static Path extract(Path jar, Path work) throws IOException, InterruptedException {
+        Path dir = work.resolve("extracted");
+        exec(
+                List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Djarmode=tools",
+                        "-jar",
+                        jar.toString(),
+                        "extract",
+                        "--destination",
+                        dir.toString()),
+                work);
+        return dir.resolve(jar.getFileName());
+    }
+
+    private static void exec(List<String> command, Path work) throws IOException, InterruptedException {
+        Path log = work.resolve("prepare.log");
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        if (!process.waitFor(180, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            process.destroyForcibly();
+            throw new IllegalStateException(
+                    String.join(" ", command) + " failed; its output:\n" + Files.readString(log));
+        }
+    }
+
     /** Whether a configuration starts the extracted jar from a CDS archive (every {@code cds*} one). */
     static boolean cds(String config) {
         return config.startsWith("cds");
@@ -210,10 +252,7 @@ public final class AppStartBenchmark {
 
         private Path extracted() throws IOException, InterruptedException {
             if (extractedJar == null) {
-                Path dir = work.resolve("extracted");
-                exec(List.of(
-                        java(), "-Djarmode=tools", "-jar", jar.toString(), "extract", "--destination", dir.toString()));
-                extractedJar = dir.resolve(jar.getFileName());
+                extractedJar = extract(jar, work);
             }
             return extractedJar;
         }
@@ -231,23 +270,10 @@ public final class AppStartBenchmark {
                         "-jar",
                         extracted().toString()));
                 training.addAll(appArgs(group + "-training", output));
-                exec(training);
+                exec(training, work);
                 archive = jsa;
             }
             return archive;
-        }
-
-        private void exec(List<String> command) throws IOException, InterruptedException {
-            Path log = work.resolve("prepare.log");
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            if (!process.waitFor(180, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                process.destroyForcibly();
-                throw new IllegalStateException(
-                        String.join(" ", command) + " failed; its output:\n" + Files.readString(log));
-            }
         }
 
         private static String java() {

@@ -18,7 +18,7 @@ class AppStartBenchmarkIT {
     void theAppStartsSubmitsItsJobAndWritesOutputInThatOrder() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         List<AppStartBenchmark.AppRun> runs = AppStartBenchmark.run(
-                Path.of("../benchmarks-app/target/streamsplit-benchmarks-app-exec.jar"),
+                AppStartBenchmark.benchmarksAppJar(),
                 List.of("fat-jar"),
                 1,
                 Duration.ZERO,

@@ -6,6 +6,8 @@ import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.tracing.MicrometerRecordTracer;
 import io.streamsplit.connector.kafka.trace.RecordTracer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,11 +35,17 @@ public final class StreamSplitTracingAutoConfiguration {
     /** Registers the tracer under the cluster's application id for as long as the context lives. */
     public static final class RecordTracing implements DisposableBean {
 
+        private static final Logger LOG = LoggerFactory.getLogger(RecordTracing.class);
+
         private final String applicationId;
 
-        RecordTracing(String applicationId, RecordTracer tracer) {
+        RecordTracing(String applicationId, RecordTracer tracer, Tracer micrometerTracer) {
             this.applicationId = applicationId;
             RecordTracer.Registry.register(applicationId, tracer);
+            LOG.info(
+                    "Tracing records with Micrometer Tracing ({}): a span per record read that carries a traceparent"
+                            + " header, and per record each sink writes for it",
+                    micrometerTracer.getClass().getSimpleName());
         }
 
         @Override
@@ -49,6 +57,6 @@ public final class StreamSplitTracingAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RecordTracing streamSplitRecordTracing(Tracer tracer, Propagator propagator, EmbeddedFlinkCluster cluster) {
-        return new RecordTracing(cluster.applicationId(), new MicrometerRecordTracer(tracer, propagator));
+        return new RecordTracing(cluster.applicationId(), new MicrometerRecordTracer(tracer, propagator), tracer);
     }
 }

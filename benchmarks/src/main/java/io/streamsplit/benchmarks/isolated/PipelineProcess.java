@@ -1,0 +1,143 @@
+package io.streamsplit.benchmarks.isolated;
+
+import io.streamsplit.benchmarks.BenchmarkSupport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A whole pipeline in a JVM of its own (a StreamSplit app, or a hand-wired Flink job), measured from
+ * the outside: it reads input already waiting and writes one output record per input record; the run
+ * ends when a {@code read_committed} reader can see them all. Visible records are counted from the output
+ * partitions' last stable offsets, read every 50 ms, without reading the records: in a transactional topic
+ * every commit also takes one offset per partition (its marker), so there each rise of a partition's
+ * offset counts one marker less. That holds while commits are further apart than the polls (checkpoints
+ * of 1 s and up); afterwards the records are read back and counted, and a difference fails the run. The
+ * JVM is stopped with SIGTERM at the end.
+ */
+final class PipelineProcess {
+
+    /**
+     * Records/s from the first to the last output record, the JVM's CPU seconds per million records in
+     * that span, its peak RSS in MB, the output records counted at the end, and its log (kept after the
+     * JVM ends).
+     */
+    record Figures(double recordsPerSecond, double cpuPerMillion, double peakRssMb, long outputRecords, Path log) {}
+
+    private PipelineProcess() {}
+
+    /** Starts {@code command} with its output to {@code log} and measures it until {@code records} are out. */
+    static Figures measure(
+            String label,
+            List<String> command,
+            Path log,
+            String bootstrap,
+            Admin admin,
+            String output,
+            int partitions,
+            long records,
+            boolean transactional)
+            throws Exception {
+        Figures figures;
+        Process app = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        try {
+            List<TopicPartition> outputPartitions = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                outputPartitions.add(new TopicPartition(output, p));
+            }
+            long[] offsets = new long[partitions];
+            long[] commits = new long[partitions];
+            long first = 0;
+            long countAtFirst = 0;
+            double cpuAtFirst = 0;
+            long lastCount = -1;
+            long lastProgress = System.nanoTime();
+            while (true) {
+                long count = 0;
+                long[] lso = committed(admin, outputPartitions);
+                for (int p = 0; p < partitions; p++) {
+                    if (lso[p] > offsets[p]) {
+                        commits[p]++;
+                        offsets[p] = lso[p];
+                    }
+                    count += offsets[p] - (transactional ? commits[p] : 0);
+                }
+                long now = System.nanoTime();
+                if (first == 0 && count > 0) {
+                    first = now;
+                    countAtFirst = count;
+                    cpuAtFirst = ProcStats.cpuSeconds(app.pid());
+                }
+                if (count >= records) {
+                    double cpu = ProcStats.cpuSeconds(app.pid()) - cpuAtFirst;
+                    long counted = count - countAtFirst;
+                    double seconds = Math.max(now - first, 1) / 1e9;
+                    figures = new Figures(
+                            counted / seconds,
+                            counted == 0 ? Double.NaN : cpu / counted * 1e6,
+                            ProcStats.peakRssMb(app.pid()),
+                            count,
+                            log);
+                    break;
+                }
+                if (count != lastCount) {
+                    lastCount = count;
+                    lastProgress = now;
+                }
+                if (!app.isAlive()
+                        || now - lastProgress > Duration.ofSeconds(90).toNanos()) {
+                    throw new IllegalStateException(label + ": " + count + " of " + records + " records out and "
+                            + (app.isAlive() ? "no progress for 90 s" : "the JVM exited") + "; its log:\n" + tail(log));
+                }
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+        } finally {
+            app.destroy(); // SIGTERM: a StreamSplit app stops its job and closes the MiniCluster
+            if (!app.waitFor(30, TimeUnit.SECONDS)) {
+                app.destroyForcibly().waitFor();
+            }
+        }
+        if (transactional) {
+            long read = BenchmarkSupport.readToEnd(bootstrap, output);
+            if (read != figures.outputRecords()) {
+                throw new IllegalStateException(label + ": counted " + figures.outputRecords() + " records from the"
+                        + " offsets but read " + read + " (commits closer together than the 50 ms polls?)");
+            }
+        }
+        return figures;
+    }
+
+    /** The last 80 lines of a log, for an error message. */
+    static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
+    }
+
+    /** Each partition's last stable offset: the end of what a read_committed consumer can see. */
+    private static long[] committed(Admin admin, List<TopicPartition> partitions) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
+        partitions.forEach(p -> latest.put(p, OffsetSpec.latest()));
+        return admin
+                .listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .all()
+                .get(30, TimeUnit.SECONDS)
+                .values()
+                .stream()
+                .mapToLong(info -> info.offset())
+                .toArray();
+    }
+}

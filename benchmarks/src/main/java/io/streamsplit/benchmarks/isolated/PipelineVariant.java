@@ -1,0 +1,199 @@
+package io.streamsplit.benchmarks.isolated;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+
+/**
+ * A pipeline {@link PipelineBenchmark} measures: which job, on which input, how it is started. Every
+ * variant runs from the benchmarks app's extracted jar ({@code java -cp app.jar <main>}), so they share
+ * one class path and one start-up path:
+ *
+ * <ul>
+ *   <li>{@code plain}, {@code headers}, {@code traced}, {@code traced-10pct}: the starter's source → map →
+ *       sink ({@code UppercaseApplication}) on input without headers, with a sampled {@code traceparent}
+ *       and {@code tracestate} per record, the same with Micrometer Tracing over the OpenTelemetry SDK on
+ *       the class path, and with one record in ten sampled upstream;
+ *   <li>{@code starter}, {@code hand-wired}: JSON payments → running total per account → exactly-once
+ *       sink, from YAML (profile {@code totals}) and as a plain Flink job with the official connector
+ *       ({@code HandWiredTotalsJob}).
+ * </ul>
+ */
+enum PipelineVariant {
+    PLAIN("plain", Input.PLAIN, Job.UPPERCASE, false),
+    HEADERS("headers", Input.SAMPLED, Job.UPPERCASE, false),
+    TRACED("traced", Input.SAMPLED, Job.UPPERCASE, true),
+    TRACED_TENTH("traced-10pct", Input.TENTH_SAMPLED, Job.UPPERCASE, true),
+    STARTER("starter", Input.PAYMENTS, Job.TOTALS, false),
+    HAND_WIRED("hand-wired", Input.PAYMENTS, Job.HAND_WIRED_TOTALS, false);
+
+    /** The app's log line when records are traced (StreamSplitTracingAutoConfiguration). */
+    static final String TRACING_LINE = "Tracing records with Micrometer Tracing";
+
+    /** The jars Micrometer Tracing over OpenTelemetry adds to an application (the benchmarks module has them). */
+    private static final Pattern TRACING_JARS = Pattern.compile(
+            "(micrometer-tracing|spring-boot-micrometer-tracing|spring-boot-opentelemetry|opentelemetry-|context-propagation)"
+                    + "[^" + Pattern.quote(File.separator) + "]*\\.jar$");
+
+    /** The input topic's records. */
+    enum Input {
+        PLAIN,
+        SAMPLED,
+        TENTH_SAMPLED,
+        PAYMENTS;
+
+        String topic() {
+            return "pipe.in-" + name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        byte[] value(int i, int valueSize, int accounts) {
+            if (this == PAYMENTS) {
+                return String.format(
+                                Locale.ROOT, "{\"id\":%d,\"account\":\"a%d\",\"amount\":%d}", i, i % accounts, i % 100)
+                        .getBytes(StandardCharsets.UTF_8);
+            }
+            byte[] value = new byte[valueSize];
+            Arrays.fill(value, (byte) 'x');
+            return value;
+        }
+
+        List<Header> headers(int i) {
+            if (this == PLAIN || this == PAYMENTS) {
+                return List.of();
+            }
+            String flags = this == SAMPLED || i % 10 == 0 ? "01" : "00";
+            String traceparent = String.format(Locale.ROOT, "00-%032x-%016x-%s", i + 1, i + 1, flags);
+            return List.of(
+                    new RecordHeader("traceparent", traceparent.getBytes(StandardCharsets.US_ASCII)),
+                    new RecordHeader("tracestate", "bench=1".getBytes(StandardCharsets.US_ASCII)));
+        }
+    }
+
+    /** The job and how it is launched. */
+    enum Job {
+        UPPERCASE,
+        TOTALS,
+        HAND_WIRED_TOTALS
+    }
+
+    final String label;
+    final Input input;
+    final Job job;
+    final boolean tracing;
+
+    PipelineVariant(String label, Input input, Job job, boolean tracing) {
+        this.label = label;
+        this.input = input;
+        this.job = job;
+        this.tracing = tracing;
+    }
+
+    static PipelineVariant of(String label) {
+        return Arrays.stream(values())
+                .filter(v -> v.label.equals(label))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown variant " + label + "; known: "
+                        + String.join(
+                                ", ", Arrays.stream(values()).map(v -> v.label).toList())));
+    }
+
+    /** Whether every output record is written once and only once (exactly-once sink), so the count must match. */
+    boolean exactlyOnce() {
+        return job != Job.UPPERCASE;
+    }
+
+    /**
+     * The JVM command: {@code java <jvm> -cp <extracted app jar>[:<tracing jars>] <main> <args>}, with
+     * {@code appArgs} (blank for none) after a StreamSplit app's own.
+     */
+    List<String> command(
+            PipelineBenchmark.Settings settings,
+            String appArgs,
+            Path jar,
+            Path logback,
+            String bootstrap,
+            String group,
+            String output) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(settings.jvmOptions());
+        List<String> classPath = new ArrayList<>(List.of(jar.toString()));
+        if (tracing) {
+            classPath.addAll(tracingJars());
+        }
+        if (job == Job.HAND_WIRED_TOTALS) {
+            command.add("-Dlogback.configurationFile=" + logback);
+        }
+        command.addAll(List.of("-cp", String.join(File.pathSeparator, classPath)));
+        if (job == Job.HAND_WIRED_TOTALS) {
+            command.addAll(List.of(
+                    "io.streamsplit.benchmarks.app.HandWiredTotalsJob",
+                    "--bootstrap-servers",
+                    bootstrap,
+                    "--input",
+                    input.topic(),
+                    "--output",
+                    output,
+                    "--group-id",
+                    group,
+                    "--checkpoint-interval-ms",
+                    String.valueOf(settings.checkpointInterval().toMillis()),
+                    "--parallelism",
+                    String.valueOf(settings.parallelism())));
+            return command;
+        }
+        command.addAll(List.of(
+                "io.streamsplit.benchmarks.app.UppercaseApplication",
+                "--streamsplit.kafka.bootstrap-servers=" + bootstrap,
+                "--streamsplit.kafka.sources.in.topics=" + input.topic(),
+                "--streamsplit.kafka.sources.in.group-id=" + group,
+                "--streamsplit.kafka.sinks.out.topic=" + output,
+                "--streamsplit.flink.parallelism=" + settings.parallelism(),
+                "--streamsplit.flink.checkpointing.interval="
+                        + settings.checkpointInterval().toMillis() + "ms",
+                // the harness reads every checkpoint's duration from this line
+                "--logging.level.org.apache.flink.runtime.checkpoint.CheckpointCoordinator=info",
+                "--server.port=0"));
+        if (job == Job.TOTALS) {
+            command.add("--spring.profiles.active=totals");
+        }
+        if (!appArgs.isBlank()) {
+            command.addAll(List.of(appArgs.trim().split("\\s+")));
+        }
+        return command;
+    }
+
+    /** Micrometer Tracing, its OpenTelemetry bridge, the SDK and Boot's auto-configuration of them. */
+    static List<String> tracingJars() {
+        List<String> jars = Arrays.stream(JvmLauncher.classPath().split(File.pathSeparator))
+                .filter(entry -> TRACING_JARS.matcher(entry).find())
+                .toList();
+        if (jars.stream().noneMatch(jar -> jar.contains("micrometer-tracing-bridge-otel"))) {
+            throw new IllegalStateException(
+                    "micrometer-tracing-bridge-otel is not on this module's class path; the traced variants need it");
+        }
+        return jars;
+    }
+
+    /** The logback configuration of the hand-wired job: what the starter's app logs, and the checkpoint line. */
+    static String handWiredLogback() {
+        return """
+                <configuration>
+                  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+                    <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder>
+                  </appender>
+                  <logger name="org.apache.kafka" level="WARN"/>
+                  <logger name="org.apache.flink" level="WARN"/>
+                  <logger name="org.apache.flink.runtime.checkpoint.CheckpointCoordinator" level="INFO"/>
+                  <root level="INFO"><appender-ref ref="OUT"/></root>
+                </configuration>
+                """;
+    }
+}

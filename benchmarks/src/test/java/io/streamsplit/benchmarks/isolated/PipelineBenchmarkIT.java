@@ -1,0 +1,50 @@
+package io.streamsplit.benchmarks.isolated;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.streamsplit.benchmarks.isolated.PipelineBenchmark.PipelineRun;
+import io.streamsplit.benchmarks.isolated.PipelineBenchmark.Settings;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A tiny run of the whole-pipeline harness, one round: the starter's pipeline with tracing, and the
+ * running-totals job from YAML and wired by hand, exactly once. The harness itself fails a run whose
+ * output count is off (exactly-once variants), whose app did not trace as the variant says, or whose
+ * output headers do not show it.
+ */
+class PipelineBenchmarkIT {
+
+    @Test
+    void measuresEachVariantAndChecksEachRunDidWhatItSays() throws Exception {
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        List<PipelineRun> runs = PipelineBenchmark.run(
+                new Settings(
+                        AppStartBenchmark.benchmarksAppJar(),
+                        5_000,
+                        1,
+                        List.of(PipelineVariant.HAND_WIRED, PipelineVariant.STARTER, PipelineVariant.TRACED),
+                        50,
+                        2,
+                        1,
+                        Duration.ofSeconds(1),
+                        100,
+                        "",
+                        "",
+                        List.of("-Xmx512m")),
+                new PrintStream(report, true, StandardCharsets.UTF_8));
+
+        assertThat(runs)
+                .extracting(PipelineRun::variant)
+                .containsExactly(PipelineVariant.HAND_WIRED, PipelineVariant.STARTER, PipelineVariant.TRACED);
+        assertThat(runs).allSatisfy(run -> assertThat(run.recordsPerSecond()).isPositive());
+        assertThat(runs.subList(0, 2))
+                .as("exactly-once output is visible only after a checkpoint, so each run completed at least one")
+                .allSatisfy(run -> assertThat(run.checkpointMillis()).isNotEmpty());
+        assertThat(report.toString(StandardCharsets.UTF_8)).contains("starter", "vs hand-wired");
+    }
+}

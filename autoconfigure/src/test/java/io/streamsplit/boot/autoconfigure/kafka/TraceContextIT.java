@@ -95,6 +95,8 @@ class TraceContextIT {
 
     private static final String FIRST = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
     private static final String SECOND = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    /** Not sampled upstream (flags 00). */
+    private static final String UNSAMPLED = "00-5cf92f3577b34da6a3ce929d0e0e4736-11f067aa0ba902b7-00";
 
     /**
      * Without spans (an application without Micrometer Tracing; here its auto-configuration is left
@@ -102,7 +104,7 @@ class TraceContextIT {
      */
     @Test
     void outputRecordsCarryTheirInputRecordsTraceContext() throws Exception {
-        String servers = runWithThreeOrders(
+        String servers = runWithFourOrders(
                 "tc", "spring.autoconfigure.exclude=" + StreamSplitTracingAutoConfiguration.class.getName());
         String first = FIRST;
         String second = SECOND;
@@ -118,6 +120,8 @@ class TraceContextIT {
                     .isEqualTo(Map.of("traceparent", first, "tracestate", "vendor=1", "baggage", "user=ann"));
             assertThat(latest.get("b=b1")).isEqualTo(Map.of("traceparent", second));
             assertThat(latest.get("c=c1")).isEmpty();
+            assertThat(upper.get("D1")).isEqualTo(Map.of("traceparent", UNSAMPLED));
+            assertThat(latest.get("d=d1")).isEqualTo(Map.of("traceparent", UNSAMPLED));
         } finally {
             app.close();
         }
@@ -131,7 +135,7 @@ class TraceContextIT {
      */
     @Test
     void withMicrometerTracingEachRecordGetsAReceiveAndASendSpanInTheProducersTrace() throws Exception {
-        String servers = runWithThreeOrders("ts", "management.tracing.sampling.probability=1.0");
+        String servers = runWithFourOrders("ts", "management.tracing.sampling.probability=1.0");
         try {
             InMemorySpanExporter spans = app.getBean(InMemorySpanExporter.class);
             await().atMost(Duration.ofSeconds(30))
@@ -167,8 +171,11 @@ class TraceContextIT {
                         .isEqualTo("00-" + traceId + "-" + spanId(sends, "latest send") + "-01");
             }
             assertThat(finished)
-                    .as("no span for the record without a traceparent")
+                    .as("no span for the record without a traceparent, nor for the one not sampled upstream")
                     .hasSize(6);
+            assertThat(traceHeaders(KafkaTopics.readAll(servers, "ts-upper")).get("D1"))
+                    .as("an unsampled context travels unchanged")
+                    .isEqualTo(Map.of("traceparent", UNSAMPLED));
         } finally {
             app.close();
         }
@@ -184,8 +191,11 @@ class TraceContextIT {
 
     private ConfigurableApplicationContext app;
 
-    /** Starts the application on topics {@code <prefix>-*}, writes a1 and b1 with trace headers and c1 without, waits for the output. */
-    private String runWithThreeOrders(String prefix, String tracing) throws Exception {
+    /**
+     * Starts the application on topics {@code <prefix>-*}, writes a1 and b1 with sampled trace headers, c1
+     * without and d1 with an unsampled one, waits for the output.
+     */
+    private String runWithFourOrders(String prefix, String tracing) throws Exception {
         for (String topic : List.of(prefix + "-orders", prefix + "-upper", prefix + "-latest")) {
             KAFKA.broker().createTopic(topic, 1);
         }
@@ -210,10 +220,11 @@ class TraceContextIT {
                 List.of(
                         traced(prefix + "-orders", "a1", FIRST, "vendor=1", "user=ann"),
                         traced(prefix + "-orders", "b1", SECOND, null, null),
-                        new ProducerRecord<>(prefix + "-orders", "c1".getBytes(StandardCharsets.UTF_8))));
+                        new ProducerRecord<>(prefix + "-orders", "c1".getBytes(StandardCharsets.UTF_8)),
+                        traced(prefix + "-orders", "d1", UNSAMPLED, null, null)));
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            assertThat(KafkaTopics.values(servers, prefix + "-upper")).containsExactly("A1", "B1", "C1");
-            assertThat(KafkaTopics.values(servers, prefix + "-latest")).containsExactly("a=a1", "b=b1", "c=c1");
+            assertThat(KafkaTopics.values(servers, prefix + "-upper")).containsExactly("A1", "B1", "C1", "D1");
+            assertThat(KafkaTopics.values(servers, prefix + "-latest")).containsExactly("a=a1", "b=b1", "c=c1", "d=d1");
         });
         return servers;
     }

@@ -3,7 +3,6 @@ package io.streamsplit.connector.kafka.sink;
 import io.streamsplit.connector.kafka.trace.RecordTracer;
 import io.streamsplit.connector.kafka.trace.TraceCarrier;
 import io.streamsplit.connector.kafka.trace.TraceContext;
-import io.streamsplit.connector.kafka.trace.TraceHeaders;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
@@ -98,16 +97,10 @@ public final class ObservedSerializationSchema<T>
         if (record == null) {
             return null;
         }
-        TraceHeaders trace = element instanceof TraceCarrier carrier ? carrier.traceHeaders() : TraceContext.current();
-        if (trace != null) {
-            RecordTracer spans = tracer;
-            RecordTracer.RecordSpan span = spans == null ? null : spans.send(sinkName, trace);
-            if (span != null) {
-                span.context().addTo(record.headers());
-                span.end();
-            } else {
-                trace.addTo(record.headers());
-            }
+        if (element instanceof TraceCarrier carrier) {
+            TraceContext.addTo(record.headers(), carrier.traceHeaders(), tracer, sinkName);
+        } else {
+            TraceContext.addTo(record.headers(), tracer, sinkName);
         }
         if (timestamp != null) {
             long freshness = Math.max(0, System.currentTimeMillis() - timestamp);

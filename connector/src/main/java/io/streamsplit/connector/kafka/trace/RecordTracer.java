@@ -28,11 +28,15 @@ public interface RecordTracer {
         void end();
     }
 
-    /** A span for a record {@code source} read, child of {@code parent}; {@code null} when not sampled. */
+    /**
+     * A span for a record {@code source} read, child of {@code parent}; {@code null} when not sampled.
+     * Called only for a {@link TraceHeaders#sampled() sampled} parent: {@link TraceContext} gives a record
+     * that was not sampled upstream no span (the parent-based sampling of OpenTelemetry, Brave and Boot).
+     */
     @Nullable
     RecordSpan receive(String source, TraceHeaders parent);
 
-    /** A span for a record {@code sink} writes, child of {@code parent}; {@code null} when not sampled. */
+    /** A span for a record {@code sink} writes, child of a sampled {@code parent}; {@code null} when not sampled. */
     @Nullable
     RecordSpan send(String sink, TraceHeaders parent);
 

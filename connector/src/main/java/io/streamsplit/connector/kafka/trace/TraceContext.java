@@ -1,6 +1,8 @@
 package io.streamsplit.connector.kafka.trace;
 
+import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.jspecify.annotations.Nullable;
 
@@ -20,14 +22,59 @@ import org.jspecify.annotations.Nullable;
 @PublicEvolving
 public final class TraceContext {
 
-    private static final ThreadLocal<@Nullable TraceHeaders> CURRENT = new ThreadLocal<>();
+    private static final ThreadLocal<@Nullable Current> CURRENT = new ThreadLocal<>();
     private static final ThreadLocal<RecordTracer.@Nullable RecordSpan> SPAN = new ThreadLocal<>();
 
     private TraceContext() {}
 
     /** The trace context of the record being emitted on this thread, or {@code null}. */
     public static @Nullable TraceHeaders current() {
-        return CURRENT.get();
+        Current current = CURRENT.get();
+        return current == null ? null : current.headers();
+    }
+
+    /**
+     * Called by the sinks for each record they write: adds the current trace context's headers to {@code
+     * headers} unless they carry a {@code traceparent} already — with a {@code tracer} and a sampled
+     * context, a {@code <sink> send} span's, else the input record's own header objects, so nothing is
+     * decoded or encoded on the way.
+     */
+    public static void addTo(Headers headers, @Nullable RecordTracer tracer, String sink) {
+        Current current = CURRENT.get();
+        if (current == null) {
+            return;
+        }
+        if (tracer != null && current.sampled()) {
+            addSpan(current.headers(), headers, tracer, sink);
+        } else {
+            current.addTo(headers);
+        }
+    }
+
+    /**
+     * Like {@link #addTo(Headers, RecordTracer, String)} for an element that carries its own context
+     * ({@link TraceCarrier}); nothing when {@code trace} is {@code null}.
+     */
+    public static void addTo(
+            Headers headers, @Nullable TraceHeaders trace, @Nullable RecordTracer tracer, String sink) {
+        if (trace == null) {
+            return;
+        }
+        if (tracer != null && trace.sampled()) {
+            addSpan(trace, headers, tracer, sink);
+        } else {
+            trace.addTo(headers);
+        }
+    }
+
+    private static void addSpan(TraceHeaders parent, Headers headers, RecordTracer tracer, String sink) {
+        RecordTracer.RecordSpan span = tracer.send(sink, parent);
+        if (span == null) {
+            parent.addTo(headers);
+            return;
+        }
+        span.context().addTo(headers);
+        span.end();
     }
 
     /**
@@ -44,18 +91,21 @@ public final class TraceContext {
      * span's child). {@link #exit()} ends it.
      */
     public static boolean enter(Headers headers, @Nullable RecordTracer tracer, String source) {
-        TraceHeaders trace = TraceHeaders.of(headers);
-        if (trace == null) {
+        Header traceparent = headers.lastHeader(TraceHeaders.TRACEPARENT);
+        if (traceparent == null || traceparent.value() == null) {
             return false;
         }
-        if (tracer != null) {
-            RecordTracer.RecordSpan span = tracer.receive(source, trace);
+        Current current = new Current(headers);
+        // a record not sampled upstream gets no span: the parent-based sampler's decision, taken here
+        // from the header's flags (asking the tracer cost as much as a recorded span: PipelineBenchmark)
+        if (tracer != null && TraceHeaders.sampled(traceparent.value())) {
+            RecordTracer.RecordSpan span = tracer.receive(source, current.headers());
             if (span != null) {
                 SPAN.set(span);
-                trace = span.context();
+                current = new Current(span.context());
             }
         }
-        CURRENT.set(trace);
+        CURRENT.set(current);
         return true;
     }
 
@@ -66,6 +116,61 @@ public final class TraceContext {
         if (span != null) {
             SPAN.set(null);
             span.end();
+        }
+    }
+
+    /**
+     * What is current on a thread: the input record's headers as read (decoded into {@link TraceHeaders}
+     * only when someone asks), or a span's context. Decoding two or three headers into text and encoding
+     * them again on the way out cost ~10 % of a source → map → sink app's CPU (PipelineBenchmark, JFR).
+     */
+    private static final class Current {
+        private final @Nullable Headers input;
+        private @Nullable TraceHeaders decoded;
+
+        Current(Headers input) {
+            this.input = input;
+        }
+
+        Current(TraceHeaders decoded) {
+            this.input = null;
+            this.decoded = decoded;
+        }
+
+        boolean sampled() {
+            Headers from = input;
+            Header traceparent = from == null ? null : from.lastHeader(TraceHeaders.TRACEPARENT);
+            return traceparent == null ? headers().sampled() : TraceHeaders.sampled(traceparent.value());
+        }
+
+        TraceHeaders headers() {
+            TraceHeaders headers = decoded;
+            if (headers == null) {
+                headers = Objects.requireNonNull(TraceHeaders.of(Objects.requireNonNull(input)));
+                decoded = headers;
+            }
+            return headers;
+        }
+
+        void addTo(Headers target) {
+            Headers from = input;
+            if (from == null) {
+                headers().addTo(target);
+                return;
+            }
+            if (target.lastHeader(TraceHeaders.TRACEPARENT) != null) {
+                return;
+            }
+            copy(from, TraceHeaders.TRACEPARENT, target);
+            copy(from, TraceHeaders.TRACESTATE, target);
+            copy(from, TraceHeaders.BAGGAGE, target);
+        }
+
+        private static void copy(Headers from, String name, Headers to) {
+            Header header = from.lastHeader(name);
+            if (header != null && header.value() != null) {
+                to.add(header);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.streamsplit.connector.kafka.trace;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.IntFunction;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -39,6 +40,27 @@ public record TraceHeaders(
             return null;
         }
         return new TraceHeaders(traceparent, text(headers.lastHeader(TRACESTATE)), text(headers.lastHeader(BAGGAGE)));
+    }
+
+    /**
+     * Whether the {@code traceparent}'s sampled flag is set (its last field, bit 0), as the caller decided
+     * upstream; {@code true} when the header is not in the W3C form, so that a tracer decides.
+     */
+    public boolean sampled() {
+        return sampled(traceparent.length(), traceparent::charAt);
+    }
+
+    /** {@link #sampled()} of a {@code traceparent} header's bytes, without decoding them into text. */
+    static boolean sampled(byte[] traceparent) {
+        return sampled(traceparent.length, i -> (char) traceparent[i]);
+    }
+
+    private static boolean sampled(int length, IntFunction<Character> charAt) {
+        if (length < 55 || charAt.apply(2) != '-' || charAt.apply(35) != '-' || charAt.apply(52) != '-') {
+            return true;
+        }
+        int flags = Character.digit(charAt.apply(54), 16);
+        return flags < 0 || (flags & 1) == 1;
     }
 
     /** Adds these headers to {@code headers} unless they already carry a {@code traceparent}. */

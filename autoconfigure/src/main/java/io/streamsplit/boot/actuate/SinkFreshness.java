@@ -3,9 +3,8 @@ package io.streamsplit.boot.actuate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.micrometer.core.instrument.distribution.HistogramSnapshot;
-import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.embedded.InProcessMetrics;
 import io.streamsplit.boot.flink.embedded.RawMetric;
 import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
 import io.streamsplit.connector.kafka.sink.SinkObservers;
@@ -23,57 +22,73 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * {@code streamsplit.kafka.sink.freshness} (tag sink): a Micrometer timer of <em>now − the element's
- * timestamp</em> for each record a sink writes — for a record-to-record pipeline, how old the input
- * record is when its result is written. The sink writers run in this JVM (embedded MiniCluster) and
- * report each record here; percentiles are p50 and p99 unless {@code management.metrics.distribution.*}
- * says otherwise, as for any timer. The endpoint and health show the same figures per sink.
+ * How old the records are that the sinks write: <em>now − the element's timestamp</em> for each record
+ * — for a record-to-record pipeline, how old the input record is when its result is written. Every sink
+ * writer keeps a Flink histogram of its last 1,024 records; the endpoint and health show per sink its
+ * median, p99 and max (the highest over the sink's subtasks), read in-process (embedded MiniCluster) or
+ * over Flink's REST API (remote).
  *
- * <p>On a remote cluster the writers run on the TaskManagers: there is no timer in the application,
- * and the endpoint and health show the median, p99 and max of each writer's Flink histogram (its last
- * 1,024 records; the highest over the sink's subtasks), read over Flink's REST API.
+ * <p>Embedded, the writers also report each record to a Micrometer timer {@code
+ * streamsplit.kafka.sink.freshness} (tag sink; its count is in health too), with percentiles or a
+ * histogram only where {@code management.metrics.distribution.*} asks for them, as for any timer
+ * (published percentiles were 6 % of a saturated source → map → sink app's CPU samples in a JFR
+ * profile), so the figures health shows come from the histograms the writers keep anyway.
  */
 public final class SinkFreshness implements MeterBinder, DisposableBean {
 
     private static final Pattern HISTOGRAM =
             Pattern.compile("^\\d+\\.([^.]+)\\.(?:.+\\.)?" + ObservedSerializationSchema.METRIC + "_(median|p99|max)$");
 
+    /** Reads the writers' histograms of a job: median, p99 and max per writer (operator, subtask). */
+    @FunctionalInterface
+    private interface WriterHistograms {
+        List<RawMetric> read(String jobId) throws Exception;
+    }
+
     private final Map<String, String> observerIds;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
-    private final @Nullable FlinkRestClient rest;
+    private final boolean embedded;
+    private final WriterHistograms histograms;
     private final Supplier<@Nullable String> jobId;
 
     private SinkFreshness(
-            Map<String, String> observerIds, @Nullable FlinkRestClient rest, Supplier<@Nullable String> jobId) {
+            Map<String, String> observerIds,
+            boolean embedded,
+            WriterHistograms histograms,
+            Supplier<@Nullable String> jobId) {
         this.observerIds = Map.copyOf(observerIds);
-        this.rest = rest;
+        this.embedded = embedded;
+        this.histograms = histograms;
         this.jobId = jobId;
     }
 
-    /** Embedded mode: the sinks of the application whose id is {@code applicationId} ({@code KafkaSinkFactory.applicationId}). */
-    public static SinkFreshness embedded(String applicationId, List<String> sinks) {
+    /**
+     * Embedded mode: the sinks of the application whose id is {@code applicationId} ({@code
+     * KafkaSinkFactory.applicationId}), their histograms read from {@code metrics}.
+     */
+    public static SinkFreshness embedded(
+            String applicationId, List<String> sinks, InProcessMetrics metrics, Supplier<@Nullable String> jobId) {
         Map<String, String> ids = new LinkedHashMap<>();
         sinks.forEach(sink -> ids.put(sink, ObservedSerializationSchema.observerId(applicationId, sink)));
-        return new SinkFreshness(ids, null, () -> null);
+        return new SinkFreshness(ids, true, metrics::sinkFreshness, jobId);
     }
 
     /** Remote mode: the sinks' Flink histograms of job {@code jobId}, read over {@code rest}. */
     public static SinkFreshness remote(List<String> sinks, FlinkRestClient rest, Supplier<@Nullable String> jobId) {
         Map<String, String> names = new LinkedHashMap<>();
         sinks.forEach(sink -> names.put(sink, sink));
-        return new SinkFreshness(names, rest, jobId);
+        return new SinkFreshness(names, false, job -> readRest(rest, job), jobId);
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        if (rest != null) {
+        if (!embedded) {
             return; // remote: the writers are in other JVMs
         }
         observerIds.forEach((sink, id) -> {
             Timer timer = Timer.builder("streamsplit.kafka.sink.freshness")
                     .description("Now minus the timestamp of each record's element when the sink writes it")
                     .tag("sink", sink)
-                    .publishPercentiles(0.5, 0.99)
                     .register(registry);
             timers.put(sink, timer);
             SinkObservers.register(id, millis -> timer.record(millis, TimeUnit.MILLISECONDS));
@@ -81,92 +96,66 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
     }
 
     /**
-     * Each sink's freshness by name, in ms: embedded, count, the published percentiles, mean and max;
-     * remote, median, p99 and max of the writers' recent records (one read of Flink's REST API). Empty
-     * when there is none to show.
+     * Each sink's freshness by name: the median, p99 and max in ms of its writers' recent records (the
+     * highest over its subtasks), and embedded the count of all records written. Empty when there is none
+     * to show (before the job runs, or when Flink's REST API does not answer).
      */
     public Map<String, Object> describeAll() {
         Map<String, Object> all = new LinkedHashMap<>();
-        if (rest != null) {
-            all.putAll(readRemote());
-            return all;
-        }
-        observerIds.keySet().forEach(sink -> {
-            Map<String, Object> described = describe(sink);
-            if (described != null) {
-                all.put(sink, described);
-            }
+        timers.forEach((sink, timer) -> {
+            Map<String, Object> described = new LinkedHashMap<>();
+            described.put("count", timer.count());
+            all.put(sink, described);
         });
-        return all;
-    }
-
-    /** Embedded: the sink's freshness so far (count, the published percentiles, mean and max, in ms), or {@code null}. */
-    private @Nullable Map<String, Object> describe(String sink) {
-        Timer timer = timers.get(sink);
-        if (timer == null) {
-            return null;
-        }
-        HistogramSnapshot snapshot = timer.takeSnapshot();
-        Map<String, Object> described = new LinkedHashMap<>();
-        described.put("count", snapshot.count());
-        if (snapshot.count() > 0) {
-            long max = Math.round(snapshot.max(TimeUnit.MILLISECONDS));
-            for (ValueAtPercentile percentile : snapshot.percentileValues()) {
-                // a percentile is interpolated within its histogram bucket: never show it above the max seen
-                described.put(
-                        "p" + percentileName(percentile.percentile()),
-                        Math.min(max, Math.round(percentile.value(TimeUnit.MILLISECONDS))));
-            }
-            described.put("meanMs", Math.round(snapshot.mean(TimeUnit.MILLISECONDS)));
-            described.put("maxMs", Math.round(snapshot.max(TimeUnit.MILLISECONDS)));
-        }
-        return described;
-    }
-
-    /** Sink → {p50Ms, p99Ms, maxMs}, the highest over its writers; empty before the job runs or on a REST error. */
-    private Map<String, Object> readRemote() {
         String job = jobId.get();
-        Map<String, Object> bySink = new LinkedHashMap<>();
-        if (job == null || rest == null) {
-            return bySink;
+        if (job == null) {
+            return all;
         }
         Map<String, String> sinkByOperator = new LinkedHashMap<>();
         observerIds.keySet().forEach(sink -> sinkByOperator.put(RawMetric.filter("sink " + sink + ": Writer"), sink));
+        List<RawMetric> values;
         try {
-            for (JsonNode vertex : rest.job(job).path("vertices")) {
-                String base = "/jobs/" + job + "/vertices/" + vertex.path("id").asText() + "/metrics";
-                List<JsonNode> metrics = new ArrayList<>(rest.vertexMetrics(base, id -> {
-                    Matcher m = HISTOGRAM.matcher(id);
-                    return m.matches() && sinkByOperator.containsKey(m.group(1));
-                }));
-                for (JsonNode metric : metrics) {
-                    Matcher m = HISTOGRAM.matcher(metric.path("id").asText());
-                    if (!m.matches()) {
-                        continue;
-                    }
-                    double value = Double.parseDouble(metric.path("value").asText("NaN"));
-                    if (!Double.isFinite(value)) {
-                        continue;
-                    }
-                    String key = switch (m.group(2)) {
-                        case "median" -> "p50Ms";
-                        case "p99" -> "p99Ms";
-                        default -> "maxMs";
-                    };
-                    Map<String, Object> described = (Map<String, Object>)
-                            bySink.computeIfAbsent(sinkByOperator.get(m.group(1)), s -> new LinkedHashMap<>());
-                    described.merge(key, Math.round(value), (a, b) -> Math.max((Long) a, (Long) b));
-                }
-            }
+            values = histograms.read(job);
         } catch (Exception e) {
-            return Map.of();
+            return all;
         }
-        return bySink;
+        for (RawMetric value : values) {
+            String sink = sinkByOperator.get(value.operator());
+            double number = value.asDouble();
+            if (sink == null || !Double.isFinite(number) || number < 0) {
+                continue;
+            }
+            String key = switch (value.name()) {
+                case "median" -> "p50Ms";
+                case "p99" -> "p99Ms";
+                default -> "maxMs";
+            };
+            Map<String, Object> described = (Map<String, Object>) all.computeIfAbsent(sink, s -> new LinkedHashMap<>());
+            described.merge(key, Math.round(number), (a, b) -> Math.max((Long) a, (Long) b));
+        }
+        return all;
     }
 
-    private static String percentileName(double percentile) {
-        String digits = Double.toString(percentile * 100);
-        return (digits.endsWith(".0") ? digits.substring(0, digits.length() - 2) : digits.replace('.', '_')) + "Ms";
+    /** The sink writers' histogram values of job {@code job} from Flink's REST API, one pass over its vertices. */
+    private static List<RawMetric> readRest(FlinkRestClient rest, String job) throws Exception {
+        List<RawMetric> values = new ArrayList<>();
+        for (JsonNode vertex : rest.job(job).path("vertices")) {
+            String base = "/jobs/" + job + "/vertices/" + vertex.path("id").asText() + "/metrics";
+            for (JsonNode metric :
+                    rest.vertexMetrics(base, id -> HISTOGRAM.matcher(id).matches())) {
+                Matcher m = HISTOGRAM.matcher(metric.path("id").asText());
+                if (m.matches()) {
+                    values.add(new RawMetric(
+                            m.group(1),
+                            -1,
+                            null,
+                            -1,
+                            m.group(2),
+                            metric.path("value").asText("NaN")));
+                }
+            }
+        }
+        return values;
     }
 
     @Override

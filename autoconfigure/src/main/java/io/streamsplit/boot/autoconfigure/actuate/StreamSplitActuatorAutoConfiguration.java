@@ -218,8 +218,8 @@ public final class StreamSplitActuatorAutoConfiguration {
         }
 
         /**
-         * Embedded mode: the sink writers run in this JVM and report each record to a timer; remote mode:
-         * their Flink histograms, read over REST when asked.
+         * The sink writers' freshness histograms, read in-process (embedded mode, where the writers also
+         * report each record to a timer) or over REST when asked (remote mode).
          */
         @Bean
         @ConditionalOnMissingBean
@@ -230,18 +230,17 @@ public final class StreamSplitActuatorAutoConfiguration {
                 ObjectProvider<EmbeddedFlinkCluster> embedded,
                 FlinkRestClient rest,
                 StreamSplitJob job) {
-            if (embedded.getIfAvailable() == null) {
-                return SinkFreshness.remote(
-                        List.copyOf(properties.getKafka().getSinks().keySet()), rest, () -> {
-                            var submission = job.submission();
-                            return submission.isDone() && !submission.isCompletedExceptionally()
-                                    ? submission.join().getJobID().toString()
-                                    : null;
-                        });
-            }
-            return SinkFreshness.embedded(
-                    sinks.applicationId(),
-                    List.copyOf(properties.getKafka().getSinks().keySet()));
+            List<String> names = List.copyOf(properties.getKafka().getSinks().keySet());
+            Supplier<@Nullable String> jobId = () -> {
+                var submission = job.submission();
+                return submission.isDone() && !submission.isCompletedExceptionally()
+                        ? submission.join().getJobID().toString()
+                        : null;
+            };
+            EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
+            return cluster == null
+                    ? SinkFreshness.remote(names, rest, jobId)
+                    : SinkFreshness.embedded(sinks.applicationId(), names, cluster.inProcessMetrics(), jobId);
         }
     }
 }

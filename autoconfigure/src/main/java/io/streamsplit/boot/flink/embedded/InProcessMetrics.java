@@ -1,5 +1,6 @@
 package io.streamsplit.boot.flink.embedded;
 
+import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
 import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.HistogramStatistics;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +37,7 @@ public final class InProcessMetrics {
     private final String id = UUID.randomUUID().toString();
     private final Map<Metric, RegisteredMetric> metrics = new ConcurrentHashMap<>();
     private final Map<String, Gauge<?>> restarts = new ConcurrentHashMap<>();
+    private final Map<Metric, RegisteredMetric> sinkWriters = new ConcurrentHashMap<>();
 
     private record RegisteredMetric(
             String jobId, String operator, int subtask, String topic, int partition, String name, Metric metric) {}
@@ -65,6 +69,7 @@ public final class InProcessMetrics {
         REGISTRIES.remove(id);
         metrics.clear();
         restarts.clear();
+        sinkWriters.clear();
     }
 
     void add(Metric metric, String name, MetricGroup group) {
@@ -75,6 +80,20 @@ public final class InProcessMetrics {
                 && variables.get("<task_name>") == null
                 && metric instanceof Gauge<?> gauge) {
             restarts.put(variables.get("<job_id>"), gauge);
+            return;
+        }
+        if (operator != null && name.equals(ObservedSerializationSchema.METRIC) && metric instanceof Histogram) {
+            String subtask = variables.get("<subtask_index>");
+            sinkWriters.put(
+                    metric,
+                    new RegisteredMetric(
+                            variables.get("<job_id>"),
+                            RawMetric.filter(operator),
+                            subtask == null ? -1 : Integer.parseInt(subtask),
+                            null,
+                            -1,
+                            name,
+                            metric));
             return;
         }
         if (operator == null || !operator.startsWith("Source: ")) {
@@ -102,6 +121,7 @@ public final class InProcessMetrics {
 
     void remove(Metric metric) {
         metrics.remove(metric);
+        sinkWriters.remove(metric);
         restarts.values().remove(metric);
     }
 
@@ -109,6 +129,24 @@ public final class InProcessMetrics {
     public @Nullable Long restarts(String jobId) {
         Gauge<?> gauge = restarts.get(jobId);
         return gauge != null && gauge.getValue() instanceof Number number ? number.longValue() : null;
+    }
+
+    /**
+     * The freshness histograms of job {@code jobId}'s sink writers ({@code ObservedSerializationSchema}, the
+     * last 1,024 records of each), read now: per writer {@code median}, {@code p99} and {@code max} in ms;
+     * none for a writer that has written nothing.
+     */
+    public List<RawMetric> sinkFreshness(String jobId) {
+        List<RawMetric> values = new ArrayList<>();
+        for (RegisteredMetric m : sinkWriters.values()) {
+            if (jobId.equals(m.jobId()) && m.metric() instanceof Histogram histogram && histogram.getCount() > 0) {
+                HistogramStatistics statistics = histogram.getStatistics();
+                values.add(new RawMetric(m.operator(), m.subtask(), null, -1, "median", statistics.getQuantile(0.5)));
+                values.add(new RawMetric(m.operator(), m.subtask(), null, -1, "p99", statistics.getQuantile(0.99)));
+                values.add(new RawMetric(m.operator(), m.subtask(), null, -1, "max", statistics.getMax()));
+            }
+        }
+        return values;
     }
 
     /** The current values of job {@code jobId}'s source metrics. */

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.flink.embedded;
 
 /**
- * One metric value of a Kafka source operator, however it was read (in-process reporter or Flink
+ * One metric value of a Kafka source operator (or a sink writer's freshness), however it was read (in-process reporter or Flink
  * REST). {@code operator} is the operator name with Flink's query-service character filter applied
  * ({@code "Source: orders"} → {@code "Source__orders"}), so both ways of reading compare equal.
  *

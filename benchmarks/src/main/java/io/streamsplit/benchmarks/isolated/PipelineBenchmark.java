@@ -36,7 +36,9 @@ import org.jspecify.annotations.Nullable;
  * (every variant writes one output record per input record), the JVM's CPU seconds per million records in
  * that span, its peak RSS, and the duration of every checkpoint completed (Flink's {@code
  * CheckpointCoordinator} line). Ratios are each variant over the first one listed, per round; {@code
- * --b-args} adds an arm per round, the first variant with more app arguments ({@code <label>+b}). Each run also
+ * --b-args} adds arms per round: the first variant with more app arguments, one arm per {@code ;}-separated
+ * group ({@code <label>+b1}, {@code +b2}, …). Before the rounds the first arm runs once uncounted: the
+ * first run after writing the input was seen at half speed (the broker still writing it back). Each run also
  * checks it measured what it says: an exactly-once variant's output count is the input's (more is a
  * duplicate); the tracing start-up line is in the app's log exactly for the traced variants, and an output
  * record's {@code traceparent} is the input's, a new span of the input's trace (sampled input, traced), or
@@ -77,6 +79,7 @@ public final class PipelineBenchmark {
             Path jar,
             int records,
             int rounds,
+            int warmups,
             List<PipelineVariant> variants,
             int valueSize,
             int partitions,
@@ -87,13 +90,16 @@ public final class PipelineBenchmark {
             String bArgs,
             List<String> jvmOptions) {
 
-        /** What each round runs: every variant, then the first one with {@link #bArgs} if any. */
+        /** What each round runs: every variant, then the first one with each {@code ;}-group of {@link #bArgs}. */
         List<Arm> arms() {
             List<Arm> arms = new ArrayList<>();
             variants.forEach(v -> arms.add(new Arm(v.label, v, appArgs)));
-            if (!bArgs.isBlank()) {
-                PipelineVariant first = variants.get(0);
-                arms.add(new Arm(first.label + "+b", first, (appArgs + " " + bArgs).trim()));
+            PipelineVariant first = variants.get(0);
+            List<String> groups = Arrays.stream(bArgs.split(";"))
+                    .filter(group -> !group.isBlank())
+                    .toList();
+            for (int i = 0; i < groups.size(); i++) {
+                arms.add(new Arm(first.label + "+b" + (i + 1), first, (appArgs + " " + groups.get(i)).trim()));
             }
             return arms;
         }
@@ -109,6 +115,7 @@ public final class PipelineBenchmark {
         f.put("jar", AppStartBenchmark.benchmarksAppJar().toString());
         f.put("records", "2000000");
         f.put("rounds", "3");
+        f.put("warmups", "1");
         f.put("variants", "plain,headers,traced,traced-10pct");
         f.put("value-size", "100");
         f.put("partitions", "4");
@@ -125,6 +132,7 @@ public final class PipelineBenchmark {
                         Path.of(f.get("jar")),
                         Integer.parseInt(f.get("records")),
                         Integer.parseInt(f.get("rounds")),
+                        Integer.parseInt(f.get("warmups")),
                         Arrays.stream(f.get("variants").split(","))
                                 .map(PipelineVariant::of)
                                 .toList(),
@@ -165,35 +173,22 @@ public final class PipelineBenchmark {
                         i -> input.value(i, settings.valueSize(), settings.accounts()),
                         input::headers);
             }
-            int n = 0;
+            Runner runner = new Runner(settings, jar, logback, bootstrap, admin, work);
+            for (int i = 0; i < settings.warmups(); i++) {
+                PipelineRun warmup = runner.run(settings.arms().get(0));
+                out.printf(
+                        Locale.ROOT,
+                        "warm-up %s %,10.0f records/s (not counted)%n",
+                        warmup.arm(),
+                        warmup.recordsPerSecond());
+            }
             for (int round = 1; round <= settings.rounds(); round++) {
                 List<Arm> order = settings.arms();
                 if (round % 2 == 0) {
                     java.util.Collections.reverse(order);
                 }
                 for (Arm arm : order) {
-                    PipelineVariant variant = arm.variant();
-                    String output = "pipe.out-" + n;
-                    IsolatedBenchmark.createTopics(bootstrap, List.of(output), settings.partitions());
-                    PipelineProcess.Figures figures = PipelineProcess.measure(
-                            arm.label(),
-                            variant.command(settings, arm.appArgs(), jar, logback, bootstrap, "pipe-" + n, output),
-                            work.resolve("run-" + n + "-" + arm.label() + ".log"),
-                            bootstrap,
-                            admin,
-                            output,
-                            settings.partitions(),
-                            settings.records(),
-                            variant.exactlyOnce());
-                    n++;
-                    checkWhatWasMeasured(variant, figures, settings.records(), bootstrap, output);
-                    PipelineRun run = new PipelineRun(
-                            arm.label(),
-                            variant,
-                            figures.recordsPerSecond(),
-                            figures.cpuPerMillion(),
-                            figures.peakRssMb(),
-                            checkpointMillis(figures.log()));
+                    PipelineRun run = runner.run(arm);
                     runs.add(run);
                     out.printf(
                             Locale.ROOT,
@@ -213,6 +208,51 @@ public final class PipelineBenchmark {
         return runs;
     }
 
+    /** Runs arms one after the other, each with its own output topic and consumer group. */
+    private static final class Runner {
+        private final Settings settings;
+        private final Path jar;
+        private final Path logback;
+        private final String bootstrap;
+        private final Admin admin;
+        private final Path work;
+        private int n;
+
+        Runner(Settings settings, Path jar, Path logback, String bootstrap, Admin admin, Path work) {
+            this.settings = settings;
+            this.jar = jar;
+            this.logback = logback;
+            this.bootstrap = bootstrap;
+            this.admin = admin;
+            this.work = work;
+        }
+
+        PipelineRun run(Arm arm) throws Exception {
+            PipelineVariant variant = arm.variant();
+            String output = "pipe.out-" + n;
+            IsolatedBenchmark.createTopics(bootstrap, List.of(output), settings.partitions());
+            PipelineProcess.Figures figures = PipelineProcess.measure(
+                    arm.label(),
+                    variant.command(settings, arm.appArgs(), jar, logback, bootstrap, "pipe-" + n, output),
+                    work.resolve("run-" + n + "-" + arm.label() + ".log"),
+                    bootstrap,
+                    admin,
+                    output,
+                    settings.partitions(),
+                    settings.records(),
+                    variant.exactlyOnce());
+            n++;
+            checkWhatWasMeasured(variant, figures, settings.records(), bootstrap, output);
+            return new PipelineRun(
+                    arm.label(),
+                    variant,
+                    figures.recordsPerSecond(),
+                    figures.cpuPerMillion(),
+                    figures.peakRssMb(),
+                    checkpointMillis(figures.log()));
+        }
+    }
+
     private static void printSummary(Settings settings, List<PipelineRun> runs, PrintStream out) {
         out.printf(
                 Locale.ROOT,
@@ -226,7 +266,7 @@ public final class PipelineBenchmark {
                 settings.variants().get(0).label);
         String base = settings.variants().get(0).label;
         if (!settings.bArgs().isBlank()) {
-            out.printf(Locale.ROOT, "+b: %s%n", settings.bArgs());
+            out.printf(Locale.ROOT, "+b1, +b2, …: %s%n", settings.bArgs());
         }
         for (Arm arm : settings.arms()) {
             String label = arm.label();

@@ -27,6 +27,7 @@ class PipelineBenchmarkIT {
                         AppStartBenchmark.benchmarksAppJar(),
                         5_000,
                         1,
+                        0,
                         List.of(PipelineVariant.HAND_WIRED, PipelineVariant.STARTER, PipelineVariant.TRACED),
                         50,
                         2,

@@ -30,7 +30,7 @@ final class PipelineProcess {
 
     /**
      * Records/s from the first to the last output record, the JVM's CPU seconds per million records in
-     * that span, its peak RSS in MB, the output records counted at the end, and its log (kept after the
+     * that span (both NaN when all output became visible at once: one commit of a short run), its peak RSS in MB, the output records counted at the end, and its log (kept after the
      * JVM ends).
      */
     record Figures(double recordsPerSecond, double cpuPerMillion, double peakRssMb, long outputRecords, Path log) {}
@@ -86,8 +86,9 @@ final class PipelineProcess {
                     double cpu = ProcStats.cpuSeconds(app.pid()) - cpuAtFirst;
                     long counted = count - countAtFirst;
                     double seconds = Math.max(now - first, 1) / 1e9;
+                    // all output in one commit (a short run): no span to measure, NaN rather than 0
                     figures = new Figures(
-                            counted / seconds,
+                            counted == 0 ? Double.NaN : counted / seconds,
                             counted == 0 ? Double.NaN : cpu / counted * 1e6,
                             ProcStats.peakRssMb(app.pid()),
                             count,

@@ -42,7 +42,12 @@ class PipelineBenchmarkIT {
         assertThat(runs)
                 .extracting(PipelineRun::variant)
                 .containsExactly(PipelineVariant.HAND_WIRED, PipelineVariant.STARTER, PipelineVariant.TRACED);
-        assertThat(runs).allSatisfy(run -> assertThat(run.recordsPerSecond()).isPositive());
+        assertThat(runs)
+                .as("a rate, or NaN where all output of this short run came in one commit; never 0 or less")
+                .allSatisfy(run -> assertThat(run.recordsPerSecond())
+                        .satisfiesAnyOf(
+                                rate -> assertThat(rate).isNaN(),
+                                rate -> assertThat(rate).isPositive()));
         assertThat(runs.subList(0, 2))
                 .as("exactly-once output is visible only after a checkpoint, so each run completed at least one")
                 .allSatisfy(run -> assertThat(run.checkpointMillis()).isNotEmpty());

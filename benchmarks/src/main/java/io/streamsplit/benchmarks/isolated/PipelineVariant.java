@@ -121,6 +121,19 @@ enum PipelineVariant {
             String bootstrap,
             String group,
             String output) {
+        return command(settings, appArgs, jar, logback, bootstrap, input.topic(), group, output);
+    }
+
+    /** The same, reading topic {@code inputTopic} rather than the variant's shared input. */
+    List<String> command(
+            PipelineBenchmark.Settings settings,
+            String appArgs,
+            Path jar,
+            Path logback,
+            String bootstrap,
+            String inputTopic,
+            String group,
+            String output) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(settings.jvmOptions());
@@ -138,7 +151,7 @@ enum PipelineVariant {
                     "--bootstrap-servers",
                     bootstrap,
                     "--input",
-                    input.topic(),
+                    inputTopic,
                     "--output",
                     output,
                     "--group-id",
@@ -152,7 +165,7 @@ enum PipelineVariant {
         command.addAll(List.of(
                 "io.streamsplit.benchmarks.app.UppercaseApplication",
                 "--streamsplit.kafka.bootstrap-servers=" + bootstrap,
-                "--streamsplit.kafka.sources.in.topics=" + input.topic(),
+                "--streamsplit.kafka.sources.in.topics=" + inputTopic,
                 "--streamsplit.kafka.sources.in.group-id=" + group,
                 "--streamsplit.kafka.sinks.out.topic=" + output,
                 "--streamsplit.flink.parallelism=" + settings.parallelism(),

@@ -53,4 +53,36 @@ class PipelineBenchmarkIT {
                 .allSatisfy(run -> assertThat(run.checkpointMillis()).isNotEmpty());
         assertThat(report.toString(StandardCharsets.UTF_8)).contains("starter", "vs hand-wired");
     }
+
+    @Test
+    void measuresEndToEndLatencyAtAFixedRateOverEveryRecordSent() throws Exception {
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        List<PipelineLatencyBenchmark.LatencyRun> runs = PipelineLatencyBenchmark.run(
+                new Settings(
+                        AppStartBenchmark.benchmarksAppJar(),
+                        0,
+                        1,
+                        0,
+                        List.of(PipelineVariant.STARTER),
+                        50,
+                        2,
+                        1,
+                        Duration.ofMillis(500),
+                        100,
+                        "",
+                        "",
+                        List.of("-Xmx512m")),
+                200,
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(1),
+                new PrintStream(report, true, StandardCharsets.UTF_8));
+
+        // the harness fails a run that lost results; exactly-once output waits for a checkpoint
+        assertThat(runs).singleElement().satisfies(run -> {
+            assertThat(run.count()).isBetween(350L, 450L);
+            assertThat(run.p50()).isPositive().isLessThanOrEqualTo(run.p99());
+            assertThat(run.p99()).isLessThanOrEqualTo(run.max());
+        });
+        assertThat(report.toString(StandardCharsets.UTF_8)).contains("p99 vs starter");
+    }
 }

@@ -46,6 +46,9 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
     }
 
     private final Map<String, String> observerIds;
+    /** Each sink's writer operator as Flink's metrics name it ({@code sink_<name>__Writer}) → the sink. */
+    private final Map<String, String> sinkByOperator = new LinkedHashMap<>();
+
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final boolean embedded;
     private final WriterHistograms histograms;
@@ -57,6 +60,7 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
             WriterHistograms histograms,
             Supplier<@Nullable String> jobId) {
         this.observerIds = Map.copyOf(observerIds);
+        observerIds.keySet().forEach(sink -> sinkByOperator.put(RawMetric.filter("sink " + sink + ": Writer"), sink));
         this.embedded = embedded;
         this.histograms = histograms;
         this.jobId = jobId;
@@ -111,8 +115,6 @@ public final class SinkFreshness implements MeterBinder, DisposableBean {
         if (job == null) {
             return all;
         }
-        Map<String, String> sinkByOperator = new LinkedHashMap<>();
-        observerIds.keySet().forEach(sink -> sinkByOperator.put(RawMetric.filter("sink " + sink + ": Writer"), sink));
         List<RawMetric> values;
         try {
             values = histograms.read(job);

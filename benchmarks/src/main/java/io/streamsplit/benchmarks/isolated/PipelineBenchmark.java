@@ -233,7 +233,15 @@ public final class PipelineBenchmark {
             IsolatedBenchmark.createTopics(bootstrap, List.of(output), settings.partitions());
             PipelineProcess.Figures figures = PipelineProcess.measure(
                     arm.label(),
-                    variant.command(settings, arm.appArgs(), jar, logback, bootstrap, "pipe-" + n, output),
+                    variant.command(
+                            settings,
+                            arm.appArgs(),
+                            jar,
+                            logback,
+                            bootstrap,
+                            variant.input.topic(),
+                            "pipe-" + n,
+                            output),
                     work.resolve("run-" + n + "-" + arm.label() + ".log"),
                     bootstrap,
                     admin,

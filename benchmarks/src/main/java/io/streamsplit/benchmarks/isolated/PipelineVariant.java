@@ -119,18 +119,6 @@ enum PipelineVariant {
             Path jar,
             Path logback,
             String bootstrap,
-            String group,
-            String output) {
-        return command(settings, appArgs, jar, logback, bootstrap, input.topic(), group, output);
-    }
-
-    /** The same, reading topic {@code inputTopic} rather than the variant's shared input. */
-    List<String> command(
-            PipelineBenchmark.Settings settings,
-            String appArgs,
-            Path jar,
-            Path logback,
-            String bootstrap,
             String inputTopic,
             String group,
             String output) {

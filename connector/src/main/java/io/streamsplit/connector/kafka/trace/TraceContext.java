@@ -95,7 +95,7 @@ public final class TraceContext {
         if (traceparent == null || traceparent.value() == null) {
             return false;
         }
-        Current current = new Current(headers);
+        Current current = new Current(headers, traceparent);
         // a record not sampled upstream gets no span: the parent-based sampler's decision, taken here
         // from the header's flags (asking the tracer cost as much as a recorded span: PipelineBenchmark)
         if (tracer != null && TraceHeaders.sampled(traceparent.value())) {
@@ -126,21 +126,24 @@ public final class TraceContext {
      */
     private static final class Current {
         private final @Nullable Headers input;
+        private final @Nullable Header traceparent;
         private @Nullable TraceHeaders decoded;
 
-        Current(Headers input) {
+        /** The input's headers and their {@code traceparent}, as {@link #enter} found it. */
+        Current(Headers input, Header traceparent) {
             this.input = input;
+            this.traceparent = traceparent;
         }
 
         Current(TraceHeaders decoded) {
             this.input = null;
+            this.traceparent = null;
             this.decoded = decoded;
         }
 
         boolean sampled() {
-            Headers from = input;
-            Header traceparent = from == null ? null : from.lastHeader(TraceHeaders.TRACEPARENT);
-            return traceparent == null ? headers().sampled() : TraceHeaders.sampled(traceparent.value());
+            Header found = traceparent;
+            return found == null ? headers().sampled() : TraceHeaders.sampled(found.value());
         }
 
         TraceHeaders headers() {
@@ -154,14 +157,15 @@ public final class TraceContext {
 
         void addTo(Headers target) {
             Headers from = input;
-            if (from == null) {
+            Header found = traceparent;
+            if (from == null || found == null) {
                 headers().addTo(target);
                 return;
             }
             if (target.lastHeader(TraceHeaders.TRACEPARENT) != null) {
                 return;
             }
-            copy(from, TraceHeaders.TRACEPARENT, target);
+            target.add(found);
             copy(from, TraceHeaders.TRACESTATE, target);
             copy(from, TraceHeaders.BAGGAGE, target);
         }

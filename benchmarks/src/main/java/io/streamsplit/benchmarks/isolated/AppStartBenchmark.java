@@ -75,7 +75,7 @@ public final class AppStartBenchmark {
      * The benchmarks app's jar, from the repository's root ({@code exec:java}) or from a module's directory
      * (the ITs); the root's path when neither has it, for the error message.
      */
-    static Path benchmarksAppJar() {
+    public static Path benchmarksAppJar() {
         Path fromRoot = Path.of("benchmarks-app", "target", "streamsplit-benchmarks-app-exec.jar");
         Path fromModule = Path.of("..").resolve(fromRoot);
         return Files.isRegularFile(fromRoot) || !Files.isRegularFile(fromModule) ? fromRoot : fromModule;
@@ -167,7 +167,7 @@ public final class AppStartBenchmark {
      * Extracts a Spring Boot jar with {@code -Djarmode=tools extract} into {@code work}: the app's jar with
      * its libraries beside it in the manifest's class path, so {@code java -cp} sees one flat class path.
      */
-    static Path extract(Path jar, Path work) throws IOException, InterruptedException {
+    public static Path extract(Path jar, Path work) throws IOException, InterruptedException {
         Path dir = work.resolve("extracted");
         exec(
                 List.of(

@@ -42,7 +42,7 @@ public final class BrokerProcess implements AutoCloseable {
     }
 
     /** Starts the broker JVM ({@code -Xmx1g}, as Kafka's start script) and waits until it listens. */
-    static BrokerProcess start(Path workDir) throws IOException, InterruptedException {
+    public static BrokerProcess start(Path workDir) throws IOException, InterruptedException {
         Path log = workDir.resolve("broker.log");
         Process process = JvmLauncher.start(List.of("-Xmx1g", "-Xms1g"), BrokerProcess.class, List.of(), log);
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
@@ -65,12 +65,12 @@ public final class BrokerProcess implements AutoCloseable {
                         + "; its output:\n" + Files.readString(log));
     }
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return bootstrapServers;
     }
 
     /** CPU seconds the broker JVM has used so far. */
-    double cpuSeconds() {
+    public double cpuSeconds() {
         return ProcStats.cpuSeconds(process.pid());
     }
 

@@ -190,7 +190,7 @@ public final class IsolatedBenchmark {
     }
 
     /** Creates {@code topics} and waits until each partition has a leader, so the first writes are not refused. */
-    static void createTopics(String bootstrap, List<String> topics, int partitions) throws Exception {
+    public static void createTopics(String bootstrap, List<String> topics, int partitions) throws Exception {
         try (Admin admin = admin(bootstrap)) {
             admin.createTopics(topics.stream()
                             .map(topic -> new NewTopic(topic, partitions, (short) 1))

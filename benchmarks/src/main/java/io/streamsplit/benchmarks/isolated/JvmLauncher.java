@@ -15,12 +15,12 @@ import java.util.List;
  * this module runs with. Under {@code exec:java} the module's classes are on a child class loader,
  * not on {@code java.class.path}, so the path is read from the loader's URLs where there are any.
  */
-final class JvmLauncher {
+public final class JvmLauncher {
 
     private JvmLauncher() {}
 
     /** The class path this module's classes were loaded from. */
-    static String classPath() {
+    public static String classPath() {
         List<String> entries = new ArrayList<>();
         for (ClassLoader loader = JvmLauncher.class.getClassLoader(); loader != null; loader = loader.getParent()) {
             if (loader instanceof URLClassLoader urls) {

@@ -1,6 +1,7 @@
-package io.streamsplit.benchmarks.isolated;
+package io.streamsplit.benchmarks.pipeline;
 
 import io.streamsplit.benchmarks.BenchmarkSupport;
+import io.streamsplit.benchmarks.isolated.ProcStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

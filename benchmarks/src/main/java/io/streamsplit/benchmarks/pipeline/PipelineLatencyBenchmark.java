@@ -1,7 +1,10 @@
-package io.streamsplit.benchmarks.isolated;
+package io.streamsplit.benchmarks.pipeline;
 
 import io.streamsplit.benchmarks.BenchmarkSupport;
 import io.streamsplit.benchmarks.RoundRatio;
+import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
+import io.streamsplit.benchmarks.isolated.BrokerProcess;
+import io.streamsplit.benchmarks.isolated.IsolatedBenchmark;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +39,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The first {@code --warmup-seconds} are not counted. Variants alternate order round by round.
  *
  * <pre>
- * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.isolated.PipelineLatencyBenchmark \
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.pipeline.PipelineLatencyBenchmark \
  *     -Dexec.args="--variants hand-wired,starter --rate 5000 --seconds 30 --rounds 3 --checkpoint 1s"
  * </pre>
  */

@@ -1,7 +1,10 @@
-package io.streamsplit.benchmarks.isolated;
+package io.streamsplit.benchmarks.pipeline;
 
 import io.streamsplit.benchmarks.BenchmarkSupport;
 import io.streamsplit.benchmarks.RoundRatio;
+import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
+import io.streamsplit.benchmarks.isolated.BrokerProcess;
+import io.streamsplit.benchmarks.isolated.IsolatedBenchmark;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -47,13 +50,13 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * mvn -B -q -DskipTests install -pl benchmarks -am
  * # what tracing costs
- * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.isolated.PipelineBenchmark \
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.pipeline.PipelineBenchmark \
  *     -Dexec.args="--records 2000000 --rounds 5 --variants plain,headers,traced,traced-10pct"
  * # an A/B: the first variant again with more app arguments, e.g. without the sinks' freshness timer
- * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.isolated.PipelineBenchmark \
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.pipeline.PipelineBenchmark \
  *     -Dexec.args="--variants plain --b-args --management.metrics.enable.streamsplit.kafka.sink.freshness=false"
  * # the starter's pipeline from YAML vs the same job wired by hand, 1 s checkpoints (and --checkpoint 10s)
- * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.isolated.PipelineBenchmark \
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.pipeline.PipelineBenchmark \
  *     -Dexec.args="--records 2000000 --rounds 5 --variants hand-wired,starter --checkpoint 1s"
  * </pre>
  */

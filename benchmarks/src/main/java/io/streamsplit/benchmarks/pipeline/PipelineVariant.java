@@ -1,5 +1,6 @@
-package io.streamsplit.benchmarks.isolated;
+package io.streamsplit.benchmarks.pipeline;
 
+import io.streamsplit.benchmarks.isolated.JvmLauncher;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,9 +1,10 @@
-package io.streamsplit.benchmarks.isolated;
+package io.streamsplit.benchmarks.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamsplit.benchmarks.isolated.PipelineBenchmark.PipelineRun;
-import io.streamsplit.benchmarks.isolated.PipelineBenchmark.Settings;
+import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
+import io.streamsplit.benchmarks.pipeline.PipelineBenchmark.PipelineRun;
+import io.streamsplit.benchmarks.pipeline.PipelineBenchmark.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -195,13 +195,44 @@ public final class JobJars implements AutoCloseable {
                     return;
                 }
                 String classPath = main.getValue(Attributes.Name.CLASS_PATH);
-                if (classPath != null) {
-                    for (String item : classPath.trim().split("\\s+")) {
-                        add(Path.of(real.getParent().toUri().resolve(item)));
+                if (classPath == null) {
+                    jars.add(classify(real, real.toString(), jar));
+                    return;
+                }
+                for (String item : classPath.trim().split("\\s+")) {
+                    add(Path.of(real.getParent().toUri().resolve(item)));
+                }
+                Jar withClassPath = classify(real, real.toString(), jar);
+                jars.add(
+                        withClassPath.verdict() == ShipRules.Verdict.SHIP
+                                ? withoutClassPath(real, jar)
+                                : withClassPath);
+            }
+        }
+
+        /**
+         * A copy of a jar whose manifest {@code Class-Path} was followed (Spring Boot's extracted layout:
+         * {@code app.jar} naming {@code lib/*.jar}), without that attribute: its entries were judged one by
+         * one, and on the cluster they would not resolve — or, through this view of the cluster
+         * ({@link ClusterClasses}), resolve to the Spring jars that stay behind.
+         */
+        private Jar withoutClassPath(Path original, JarFile jar) throws IOException {
+            Manifest manifest = new Manifest(jar.getManifest());
+            manifest.getMainAttributes().remove(Attributes.Name.CLASS_PATH);
+            Path copy = workDir.resolve(String.format("%02d-%s", ++packed, original.getFileName()));
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(copy), manifest)) {
+                Enumeration<JarEntry> entries = jar.entries();
+                while (entries.hasMoreElements()) {
+                    JarEntry entry = entries.nextElement();
+                    if (!entry.isDirectory() && !entry.getName().equalsIgnoreCase(JarFile.MANIFEST_NAME)) {
+                        out.putNextEntry(new ZipEntry(entry.getName()));
+                        copy(jar, entry, out);
+                        out.closeEntry();
                     }
                 }
-                jars.add(classify(real, real.toString(), jar));
             }
+            return new Jar(
+                    copy, original + " (without its manifest Class-Path)", ShipRules.Verdict.SHIP, Files.size(copy));
         }
 
         private void addDirectory(Path dir) throws IOException {

@@ -162,6 +162,35 @@ class JobJarsTest {
     }
 
     @Test
+    void anExtractedApplicationJarTravelsWithoutItsClassPathSoTheClusterViewDoesNotSeeSpringThroughIt()
+            throws Exception {
+        // java -Djarmode=tools -jar app.jar extract: app.jar holds the classes and names lib/*.jar
+        Path spring = Path.of(jarOf(ApplicationContext.class));
+        Path app = temp.resolve("app.jar");
+        try (JarOutputStream out = new JarOutputStream(
+                Files.newOutputStream(app),
+                manifest(Map.of("Class-Path", spring.toUri().toString())))) {
+            put(out, "com/acme/Orders.class", new byte[] {1, 2, 3});
+        }
+
+        try (JobJars jars = JobJars.collect(app.toString(), true, List.of(), rules);
+                ClusterClasses cluster = new ClusterClasses(jars, getClass().getClassLoader())) {
+            assertThat(verdicts(jars)).containsEntry(spring.toString(), Verdict.APPLICATION_ONLY);
+            assertThat(jars.shipped()).hasSize(1);
+            Path shipped = jars.shipped().get(0);
+            assertThat(shipped).isNotEqualTo(app);
+            try (JarFile copy = new JarFile(shipped.toFile())) {
+                assertThat(copy.getManifest().getMainAttributes().getValue("Class-Path"))
+                        .isNull();
+                assertThat(copy.getEntry("com/acme/Orders.class")).isNotNull();
+            }
+            assertThat(cluster.missing(ApplicationContext.class.getName()))
+                    .as("Spring stays behind, so the cluster cannot load it through the application jar")
+                    .isNotNull();
+        }
+    }
+
+    @Test
     void moreJarsThanOneSubmissionCanCarryFailWithTheWayOut() throws Exception {
         StringBuilder classPath = new StringBuilder();
         for (int i = 0; i <= JobJars.MAX_SHIPPED_JARS; i++) {

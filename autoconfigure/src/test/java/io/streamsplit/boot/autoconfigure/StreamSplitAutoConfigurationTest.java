@@ -267,6 +267,21 @@ class StreamSplitAutoConfigurationTest {
     }
 
     @Test
+    void restartsByDefaultAsAHandWiredCheckpointedJobDoes() {
+        runner.run(context -> {
+            org.apache.flink.configuration.ReadableConfig config =
+                    context.getBean(StreamExecutionEnvironment.class).getConfiguration();
+            // Flink's default once checkpointing is on: a lost TaskManager costs 1 s of waiting, not more
+            assertThat(config.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("exponential-delay");
+            assertThat(config.get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF))
+                    .isEqualTo(
+                            RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF.defaultValue());
+            assertThat(config.get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF))
+                    .isEqualTo(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF.defaultValue());
+        });
+    }
+
+    @Test
     void embeddedModeMapsFlinkSettingsOntoTheEnvironment() {
         runner.withPropertyValues(
                         "streamsplit.flink.parallelism=3",

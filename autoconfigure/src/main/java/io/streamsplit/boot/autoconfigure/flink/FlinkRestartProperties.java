@@ -2,7 +2,12 @@ package io.streamsplit.boot.autoconfigure.flink;
 
 import java.time.Duration;
 
-/** {@code streamsplit.flink.restart.*}: what Flink does when a task fails. */
+/**
+ * {@code streamsplit.flink.restart.*}: what Flink does when a task fails. The defaults are Flink's own for a
+ * checkpointed job (exponential-delay from 1 s up to 1 min), so a job behaves as it would wired by hand:
+ * a lost TaskManager costs one second of waiting, not two, and a job that keeps failing backs off instead of
+ * failing for good after a fixed number of attempts (health reports it OUT_OF_SERVICE, then DOWN, meanwhile).
+ */
 public class FlinkRestartProperties {
 
     /** Restart strategy after a task failure. */
@@ -11,18 +16,21 @@ public class FlinkRestartProperties {
         NONE,
         /** Restart up to {@code attempts} times, waiting {@code delay} between attempts. */
         FIXED_DELAY,
-        /** Restart without limit, waiting from {@code delay} up to {@code max-delay}, doubling each time. */
+        /**
+         * Restart without limit, waiting from {@code delay} up to {@code max-delay}, 1.5 times longer after
+         * each failure in a row (Flink's multiplier and jitter; back to {@code delay} after an hour without one).
+         */
         EXPONENTIAL_DELAY
     }
 
-    /** Restart strategy: none, fixed-delay or exponential-delay. */
-    private RestartStrategy strategy = RestartStrategy.FIXED_DELAY;
+    /** Restart strategy: none, fixed-delay or exponential-delay (Flink's default for a checkpointed job). */
+    private RestartStrategy strategy = RestartStrategy.EXPONENTIAL_DELAY;
 
     /** Restart attempts before the job fails for good (fixed-delay). */
     private int attempts = 10;
 
     /** Wait before a restart (fixed-delay), or before the first restart (exponential-delay). */
-    private Duration delay = Duration.ofSeconds(2);
+    private Duration delay = Duration.ofSeconds(1);
 
     /** Longest wait between restarts (exponential-delay). */
     private Duration maxDelay = Duration.ofMinutes(1);

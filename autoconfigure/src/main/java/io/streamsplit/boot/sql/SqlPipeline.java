@@ -230,12 +230,15 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                                 .returns(BYTES)
                                 .name(statement.name());
                     }
-                    case AVRO ->
+                    case AVRO, PROTOBUF ->
                         throw SqlProblems.refused(
                                 statement,
-                                "writes to sink '" + sinkName + "', which has format avro",
-                                "Write json, string or bytes from SQL, or declare an Avro table with CREATE TABLE ..."
-                                        + " WITH ('connector' = 'kafka', 'format' = 'avro', ...) and INSERT INTO it.");
+                                "writes to sink '" + sinkName + "', which has format "
+                                        + sink.getFormat().yaml(),
+                                "Write json, string or bytes from SQL, or declare a table with CREATE TABLE ... WITH"
+                                        + " ('connector' = 'kafka', 'format' = '"
+                                        + sink.getFormat().yaml()
+                                        + "', ...) and INSERT INTO it.");
                 };
         pipeline.sink(sinkName, written);
     }

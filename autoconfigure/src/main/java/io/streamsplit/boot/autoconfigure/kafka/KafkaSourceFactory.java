@@ -263,7 +263,8 @@ public final class KafkaSourceFactory {
                     p + "key-format",
                     source.getKeyFormat().yaml(),
                     "key-format is set but format is not; keys are read together with a built-in value format",
-                    "Set " + p + "format too (json, avro, string or bytes), or read keys in a KafkaRecordDeserializer"
+                    "Set " + p
+                            + "format too (json, avro, protobuf, string or bytes), or read keys in a KafkaRecordDeserializer"
                             + " bean.");
         }
         if (source.getRecordEmitter() != null) {

@@ -1,9 +1,12 @@
 package io.streamsplit.connector.kafka.format;
 
 import com.google.protobuf.Message;
+import java.lang.reflect.Type;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
@@ -19,6 +22,11 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  *
  * DataStream<Payment> payments = stream.map(Payment::parseFrom).returns(new ProtobufTypeInfo<>(Payment.class));
  * }</pre>
+ *
+ * <p>Flink finds it for a message class on its own once {@link Factory} is registered for the class, in
+ * {@code pipeline.serialization-config} ({@code com.acme.Payment: {type: typeinfo, class:
+ * io.streamsplit.connector.kafka.format.ProtobufTypeInfo$Factory}}); then a lambda that returns messages
+ * needs no {@code returns(...)}. The starter registers it for every {@code format: protobuf} source's type.
  *
  * @param <T> the generated message class
  */
@@ -87,5 +95,19 @@ public final class ProtobufTypeInfo<T extends Message> extends TypeInformation<T
     @Override
     public boolean canEqual(Object other) {
         return other instanceof ProtobufTypeInfo;
+    }
+
+    /** Gives Flink's type extraction a {@link ProtobufTypeInfo} for the message class it is registered for. */
+    public static final class Factory extends TypeInfoFactory<Message> {
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public TypeInformation<Message> createTypeInfo(Type type, Map<String, TypeInformation<?>> genericParameters) {
+            if (!(type instanceof Class<?> messageClass) || !Message.class.isAssignableFrom(messageClass)) {
+                throw new IllegalArgumentException(
+                        ProtobufTypeInfo.class.getName() + "$Factory is for Protobuf message classes, not " + type);
+            }
+            return new ProtobufTypeInfo(messageClass);
+        }
     }
 }

@@ -89,6 +89,7 @@ public final class ElementFieldKey<T> implements SerializationSchema<T> {
                 names.add(candidate.getName());
             }
         }
+        java.util.Set<String> library = libraryGetters(type);
         for (java.lang.reflect.Method method : type.getMethods()) {
             String name = method.getName();
             int prefix = name.startsWith("get") ? 3 : name.startsWith("is") ? 2 : 0;
@@ -96,9 +97,33 @@ public final class ElementFieldKey<T> implements SerializationSchema<T> {
                     && name.length() > prefix
                     && method.getParameterCount() == 0
                     && !Modifier.isStatic(method.getModifiers())
-                    && !name.equals("getClass")) {
+                    && !name.equals("getClass")
+                    && !library.contains(name)) {
                 names.add(Character.toLowerCase(name.charAt(prefix)) + name.substring(prefix + 1));
             }
+        }
+        return names;
+    }
+
+    /**
+     * Getters a generated Protobuf message has from protobuf-java's own types ({@code getSerializedSize},
+     * {@code getDescriptorForType}, ...): no fields of the message, so not offered as keys.
+     */
+    private static java.util.Set<String> libraryGetters(Class<?> type) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        java.util.Deque<Class<?>> supertypes = new java.util.ArrayDeque<>();
+        supertypes.add(type);
+        while (!supertypes.isEmpty()) {
+            Class<?> next = supertypes.pop();
+            if (next.getName().startsWith("com.google.protobuf.")) {
+                for (java.lang.reflect.Method method : next.getMethods()) {
+                    names.add(method.getName());
+                }
+            }
+            if (next.getSuperclass() != null) {
+                supertypes.add(next.getSuperclass());
+            }
+            supertypes.addAll(java.util.List.of(next.getInterfaces()));
         }
         return names;
     }

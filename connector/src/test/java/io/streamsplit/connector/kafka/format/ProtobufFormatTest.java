@@ -10,8 +10,11 @@ import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
@@ -87,6 +90,21 @@ class ProtobufFormatTest {
                         .resolveSchemaCompatibility(read)
                         .isCompatibleAsIs())
                 .isTrue();
+    }
+
+    @Test
+    void withTheFactoryInTheSerializationConfigALambdaReturningMessagesGetsTheProtobufType() {
+        Configuration config = new Configuration();
+        config.set(
+                PipelineOptions.SERIALIZATION_CONFIG,
+                List.of(Payment.class.getName() + ": {type: typeinfo, class: "
+                        + ProtobufTypeInfo.Factory.class.getName() + "}"));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+
+        DataStream<Payment> payments = env.fromData("a7")
+                .map(account -> Payment.newBuilder().setAccount(account).build());
+
+        assertThat(payments.getType()).isEqualTo(new ProtobufTypeInfo<>(Payment.class));
     }
 
     @Test

@@ -26,6 +26,9 @@ public final class KafkaFormats {
     private static final String JACKSON = "tools.jackson.databind.json.JsonMapper";
     private static final String FLINK_AVRO = "org.apache.flink.formats.avro.typeutils.AvroTypeInfo";
     private static final String AVRO_ARTIFACT = "org.apache.flink:flink-avro (the same version as Flink)";
+    private static final String PROTOBUF = "com.google.protobuf.Message";
+    private static final String PROTOBUF_ARTIFACT =
+            "com.google.protobuf:protobuf-java (the version your protoc generated the classes with, or newer)";
 
     private final ConfigurableListableBeanFactory beanFactory;
     private final ObjectProvider<ClusterClasses> cluster;
@@ -52,7 +55,11 @@ public final class KafkaFormats {
                 plainType(p, format, type, byte[].class);
                 yield BytesFormat.INSTANCE;
             }
-            case JSON -> json(p).format(required(p, type));
+            case JSON -> json(p).format(required(p, format, type));
+            case PROTOBUF -> {
+                protobufLibrary(p);
+                yield ProtobufSchemas.reader(p, required(p, format, type));
+            }
             case AVRO -> {
                 requireLibrary(p, "avro", FLINK_AVRO, AVRO_ARTIFACT);
                 yield AvroSchemas.reader(p, type, schema);
@@ -66,7 +73,7 @@ public final class KafkaFormats {
         return switch (format) {
             case STRING -> TextFormat.of(charset);
             case BYTES -> BytesFormat.INSTANCE;
-            case JSON, AVRO ->
+            case JSON, AVRO, PROTOBUF ->
                 throw new InvalidStreamSplitConfigurationException(
                         p + "key-format",
                         format.yaml(),
@@ -94,6 +101,11 @@ public final class KafkaFormats {
                 yield BytesFormat.INSTANCE;
             }
             case JSON -> json(p).format(elementClass == null ? (Class<?>) Object.class : elementClass);
+            // the stream's type is known only when the pipeline is built; the library is checked before
+            case PROTOBUF -> {
+                protobufLibrary(p);
+                yield elementClass == null ? null : ProtobufSchemas.writer(p, elementClass);
+            }
             case AVRO -> {
                 requireLibrary(p, "avro", FLINK_AVRO, AVRO_ARTIFACT);
                 yield AvroSchemas.writer(p, elementClass, schema);
@@ -151,13 +163,20 @@ public final class KafkaFormats {
         }
     }
 
-    static Class<?> required(String p, @Nullable Class<?> type) {
+    private void protobufLibrary(String p) {
+        requireLibrary(p, "protobuf", PROTOBUF, PROTOBUF_ARTIFACT);
+    }
+
+    static Class<?> required(String p, ValueFormat format, @Nullable Class<?> type) {
         if (type == null) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "type",
                     null,
-                    "format json reads each value into a class, but no type is set",
-                    "Set " + p + "type to the element class, e.g. com.acme.Order (a record or a POJO).");
+                    "format " + format.yaml() + " reads each value into a class, but no type is set",
+                    "Set " + p + "type to the element class, e.g. "
+                            + (format == ValueFormat.PROTOBUF
+                                    ? "com.acme.proto.Order (a class protoc generated)."
+                                    : "com.acme.Order (a record or a POJO)."));
         }
         return type;
     }

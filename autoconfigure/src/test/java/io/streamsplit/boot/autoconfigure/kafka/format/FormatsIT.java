@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.kafka.format.proto.Transfer;
 import io.streamsplit.connector.kafka.format.AvroFormat;
 import io.streamsplit.connector.kafka.format.Keyed;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
@@ -37,7 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Every built-in format end to end, on the embedded broker and the MiniCluster, with no deserializer
  * or serializer bean: JSON through the application's JsonMapper (snake_case from
  * {@code spring.jackson.*}), Avro SpecificRecord and GenericRecord (raw and single-object encoded
- * input), text in a charset with its key, and bytes. The job runs with
+ * input), Protobuf generated messages (keyed by a field, a truncated message dead-lettered), text in a
+ * charset with its key, and bytes. The job runs with
  * {@code pipeline.generic-types: false}, so any element type that fell back to Kryo would fail it.
  */
 class FormatsIT {
@@ -81,6 +83,15 @@ class FormatsIT {
         }
 
         @Bean
+        StreamSplitPipeline protobufPipeline() {
+            // no returns(...): the source's message class is registered with Flink's type extraction
+            return pipeline -> pipeline.sink(
+                    "transfers-out",
+                    pipeline.<Transfer>source("transfers")
+                            .map(t -> t.toBuilder().setCents(t.getCents() * 2).build()));
+        }
+
+        @Bean
         StreamSplitPipeline textAndBytesPipelines() {
             return pipeline -> {
                 pipeline.sink(
@@ -105,7 +116,10 @@ class FormatsIT {
                 "words",
                 "words-out",
                 "raw",
-                "raw-out")) {
+                "raw-out",
+                "transfers",
+                "transfers.DLT",
+                "transfers-out")) {
             KAFKA.broker().createTopic(topic, 1);
         }
         String servers = KAFKA.bootstrapServers();
@@ -150,7 +164,15 @@ class FormatsIT {
                         "streamsplit.kafka.sources.raw.topics=raw",
                         "streamsplit.kafka.sources.raw.format=bytes",
                         "streamsplit.kafka.sinks.raw-out.topic=raw-out",
-                        "streamsplit.kafka.sinks.raw-out.format=bytes")
+                        "streamsplit.kafka.sinks.raw-out.format=bytes",
+                        "streamsplit.kafka.sources.transfers.topics=transfers",
+                        "streamsplit.kafka.sources.transfers.format=protobuf",
+                        "streamsplit.kafka.sources.transfers.type=" + Transfer.class.getName(),
+                        "streamsplit.kafka.sources.transfers.bad-record-policy=dead-letter",
+                        "streamsplit.kafka.sources.transfers.dead-letter-topic=transfers.DLT",
+                        "streamsplit.kafka.sinks.transfers-out.topic=transfers-out",
+                        "streamsplit.kafka.sinks.transfers-out.format=protobuf",
+                        "streamsplit.kafka.sinks.transfers-out.key=account")
                 .run()) {
             KafkaTopics.write(
                     servers,
@@ -188,6 +210,14 @@ class FormatsIT {
                             "words",
                             "k1".getBytes(StandardCharsets.UTF_8),
                             "Grüße".getBytes(StandardCharsets.ISO_8859_1))));
+            byte[] truncated = {0x0A, 0x64}; // field 1: 100 bytes announced, none there
+            KafkaTopics.write(
+                    servers,
+                    List.of(
+                            new ProducerRecord<>(
+                                    "transfers", transfer("t-1", 150).toByteArray()),
+                            new ProducerRecord<>("transfers", truncated),
+                            new ProducerRecord<>("transfers", transfer("t-2", 7).toByteArray())));
             byte[] raw = {0, 1, 2, (byte) 0xFF};
             KafkaTopics.write(servers, List.of(new ProducerRecord<>("raw", raw)));
 
@@ -212,6 +242,17 @@ class FormatsIT {
                         .containsExactly("k1=GRÜSSE".getBytes(StandardCharsets.ISO_8859_1));
                 assertThat(KafkaTopics.readAll(servers, "raw-out").stream().map(ConsumerRecord::value))
                         .containsExactly(raw);
+                List<ConsumerRecord<byte[], byte[]>> transfers = KafkaTopics.readAll(servers, "transfers-out");
+                assertThat(transfers.stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)))
+                        .containsExactly("t-1", "t-2");
+                assertThat(transfers.stream().map(r -> parse(r.value())))
+                        .containsExactly(transfer("t-1", 300), transfer("t-2", 14));
+            });
+            List<ConsumerRecord<byte[], byte[]>> badTransfers = KafkaTopics.readAll(servers, "transfers.DLT");
+            assertThat(badTransfers).singleElement().satisfies(bad -> {
+                assertThat(bad.value()).isEqualTo(truncated);
+                assertThat(header(bad, DeadLetterRecord.HEADER_EXCEPTION_MESSAGE))
+                        .contains("Not a " + Transfer.class.getName() + " Protobuf message (2 bytes)");
             });
             List<ConsumerRecord<byte[], byte[]>> deadLetters = KafkaTopics.readAll(servers, "orders.DLT");
             assertThat(deadLetters.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)))
@@ -254,5 +295,17 @@ class FormatsIT {
 
     private static byte[] bytes(ByteBuffer buffer) {
         return Arrays.copyOfRange(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.limit());
+    }
+
+    private static Transfer transfer(String account, long cents) {
+        return Transfer.newBuilder().setAccount(account).setCents(cents).build();
+    }
+
+    private static Transfer parse(byte[] bytes) {
+        try {
+            return Transfer.parseFrom(bytes);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw new AssertionError(e);
+        }
     }
 }

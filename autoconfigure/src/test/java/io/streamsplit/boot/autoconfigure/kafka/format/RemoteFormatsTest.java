@@ -3,6 +3,7 @@ package io.streamsplit.boot.autoconfigure.kafka.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
+import io.streamsplit.boot.autoconfigure.kafka.format.proto.Transfer;
 import io.streamsplit.boot.flink.remote.ClusterClasses;
 import io.streamsplit.connector.kafka.format.JsonFormat;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
@@ -45,6 +46,9 @@ class RemoteFormatsTest {
                     "streamsplit.kafka.sources.text.topics=d",
                     "streamsplit.kafka.sources.text.format=string",
                     "streamsplit.kafka.sources.text.key-format=bytes",
+                    "streamsplit.kafka.sources.proto.topics=f",
+                    "streamsplit.kafka.sources.proto.format=protobuf",
+                    "streamsplit.kafka.sources.proto.type=" + Transfer.class.getName(),
                     "streamsplit.kafka.sources.raw.topics=e",
                     "streamsplit.kafka.sources.raw.format=bytes",
                     "streamsplit.kafka.sinks.out.topic=out",
@@ -56,7 +60,7 @@ class RemoteFormatsTest {
         remote.run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBeansOfType(StreamSplitKafkaSource.class))
-                    .containsOnlyKeys("json", "avro", "generic", "text", "raw");
+                    .containsOnlyKeys("json", "avro", "generic", "text", "raw", "proto");
             ClusterClasses cluster = context.getBean(ClusterClasses.class);
             JsonMapper application = context.getBean(JsonMapper.class);
             assertThat(cluster.missingFor(application))

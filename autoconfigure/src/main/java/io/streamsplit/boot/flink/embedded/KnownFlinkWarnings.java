@@ -31,6 +31,10 @@ import org.slf4j.Marker;
  *   <li>{@code The operator name ... exceeded the 80 characters length limit}: once per job vertex whose
  *       chained operator names are long; Flink shortens the name in metric scopes, which the actuator
  *       already expects.
+ *   <li>{@code Could not addJvmShutdownHook, due to: Shutdown in progress}: when the JVM is stopped (SIGTERM,
+ *       Ctrl-C), the MiniCluster's RPC actor systems are closed by the application's shutdown, and Pekko
+ *       tries to register its own JVM shutdown hook once more, which the JVM refuses while it shuts down;
+ *       the actor systems terminate all the same (one WARN per actor system, at every stop).
  * </ul>
  */
 final class KnownFlinkWarnings extends TurboFilter {
@@ -48,7 +52,8 @@ final class KnownFlinkWarnings extends TurboFilter {
             new Known(
                     "org.apache.flink.runtime.webmonitor.WebMonitorUtils",
                     "JobManager log files are unavailable in the web dashboard"),
-            new Known("org.apache.flink.runtime.metrics.util.MetricUtils", "The operator name "));
+            new Known("org.apache.flink.runtime.metrics.util.MetricUtils", "The operator name "),
+            new Known("org.apache.pekko.actor.CoordinatedShutdown", "Could not addJvmShutdownHook"));
 
     private static final String NAME = "streamsplit-known-flink-warnings";
 

@@ -28,7 +28,7 @@ final class BenchmarkChart {
                 .mapToDouble(d -> d)
                 .max()
                 .orElse(1);
-        double scale = niceCeiling(max);
+        double scale = ChartScale.ceiling(max);
         int width = LEFT + rows.size() * GROUP + 20;
         int bottom = TOP + HEIGHT;
         StringBuilder svg = new StringBuilder(String.format(
@@ -55,7 +55,7 @@ final class BenchmarkChart {
                     y,
                     LEFT - 4,
                     y + 3,
-                    human(value)));
+                    ChartScale.label(value)));
         }
         for (int g = 0; g < rows.size(); g++) {
             Row row = rows.get(g);
@@ -106,23 +106,5 @@ final class BenchmarkChart {
                     SHOWN.get(r).name().toLowerCase(Locale.ROOT).replace('_', ' ')));
         }
         return svg.append("</svg>\n").toString();
-    }
-
-    private static double niceCeiling(double value) {
-        double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
-        for (double step : new double[] {1, 2, 2.5, 5, 10}) {
-            if (step * magnitude >= value) {
-                return step * magnitude;
-            }
-        }
-        return 10 * magnitude;
-    }
-
-    private static String human(double value) {
-        return value >= 1e6
-                ? String.format(Locale.ROOT, "%.1fM", value / 1e6)
-                : value >= 1e3
-                        ? String.format(Locale.ROOT, "%.0fk", value / 1e3)
-                        : String.format(Locale.ROOT, "%.0f", value);
     }
 }

@@ -53,7 +53,7 @@ public final class SourceMatrixBenchmark {
 
         /** 10 B records, bytes or String: the "tiny record" shapes of the targets. */
         boolean tiny() {
-            return shape.recordSize() == 10 && !shape.format().json();
+            return shape.recordSize() == 10 && !shape.format().orders();
         }
     }
 
@@ -122,7 +122,7 @@ public final class SourceMatrixBenchmark {
             boolean objectReuse) {
         List<ThroughputSettings> shapes = new ArrayList<>();
         for (ValueFormat format : formats) {
-            for (int size : format.json() ? List.of(0) : sizes) {
+            for (int size : format.orders() ? List.of(0) : sizes) {
                 for (int p : partitions) {
                     for (int parallelism : parallelisms) {
                         shapes.add(new ThroughputSettings(

@@ -83,13 +83,14 @@ public record ThroughputSettings(
 
     /** The format of the second StreamSplit run: {@code --b-format}, else the shape's. */
     ValueFormat secondRunFormat() {
-        if (bFormat != null && bFormat.json() == format.json()) {
+        if (bFormat != null && bFormat.sameRecords(format)) {
             return bFormat;
         }
         if (bFormat != null) {
             throw new IllegalArgumentException("--b-format " + bFormat.name().toLowerCase(Locale.ROOT)
                     + " reads other records than --format " + format.name().toLowerCase(Locale.ROOT)
-                    + "; compare JSON formats with JSON formats (json, json3, json-format)");
+                    + "; compare JSON formats with JSON formats (json, json3, json-format), Protobuf with Protobuf"
+                    + " (protobuf, protobuf-hand)");
         }
         return format;
     }
@@ -108,7 +109,7 @@ public record ThroughputSettings(
 
     /** "100 B bytes, 4 partitions, p=2" */
     public String shape() {
-        return (format.json()
+        return (format.orders()
                         ? format.name().toLowerCase(Locale.ROOT).replace('_', '-')
                         : recordSize + " B " + format.name().toLowerCase(Locale.ROOT))
                 + ", " + partitions

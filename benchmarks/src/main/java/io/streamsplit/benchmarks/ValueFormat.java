@@ -1,7 +1,10 @@
 package io.streamsplit.benchmarks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamsplit.benchmarks.proto.OrderProto;
 import io.streamsplit.connector.kafka.format.JsonFormat;
+import io.streamsplit.connector.kafka.format.ProtobufFormat;
+import io.streamsplit.connector.kafka.format.ProtobufTypeInfo;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,14 +26,19 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * (about 60 B) whatever {@code --record-size} says, and are read three ways: {@link #JSON} with
  * Jackson 2 (the figures in docs/benchmarks.md), {@link #JSON3} with a hand-written Jackson 3 bean as
  * a Spring Boot 4 application writes one, {@link #JSON_FORMAT} with the connector's own
- * {@code JsonFormat} ({@code format: json}).
+ * {@code JsonFormat} ({@code format: json}). The same orders as Protobuf messages (about 30 B) are read
+ * two ways: {@link #PROTOBUF} with the connector's {@code ProtobufFormat} ({@code format: protobuf}), and
+ * {@link #PROTOBUF_HAND} with a hand-written deserializer as a user writes one without it
+ * ({@code OrderProto.parseFrom(bytes)}, the type left to Flink: Kryo).
  */
 public enum ValueFormat {
     BYTES,
     STRING,
     JSON,
     JSON3,
-    JSON_FORMAT;
+    JSON_FORMAT,
+    PROTOBUF,
+    PROTOBUF_HAND;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final tools.jackson.databind.json.JsonMapper MAPPER3 =
@@ -53,8 +61,26 @@ public enum ValueFormat {
         return this == JSON || this == JSON3 || this == JSON_FORMAT;
     }
 
+    /** Whether the records are the orders as Protobuf messages. */
+    public boolean protobuf() {
+        return this == PROTOBUF || this == PROTOBUF_HAND;
+    }
+
+    /** Whether the records are orders of their natural size (JSON or Protobuf), whatever --record-size says. */
+    public boolean orders() {
+        return json() || protobuf();
+    }
+
+    /** Whether two formats read the same records, so that they can race in one round. */
+    public boolean sameRecords(ValueFormat other) {
+        return json() == other.json() && protobuf() == other.protobuf();
+    }
+
     /** The value of record {@code i}. */
     public IntFunction<byte[]> values(int size) {
+        if (protobuf()) {
+            return i -> protoOrder(i).toByteArray();
+        }
         if (!json()) {
             byte[] value = new byte[size];
             Arrays.fill(value, (byte) 'x');
@@ -78,6 +104,7 @@ public enum ValueFormat {
             case STRING -> value -> new String(value, StandardCharsets.UTF_8);
             case JSON -> ValueFormat::order;
             case JSON3, JSON_FORMAT -> ValueFormat::order3;
+            case PROTOBUF, PROTOBUF_HAND -> ValueFormat::parseOrder;
         };
     }
 
@@ -96,6 +123,11 @@ public enum ValueFormat {
             case JSON_FORMAT ->
                 (KafkaRecordDeserializationSchema)
                         KafkaRecordDeserializationSchema.valueOnly(JsonFormat.of(Order.class));
+            case PROTOBUF ->
+                (KafkaRecordDeserializationSchema)
+                        KafkaRecordDeserializationSchema.valueOnly(ProtobufFormat.of(OrderProto.class));
+            case PROTOBUF_HAND ->
+                (KafkaRecordDeserializationSchema) KafkaRecordDeserializationSchema.valueOnly(new HandWrittenProto());
         };
     }
 
@@ -112,6 +144,8 @@ public enum ValueFormat {
             case JSON3 ->
                 (KafkaRecordEmitter) (KafkaRecordEmitter<Order>) (record, out) -> out.collect(order3(record.value()));
             case JSON_FORMAT -> (KafkaRecordEmitter) KafkaRecordEmitter.valueOnly(JsonFormat.of(Order.class));
+            case PROTOBUF -> (KafkaRecordEmitter) KafkaRecordEmitter.valueOnly(ProtobufFormat.of(OrderProto.class));
+            case PROTOBUF_HAND -> (KafkaRecordEmitter) KafkaRecordEmitter.valueOnly(new HandWrittenProto());
         };
     }
 
@@ -121,6 +155,8 @@ public enum ValueFormat {
             case BYTES -> (TypeInformation) PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
             case STRING -> (TypeInformation) Types.STRING;
             case JSON, JSON3, JSON_FORMAT -> (TypeInformation) TypeInformation.of(Order.class);
+            case PROTOBUF -> (TypeInformation) new ProtobufTypeInfo<>(OrderProto.class);
+            case PROTOBUF_HAND -> (TypeInformation) TypeInformation.of(OrderProto.class);
         };
     }
 
@@ -135,6 +171,45 @@ public enum ValueFormat {
     /** What a hand-written Jackson 3 bean does: one shared mapper, one readValue per record. */
     static Order order3(byte[] json) {
         return MAPPER3.readValue(json, Order.class);
+    }
+
+    /** Order {@code i} as a Protobuf message: the same fields as the JSON order. */
+    static OrderProto protoOrder(int i) {
+        String[] customers = {"alice", "bob", "carol", "dave"};
+        return OrderProto.newBuilder()
+                .setId(i)
+                .setCustomer(customers[i % 4])
+                .setCents((i * 37L) % 10_000)
+                .setTimestamp(1_700_000_000_000L + i)
+                .build();
+    }
+
+    static OrderProto parseOrder(byte[] bytes) {
+        try {
+            return OrderProto.parseFrom(bytes);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw new IllegalArgumentException("not an order", e);
+        }
+    }
+
+    /** What a user writes without format protobuf: parseFrom, and the type left to Flink (Kryo). */
+    static final class HandWrittenProto implements DeserializationSchema<OrderProto> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public OrderProto deserialize(byte[] message) throws IOException {
+            return OrderProto.parseFrom(message);
+        }
+
+        @Override
+        public boolean isEndOfStream(OrderProto next) {
+            return false;
+        }
+
+        @Override
+        public TypeInformation<OrderProto> getProducedType() {
+            return TypeInformation.of(OrderProto.class);
+        }
     }
 
     /** The official source's schema for {@link #order} or {@link #order3}: the same Jackson call as our path. */

@@ -7,6 +7,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -26,6 +27,11 @@ import tools.jackson.databind.json.JsonMapper;
  * java -cp app.jar io.streamsplit.benchmarks.app.HandWiredTotalsJob --bootstrap-servers localhost:9092 \
  *     --input in --output out --group-id g --checkpoint-interval-ms 1000 --parallelism 1
  * </pre>
+ *
+ * <p>With {@code --remote host:port --jars a.jar,b.jar} it is submitted to that Flink cluster instead, with
+ * the jars it needs (this one, the connector, Kafka's client, Jackson), as {@code flink run} would submit a
+ * user's job jar; {@code --config key=value,key=value} adds Flink settings to the job (e.g. a restart
+ * strategy; none by default: the cluster's, i.e. Flink's, defaults apply).
  */
 public final class HandWiredTotalsJob {
 
@@ -37,7 +43,7 @@ public final class HandWiredTotalsJob {
             options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
         String bootstrap = options.get("bootstrap-servers");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamExecutionEnvironment env = environment(options);
         env.setParallelism(Integer.parseInt(options.getOrDefault("parallelism", "1")));
         env.enableCheckpointing(
                 Long.parseLong(options.getOrDefault("checkpoint-interval-ms", "10000")),
@@ -65,6 +71,27 @@ public final class HandWiredTotalsJob {
                 .sinkTo(sink)
                 .name("out");
         env.execute("hand-wired totals");
+    }
+
+    private static StreamExecutionEnvironment environment(Map<String, String> options) {
+        Map<String, String> settings = new HashMap<>();
+        for (String setting : options.getOrDefault("config", "").split(",")) {
+            if (!setting.isBlank()) {
+                String[] keyValue = setting.split("=", 2);
+                settings.put(keyValue[0].trim(), keyValue[1].trim());
+            }
+        }
+        Configuration config = Configuration.fromMap(settings);
+        String remote = options.get("remote");
+        if (remote == null) {
+            return StreamExecutionEnvironment.getExecutionEnvironment(config);
+        }
+        String[] hostPort = remote.split(":");
+        return StreamExecutionEnvironment.createRemoteEnvironment(
+                hostPort[0],
+                Integer.parseInt(hostPort[1]),
+                config,
+                options.getOrDefault("jars", "").split(","));
     }
 
     static final class PaymentJson implements DeserializationSchema<Payment> {

@@ -4,6 +4,7 @@ import io.streamsplit.benchmarks.BenchmarkSupport;
 import io.streamsplit.benchmarks.LatencyBenchmark;
 import io.streamsplit.benchmarks.LatencyBenchmark.Percentiles;
 import io.streamsplit.benchmarks.LatencyBenchmark.Reader;
+import io.streamsplit.benchmarks.RoundRatio;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,6 +102,24 @@ public final class IsolatedLatencyBenchmark {
             }
         }
         Percentiles.printMedians(results, out);
+        List<Percentiles> floor = results.get(LatencyProcess.CONSUMER);
+        if (floor != null) {
+            out.println("over the plain consumer's in the same round (the floor this machine sets for any reader),"
+                    + " median (lowest-highest):");
+            for (Reader reader : Reader.values()) {
+                List<Percentiles> runs = results.get(reader.name());
+                out.printf(
+                        Locale.ROOT,
+                        "%-11s p99 %s  p99.9 %s%n",
+                        reader.name(),
+                        RoundRatio.of(
+                                runs.stream().map(Percentiles::p99).toList(),
+                                floor.stream().map(Percentiles::p99).toList()),
+                        RoundRatio.of(
+                                runs.stream().map(Percentiles::p999).toList(),
+                                floor.stream().map(Percentiles::p999).toList()));
+            }
+        }
         return results;
     }
 

@@ -36,12 +36,30 @@ public final class ProcStats {
         return statusMb(pid, "VmRSS:");
     }
 
+    /** The number of threads of {@code pid}, -1 when unknown. */
+    public static int threads(long pid) {
+        return (int) statusValue(pid, "Threads:");
+    }
+
+    /** The number of open file descriptors of {@code pid} (files, sockets, pipes), -1 when unknown. */
+    public static int openFiles(long pid) {
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
+            return (int) fds.count();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     private static double statusMb(long pid, String field) {
+        long kb = statusValue(pid, field);
+        return kb < 0 ? -1 : kb / 1024.0;
+    }
+
+    private static long statusValue(long pid, String field) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
                 if (line.startsWith(field)) {
-                    String kb = line.substring(field.length()).trim().split("\\s+")[0];
-                    return Long.parseLong(kb) / 1024.0;
+                    return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
                 }
             }
             return -1;

@@ -74,8 +74,10 @@ public final class PipelineBenchmark {
             PipelineVariant variant,
             double recordsPerSecond,
             double cpuPerMillion,
+            double writtenPerSecond,
             double peakRssMb,
-            List<Double> checkpointMillis) {}
+            List<Double> checkpointMillis,
+            Path log) {}
 
     /** The harness's settings; {@link #main} reads them from {@code --name value} options. */
     record Settings(
@@ -92,6 +94,47 @@ public final class PipelineBenchmark {
             String appArgs,
             String bArgs,
             List<String> jvmOptions) {
+
+        /** The settings in {@link #options}; {@code checkpoint} is 10s or 500ms. */
+        static Settings of(Map<String, String> f) {
+            String checkpoint = f.get("checkpoint").trim().toLowerCase(Locale.ROOT);
+            return new Settings(
+                    Path.of(f.get("jar")),
+                    Integer.parseInt(f.get("records")),
+                    Integer.parseInt(f.get("rounds")),
+                    Integer.parseInt(f.get("warmups")),
+                    Arrays.stream(f.get("variants").split(","))
+                            .map(PipelineVariant::of)
+                            .toList(),
+                    Integer.parseInt(f.get("value-size")),
+                    Integer.parseInt(f.get("partitions")),
+                    Integer.parseInt(f.get("parallelism")),
+                    checkpoint.endsWith("ms")
+                            ? Duration.ofMillis(Long.parseLong(checkpoint.replace("ms", "")))
+                            : Duration.ofSeconds(Long.parseLong(checkpoint.replace("s", ""))),
+                    Integer.parseInt(f.get("accounts")),
+                    f.get("app-args"),
+                    f.get("b-args"),
+                    BenchmarkSupport.jvmOptions(f.get("jvm")));
+        }
+
+        /** These settings with other JVM options. */
+        Settings withJvmOptions(List<String> options) {
+            return new Settings(
+                    jar,
+                    records,
+                    rounds,
+                    warmups,
+                    variants,
+                    valueSize,
+                    partitions,
+                    parallelism,
+                    checkpointInterval,
+                    accounts,
+                    appArgs,
+                    bArgs,
+                    List.copyOf(options));
+        }
 
         /** What each round runs: every variant, then the first one with each {@code ;}-group of {@link #bArgs}. */
         List<Arm> arms() {
@@ -114,12 +157,21 @@ public final class PipelineBenchmark {
     private PipelineBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        Map<String, String> f = options(Map.of("variants", "plain,headers,traced,traced-10pct"), args);
+        run(Settings.of(f), System.out);
+    }
+
+    /**
+     * The options of a whole-pipeline harness: every harness's defaults, then {@code defaults} (its own
+     * options and defaults), then {@code --name value} pairs from {@code args}.
+     */
+    static Map<String, String> options(Map<String, String> defaults, String... args) throws Exception {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("jar", AppStartBenchmark.benchmarksAppJar().toString());
         f.put("records", "2000000");
         f.put("rounds", "3");
         f.put("warmups", "1");
-        f.put("variants", "plain,headers,traced,traced-10pct");
+        f.put("variants", "hand-wired,starter");
         f.put("value-size", "100");
         f.put("partitions", "4");
         f.put("parallelism", "1");
@@ -128,28 +180,8 @@ public final class PipelineBenchmark {
         f.put("app-args", "");
         f.put("b-args", "");
         f.put("jvm", "-Xmx1g");
-        f = BenchmarkSupport.options(f, args);
-        String checkpoint = f.get("checkpoint").trim().toLowerCase(Locale.ROOT);
-        run(
-                new Settings(
-                        Path.of(f.get("jar")),
-                        Integer.parseInt(f.get("records")),
-                        Integer.parseInt(f.get("rounds")),
-                        Integer.parseInt(f.get("warmups")),
-                        Arrays.stream(f.get("variants").split(","))
-                                .map(PipelineVariant::of)
-                                .toList(),
-                        Integer.parseInt(f.get("value-size")),
-                        Integer.parseInt(f.get("partitions")),
-                        Integer.parseInt(f.get("parallelism")),
-                        checkpoint.endsWith("ms")
-                                ? Duration.ofMillis(Long.parseLong(checkpoint.replace("ms", "")))
-                                : Duration.ofSeconds(Long.parseLong(checkpoint.replace("s", ""))),
-                        Integer.parseInt(f.get("accounts")),
-                        f.get("app-args"),
-                        f.get("b-args"),
-                        BenchmarkSupport.jvmOptions(f.get("jvm"))),
-                System.out);
+        f.putAll(defaults);
+        return BenchmarkSupport.options(f, args);
     }
 
     static List<PipelineRun> run(Settings settings, PrintStream out) throws Exception {
@@ -195,11 +227,12 @@ public final class PipelineBenchmark {
                     runs.add(run);
                     out.printf(
                             Locale.ROOT,
-                            "round %d %-13s %,10.0f records/s  CPU %5.2f s per M records  peak RSS %,5.0f MB"
-                                    + "  %d checkpoints, p50 %.0f ms%n",
+                            "round %d %-13s %,10.0f records/s (written %,10.0f)  CPU %5.2f s per M records"
+                                    + "  peak RSS %,5.0f MB  %d checkpoints, p50 %.0f ms%n",
                             round,
                             arm.label(),
                             run.recordsPerSecond(),
+                            run.writtenPerSecond(),
                             run.cpuPerMillion(),
                             run.peakRssMb(),
                             run.checkpointMillis().size(),
@@ -259,8 +292,10 @@ public final class PipelineBenchmark {
                     variant,
                     figures.recordsPerSecond(),
                     figures.cpuPerMillion(),
+                    figures.writtenPerSecond(),
                     figures.peakRssMb(),
-                    checkpointMillis(figures.log()));
+                    checkpointMillis(figures.log()),
+                    figures.log());
         }
     }
 
@@ -287,16 +322,18 @@ public final class PipelineBenchmark {
                     of.stream().flatMap(r -> r.checkpointMillis().stream()).toList();
             out.printf(
                     Locale.ROOT,
-                    "%-13s %,10.0f records/s  CPU %5.2f s per M  peak RSS %,5.0f MB  checkpoint p50 %.0f p99 %.0f ms"
-                            + "  | vs %s: records/s %s  CPU per record %s  peak RSS %s%n",
+                    "%-13s %,10.0f records/s (written %,10.0f)  CPU %5.2f s per M  peak RSS %,5.0f MB  checkpoint"
+                            + " p50 %.0f p99 %.0f ms  | vs %s: records/s %s  written %s  CPU per record %s  peak RSS %s%n",
                     label,
                     median(of, PipelineRun::recordsPerSecond),
+                    median(of, PipelineRun::writtenPerSecond),
                     median(of, PipelineRun::cpuPerMillion),
                     median(of, PipelineRun::peakRssMb),
                     percentile(checkpoints, 0.5),
                     percentile(checkpoints, 0.99),
                     base,
                     ratio(runs, label, base, PipelineRun::recordsPerSecond),
+                    ratio(runs, label, base, PipelineRun::writtenPerSecond),
                     ratio(runs, label, base, PipelineRun::cpuPerMillion),
                     ratio(runs, label, base, PipelineRun::peakRssMb));
         }

@@ -10,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,37 +49,10 @@ public final class PipelineLatencyBenchmark {
     private PipelineLatencyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> f = new LinkedHashMap<>();
-        f.put("jar", AppStartBenchmark.benchmarksAppJar().toString());
-        f.put("variants", "hand-wired,starter");
-        f.put("rate", "5000");
-        f.put("seconds", "30");
-        f.put("warmup-seconds", "5");
-        f.put("rounds", "3");
-        f.put("partitions", "4");
-        f.put("parallelism", "1");
-        f.put("checkpoint-ms", "1000");
-        f.put("accounts", "10000");
-        f.put("jvm", "-Xmx1g");
-        f = BenchmarkSupport.options(f, args);
-        PipelineBenchmark.Settings settings = new PipelineBenchmark.Settings(
-                Path.of(f.get("jar")),
-                0,
-                Integer.parseInt(f.get("rounds")),
-                0,
-                Arrays.stream(f.get("variants").split(","))
-                        .map(PipelineVariant::of)
-                        .toList(),
-                100,
-                Integer.parseInt(f.get("partitions")),
-                Integer.parseInt(f.get("parallelism")),
-                Duration.ofMillis(Long.parseLong(f.get("checkpoint-ms"))),
-                Integer.parseInt(f.get("accounts")),
-                "",
-                "",
-                BenchmarkSupport.jvmOptions(f.get("jvm")));
+        Map<String, String> f = PipelineBenchmark.options(
+                Map.of("rate", "5000", "seconds", "30", "warmup-seconds", "5", "checkpoint", "1s"), args);
         run(
-                settings,
+                PipelineBenchmark.Settings.of(f),
                 Integer.parseInt(f.get("rate")),
                 Duration.ofSeconds(Long.parseLong(f.get("seconds"))),
                 Duration.ofSeconds(Long.parseLong(f.get("warmup-seconds"))),

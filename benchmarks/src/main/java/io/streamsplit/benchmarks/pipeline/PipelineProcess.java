@@ -25,16 +25,26 @@ import org.apache.kafka.common.TopicPartition;
  * every commit also takes one offset per partition (its marker), so there each rise of a partition's
  * offset counts one marker less. That holds while commits are further apart than the polls (checkpoints
  * of 1 s and up); afterwards the records are read back and counted, and a difference fails the run. The
- * JVM is stopped with SIGTERM at the end.
+ * partitions' high watermarks, read at the same polls, tell when records were <em>written</em>: with an
+ * exactly-once sink that is before they are visible, so the rate from the first to the last record written
+ * is the job's own speed where visibility follows the checkpoint cadence (long intervals). The JVM is
+ * stopped with SIGTERM at the end.
  */
 final class PipelineProcess {
 
     /**
-     * Records/s from the first to the last output record, the JVM's CPU seconds per million records in
-     * that span (both NaN when all output became visible at once: one commit of a short run), its peak RSS in MB, the output records counted at the end, and its log (kept after the
-     * JVM ends).
+     * Records/s from the first to the last output record visible, the JVM's CPU seconds per million records
+     * in that span (both NaN when all output became visible at once: one commit of a short run), records/s
+     * from the first to the last output record written (NaN likewise), its peak RSS in MB, the output
+     * records counted at the end, and its log (kept after the JVM ends).
      */
-    record Figures(double recordsPerSecond, double cpuPerMillion, double peakRssMb, long outputRecords, Path log) {}
+    record Figures(
+            double recordsPerSecond,
+            double cpuPerMillion,
+            double writtenPerSecond,
+            double peakRssMb,
+            long outputRecords,
+            Path log) {}
 
     private PipelineProcess() {}
 
@@ -65,11 +75,14 @@ final class PipelineProcess {
             long first = 0;
             long countAtFirst = 0;
             double cpuAtFirst = 0;
+            long firstWritten = 0;
+            long writtenAtFirst = 0;
+            long allWritten = 0;
             long lastCount = -1;
             long lastProgress = System.nanoTime();
             while (true) {
                 long count = 0;
-                long[] lso = committed(admin, outputPartitions);
+                long[] lso = ends(admin, outputPartitions, IsolationLevel.READ_COMMITTED);
                 for (int p = 0; p < partitions; p++) {
                     if (lso[p] > offsets[p]) {
                         commits[p]++;
@@ -78,6 +91,19 @@ final class PipelineProcess {
                     count += offsets[p] - (transactional ? commits[p] : 0);
                 }
                 long now = System.nanoTime();
+                long written = 0;
+                long[] highWatermarks = ends(admin, outputPartitions, IsolationLevel.READ_UNCOMMITTED);
+                for (int p = 0; p < partitions; p++) {
+                    // each commit so far left one marker; the open transaction's records count as written
+                    written += highWatermarks[p] - (transactional ? commits[p] : 0);
+                }
+                if (firstWritten == 0 && written > 0) {
+                    firstWritten = now;
+                    writtenAtFirst = written;
+                }
+                if (allWritten == 0 && written >= records) {
+                    allWritten = now;
+                }
                 if (first == 0 && count > 0) {
                     first = now;
                     countAtFirst = count;
@@ -87,10 +113,13 @@ final class PipelineProcess {
                     double cpu = ProcStats.cpuSeconds(app.pid()) - cpuAtFirst;
                     long counted = count - countAtFirst;
                     double seconds = Math.max(now - first, 1) / 1e9;
+                    long writtenCounted = records - writtenAtFirst;
+                    double writtenSeconds = Math.max((allWritten == 0 ? now : allWritten) - firstWritten, 1) / 1e9;
                     // all output in one commit (a short run): no span to measure, NaN rather than 0
                     figures = new Figures(
                             counted == 0 ? Double.NaN : counted / seconds,
                             counted == 0 ? Double.NaN : cpu / counted * 1e6,
+                            writtenCounted <= 0 ? Double.NaN : writtenCounted / writtenSeconds,
                             ProcStats.peakRssMb(app.pid()),
                             count,
                             log);
@@ -129,12 +158,16 @@ final class PipelineProcess {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
     }
 
-    /** Each partition's last stable offset: the end of what a read_committed consumer can see. */
-    private static long[] committed(Admin admin, List<TopicPartition> partitions) throws Exception {
+    /**
+     * Each partition's end as {@code isolation} sees it: the last stable offset (what a read_committed
+     * consumer can see) or the high watermark (everything written, open transactions included).
+     */
+    private static long[] ends(Admin admin, List<TopicPartition> partitions, IsolationLevel isolation)
+            throws Exception {
         Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
         partitions.forEach(p -> latest.put(p, OffsetSpec.latest()));
         return admin
-                .listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .listOffsets(latest, new ListOffsetsOptions(isolation))
                 .all()
                 .get(30, TimeUnit.SECONDS)
                 .values()

@@ -8,6 +8,7 @@ import io.streamsplit.benchmarks.pipeline.PipelineBenchmark.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,11 @@ class PipelineBenchmarkIT {
                 .as("exactly-once output is visible only after a checkpoint, so each run completed at least one")
                 .allSatisfy(run -> assertThat(run.checkpointMillis()).isNotEmpty());
         assertThat(report.toString(StandardCharsets.UTF_8)).contains("starter", "vs hand-wired");
+        // a healthy app's whole life in its own JVM, up to its stop by SIGTERM, logs no WARN or ERROR line
+        assertThat(Files.readAllLines(runs.get(1).log()))
+                .filteredOn(line -> SoakLog.LEVEL.matcher(line).find())
+                .as("WARN and ERROR lines of the starter's run, shutdown included")
+                .isEmpty();
     }
 
     @Test

@@ -351,8 +351,9 @@ class StreamSplitFailureAnalysisTest {
                         "streamsplit.kafka.sinks.out.properties.transaction.timeout.ms",
                         "'30000'",
                         "checkpoint interval (PT1M)");
-        // interval 1 min + restart delay 2 s + 1 min margin = 122 s; twice that is suggested
-        assertThat(analysis.getAction()).contains("transaction.timeout.ms=244000", "at least 122000", "900000");
+        // interval 1 min + the longest restart wait (exponential-delay's max-delay, 1 min) + 1 min margin = 180 s;
+        // twice that is suggested
+        assertThat(analysis.getAction()).contains("transaction.timeout.ms=360000", "at least 180000", "900000");
     }
 
     @Test

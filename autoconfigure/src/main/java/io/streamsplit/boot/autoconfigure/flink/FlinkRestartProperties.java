@@ -35,6 +35,15 @@ public class FlinkRestartProperties {
     /** Longest wait between restarts (exponential-delay). */
     private Duration maxDelay = Duration.ofMinutes(1);
 
+    /**
+     * The longest wait before a restart this strategy can take: {@code max-delay} for exponential-delay
+     * (after failures in a row), {@code delay} otherwise. What an exactly-once sink's open transaction
+     * must outlast besides the checkpoint interval.
+     */
+    public Duration longestDelay() {
+        return strategy == RestartStrategy.EXPONENTIAL_DELAY ? maxDelay : delay;
+    }
+
     public RestartStrategy getStrategy() {
         return strategy;
     }

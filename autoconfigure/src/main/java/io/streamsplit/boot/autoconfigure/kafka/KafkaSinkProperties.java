@@ -43,8 +43,8 @@ public class KafkaSinkProperties {
         Duration timeout = KafkaSinkProperties.transactionTimeout(producer);
         producer.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(timeout.toMillis()));
         Duration interval = flink.getCheckpointing().getInterval();
-        // a transaction stays open for a checkpoint interval, plus a restart before it is committed
-        Duration needed = interval.plus(flink.getRestart().getDelay()).plus(Duration.ofMinutes(1));
+        // a transaction stays open for a checkpoint interval, plus the longest restart wait before it is committed
+        Duration needed = interval.plus(flink.getRestart().longestDelay()).plus(Duration.ofMinutes(1));
         if (timeout.compareTo(needed) < 0) {
             Duration suggested = needed.multipliedBy(2).compareTo(BROKER_TRANSACTION_CAP) > 0
                     ? BROKER_TRANSACTION_CAP

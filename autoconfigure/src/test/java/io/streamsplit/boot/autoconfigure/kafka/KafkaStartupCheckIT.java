@@ -173,6 +173,8 @@ class KafkaStartupCheckIT {
                     strict.bootstrapServers(),
                     "eos",
                     "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once",
+                    // 90 s must outlast a checkpoint interval + the longest restart wait + 1 min
+                    "streamsplit.flink.restart.max-delay=10s",
                     "streamsplit.kafka.sinks.upper.properties.transaction.timeout.ms=90000")) {
                 assertThat(app.isRunning()).isTrue();
             }

@@ -47,6 +47,9 @@ final class StreamSplitTestContextCustomizer implements ContextCustomizer {
         defaults.put("streamsplit.flink.mode", "embedded");
         defaults.put("streamsplit.flink.parallelism", settings.parallelism());
         defaults.put("streamsplit.flink.checkpointing.interval", settings.checkpointInterval());
+        // a job that cannot run fails the test in seconds (10 attempts, 200 ms apart) instead of backing off
+        // as the application's default (exponential-delay) would until the job wait times out
+        defaults.put("streamsplit.flink.restart.strategy", "fixed-delay");
         defaults.put("streamsplit.flink.restart.delay", "200ms");
         EmbeddedKafkaBroker broker = null;
         if (settings.kafka() == StreamSplitTest.Kafka.EMBEDDED) {

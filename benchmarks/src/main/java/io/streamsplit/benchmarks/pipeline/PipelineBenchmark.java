@@ -7,7 +7,6 @@ import io.streamsplit.benchmarks.isolated.BrokerProcess;
 import io.streamsplit.benchmarks.isolated.IsolatedBenchmark;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,18 +16,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Whole pipelines side by side, as a user runs them: each {@link PipelineVariant} in a fresh JVM of its
@@ -286,7 +278,7 @@ public final class PipelineBenchmark {
                     settings.records(),
                     variant.exactlyOnce());
             n++;
-            checkWhatWasMeasured(variant, figures, settings.records(), bootstrap, output);
+            RunChecks.whatWasMeasured(variant, figures, settings.records(), bootstrap, output);
             return new PipelineRun(
                     arm.label(),
                     variant,
@@ -336,59 +328,6 @@ public final class PipelineBenchmark {
                     ratio(runs, label, base, PipelineRun::writtenPerSecond),
                     ratio(runs, label, base, PipelineRun::cpuPerMillion),
                     ratio(runs, label, base, PipelineRun::peakRssMb));
-        }
-    }
-
-    /** Fails the run unless its output shows the job did what the variant says. */
-    private static void checkWhatWasMeasured(
-            PipelineVariant variant, PipelineProcess.Figures figures, int records, String bootstrap, String output)
-            throws Exception {
-        if (variant.exactlyOnce() && figures.outputRecords() != records) {
-            throw new IllegalStateException(variant.label + ": " + figures.outputRecords() + " output records for "
-                    + records + " input records; its log:\n" + PipelineProcess.tail(figures.log()));
-        }
-        if (variant.job != PipelineVariant.Job.UPPERCASE) {
-            return;
-        }
-        boolean traced = Files.readString(figures.log()).contains(PipelineVariant.TRACING_LINE);
-        if (traced != variant.tracing) {
-            throw new IllegalStateException(variant.label + ": the app " + (traced ? "traced" : "did not trace")
-                    + " records; its log:\n" + PipelineProcess.tail(figures.log()));
-        }
-        String traceparent = firstTraceparent(bootstrap, output);
-        // a span is made for a sampled input (flags 01); an unsampled one's context travels unchanged
-        String expected = variant.input == PipelineVariant.Input.PLAIN
-                ? "none"
-                : variant.tracing && traceparent != null && traceparent.endsWith("-01")
-                        ? "a new span of the input's trace"
-                        : "the input's";
-        String seen = traceparent == null
-                ? "none"
-                : traceparent.substring(36, 52).equals(traceparent.substring(19, 35))
-                        ? "the input's"
-                        : "a new span of the input's trace";
-        if (!seen.equals(expected)) {
-            throw new IllegalStateException(variant.label + ": the output's traceparent is " + seen + " (" + traceparent
-                    + "), expected " + expected);
-        }
-    }
-
-    /** The {@code traceparent} of the topic's first record (of any partition), null when it has none. */
-    private static @Nullable String firstTraceparent(String bootstrap, String topic) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            BenchmarkSupport.assignFromStart(consumer, topic);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    Header header = record.headers().lastHeader("traceparent");
-                    return header == null ? null : new String(header.value(), StandardCharsets.US_ASCII);
-                }
-            }
-            throw new IllegalStateException("No record in " + topic + " within 30 s");
         }
     }
 

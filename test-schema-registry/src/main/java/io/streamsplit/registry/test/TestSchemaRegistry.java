@@ -1,0 +1,186 @@
+package io.streamsplit.registry.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real schema registry for tests: Apicurio Registry (in-memory storage) in its own JVM, speaking the
+ * Confluent Schema Registry API at {@link #url()}. One registry serves every test of a JVM:
+ *
+ * <pre>{@code
+ * import io.streamsplit.registry.test.TestSchemaRegistry;
+ *
+ * String url = TestSchemaRegistry.shared().url(); // http://localhost:41234/apis/ccompat/v6
+ * }</pre>
+ *
+ * Subjects are global to the registry, so tests name theirs after their own topics.
+ */
+public final class TestSchemaRegistry implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final String API = "/apis/ccompat/v6";
+    private static TestSchemaRegistry shared;
+
+    private final Process process;
+    private final Path log;
+    private final int port;
+    private final Thread shutdownHook;
+
+    private TestSchemaRegistry(Process process, Path log, int port) {
+        this.process = process;
+        this.log = log;
+        this.port = port;
+        this.shutdownHook = new Thread(this::kill, "test-schema-registry-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** The registry of this JVM, started on first use and stopped when the JVM exits. */
+    public static synchronized TestSchemaRegistry shared() {
+        if (shared == null || !shared.process.isAlive()) {
+            shared = start();
+        }
+        return shared;
+    }
+
+    /** Starts a registry of its own (in-memory: it starts empty), waiting until it answers. */
+    public static TestSchemaRegistry start() {
+        Path runner = runnerJar();
+        int port = freePort();
+        try {
+            Path log = Files.createTempFile("schema-registry-", ".log");
+            List<String> command = List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx256m",
+                    "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1",
+                    "-Dquarkus.http.port=" + port,
+                    "-Dquarkus.http.host=127.0.0.1",
+                    // the build's Sentry client warns at every start that it has nowhere to report to
+                    "-Dquarkus.log.category.\"io.sentry\".level=ERROR",
+                    "-jar",
+                    runner.toString());
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+            TestSchemaRegistry registry = new TestSchemaRegistry(process, log, port);
+            registry.awaitReady();
+            return registry;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the test schema registry " + runner, e);
+        }
+    }
+
+    /** The base URL of the Confluent-compatible API, what a Confluent client's {@code schema.registry.url} takes. */
+    public String url() {
+        return "http://127.0.0.1:" + port + API;
+    }
+
+    /** The registry's log (its own JVM's output). */
+    public Path log() {
+        return log;
+    }
+
+    @Override
+    public void close() {
+        kill();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // the hook runs anyway
+        }
+    }
+
+    private void kill() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitReady() {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest subjects = HttpRequest.newBuilder(URI.create(url() + "/subjects"))
+                .timeout(Duration.ofSeconds(5))
+                .build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        String last = "no answer yet";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("The test schema registry exited with code " + process.exitValue()
+                        + " before it answered; its log " + log + ":\n" + tail());
+            }
+            try {
+                HttpResponse<String> response = http.send(subjects, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+                last = "HTTP " + response.statusCode() + " " + response.body();
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        kill();
+        throw new IllegalStateException("The test schema registry did not answer " + url() + "/subjects within "
+                + START_TIMEOUT.toSeconds() + " s (last: " + last + "); its log " + log + ":\n" + tail());
+    }
+
+    private String tail() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    private static Path runnerJar() {
+        try (InputStream in = TestSchemaRegistry.class.getResourceAsStream("registry.location")) {
+            if (in == null) {
+                throw new IllegalStateException("registry.location is missing from the classpath");
+            }
+            Path runner = Path.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
+            if (!Files.isRegularFile(runner)) {
+                throw new IllegalStateException("The test schema registry is not built: " + runner + " is missing."
+                        + " Run `mvn -B package -pl test-schema-registry` (Quarkus builds it in the package"
+                        + " phase), or run the tests with `mvn -B verify`.");
+            }
+            return runner;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

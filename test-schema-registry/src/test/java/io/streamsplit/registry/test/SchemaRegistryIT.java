@@ -1,0 +1,59 @@
+package io.streamsplit.registry.test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+
+/** The registry answers as a Confluent Schema Registry does: ids for schemas, and its compatibility rules. */
+class SchemaRegistryIT {
+
+    private static final String V1 = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"}]}";
+    private static final String V2_WITH_DEFAULT = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\","
+            + "\"type\":\"long\"},{\"name\":\"note\",\"type\":\"string\",\"default\":\"\"}]}";
+    private static final String V2_WITHOUT_DEFAULT = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\","
+            + "\"type\":\"long\"},{\"name\":\"note\",\"type\":\"string\"}]}";
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void registersSchemasAndEnforcesBackwardCompatibility() throws Exception {
+        try (TestSchemaRegistry registry = TestSchemaRegistry.start()) {
+            String url = registry.url();
+            HttpResponse<String> first = post(url + "/subjects/orders-value/versions", V1);
+            assertEquals(200, first.statusCode(), first.body());
+            String id = first.body().replaceAll("\\D", "");
+            HttpResponse<String> byId = http.send(
+                    HttpRequest.newBuilder(URI.create(url + "/schemas/ids/" + id)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, byId.statusCode(), byId.body());
+            assertTrue(byId.body().contains("\\\"name\\\":\\\"Order\\\""), byId.body());
+
+            HttpResponse<String> config = http.send(
+                    HttpRequest.newBuilder(URI.create(url + "/config/orders-value"))
+                            .header("Content-Type", "application/json")
+                            .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"BACKWARD\"}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, config.statusCode(), config.body());
+            assertEquals(409, post(url + "/subjects/orders-value/versions", V2_WITHOUT_DEFAULT).statusCode());
+            HttpResponse<String> evolved = post(url + "/subjects/orders-value/versions", V2_WITH_DEFAULT);
+            assertEquals(200, evolved.statusCode(), evolved.body());
+            assertTrue(!evolved.body().replaceAll("\\D", "").equals(id), "a new schema gets a new id: " + evolved.body());
+        }
+    }
+
+    private HttpResponse<String> post(String uri, String schema) throws Exception {
+        String body = "{\"schema\":\"" + schema.replace("\"", "\\\"") + "\"}";
+        return http.send(
+                HttpRequest.newBuilder(URI.create(uri))
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -114,13 +114,26 @@ public final class AvroFormat<T> extends TwoWayFormat<T> {
             }
             offset = SINGLE_OBJECT_HEADER;
         }
+        return read(Objects.requireNonNull(reader), message, offset);
+    }
+
+    /** Reads the binary record from {@code offset} on with {@code datumReader}. */
+    T read(DatumReader<T> datumReader, byte[] message, int offset) throws IOException {
         decoder = DecoderFactory.get().binaryDecoder(message, offset, message.length - offset, decoder);
         try {
-            return Objects.requireNonNull(reader).read(null, decoder);
+            return datumReader.read(null, decoder);
         } catch (IOException | RuntimeException e) {
             throw new IOException(
                     "Not an Avro " + Objects.requireNonNull(schema).getFullName() + " record: " + e, e);
         }
+    }
+
+    /** A reader of records written with {@code writerSchema}, resolved to this format's schema (Avro's schema evolution). */
+    DatumReader<T> readerFor(Schema writerSchema) {
+        Schema readerSchema = schema();
+        return specificType != null
+                ? new SpecificDatumReader<>(writerSchema, readerSchema)
+                : new GenericDatumReader<>(writerSchema, readerSchema);
     }
 
     @Override

@@ -3,10 +3,12 @@ package io.streamsplit.connector.kafka.source.reader;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.source.KafkaRecordCollector;
+import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
 import io.streamsplit.connector.kafka.trace.RecordTracer;
 import io.streamsplit.connector.kafka.trace.TraceContext;
+import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
@@ -81,6 +83,7 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
             userEmitter.emit(record, collector);
         } catch (Exception | LinkageError e) {
             rethrowDownstreamFailure();
+            rethrowUnavailable(e);
             handleBadRecord(record, output, e);
         } finally {
             if (traced) {
@@ -107,6 +110,15 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
             throw error;
         }
         throw (Exception) failure;
+    }
+
+    /** Not the record's fault ({@link KafkaRecordDeserializer.UnavailableException}): fail the task, read it again. */
+    private static void rethrowUnavailable(Throwable error) throws Exception {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof KafkaRecordDeserializer.UnavailableException) {
+                throw error instanceof Exception exception ? exception : new IOException(error);
+            }
+        }
     }
 
     private void handleBadRecord(ConsumerRecord<byte[], byte[]> record, SourceOutput<OUT> output, Throwable error)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
@@ -122,6 +123,34 @@ class KafkaSourceRecordEmitterTest {
         assertThat(output.collected).hasSize(1);
         assertThat(output.collected.get(0).left().exceptionMessage).isEqualTo("not an order");
         assertThat(split.currentOffset()).isEqualTo(42);
+    }
+
+    @Test
+    void anUnavailableSchemaRegistryFailsTheTaskInsteadOfDeadLetteringTheRecord() {
+        KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = new KafkaSourceRecordEmitter<>(
+                "orders",
+                (record, out) -> {
+                    // as a format wraps it: the cause chain carries it
+                    throw new IllegalStateException(
+                            "cannot read",
+                            new KafkaRecordDeserializer.UnavailableException("registry does not answer", null));
+                },
+                ElementMapping.withDeadLetters(),
+                BadRecordPolicy.DEAD_LETTER,
+                metrics,
+                new SimpleCounter(),
+                null);
+        FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
+
+        assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split))
+                .hasMessage("cannot read")
+                .hasCauseInstanceOf(KafkaRecordDeserializer.UnavailableException.class);
+        assertThat(output.collected)
+                .as("no dead letter: the record may be fine")
+                .isEmpty();
+        assertThat(split.currentOffset())
+                .as("the record is read again after recovery")
+                .isEqualTo(41);
     }
 
     @Test

@@ -4,16 +4,21 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.StartupCheckMode;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSinkCustomizer;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSourceCustomizer;
 import io.streamsplit.boot.autoconfigure.kafka.UserBeans;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.autoconfigure.kafka.connection.SslBundlePem;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
+import io.streamsplit.boot.autoconfigure.kafka.format.RegistrySettings;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -43,8 +48,33 @@ class KafkaSourcesAndSinksConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    KafkaFormats streamSplitKafkaFormats(ConfigurableListableBeanFactory beanFactory) {
-        return new KafkaFormats(beanFactory);
+    KafkaFormats streamSplitKafkaFormats(
+            ConfigurableListableBeanFactory beanFactory,
+            StreamSplitProperties properties,
+            ObjectProvider<SslBundles> sslBundles) {
+        return new KafkaFormats(beanFactory, registrySettings(properties.getKafka(), sslBundles));
+    }
+
+    /** {@code streamsplit.kafka.schema-registry.*}, its SSL bundle as PEM (it travels with the job). */
+    private static RegistrySettings registrySettings(
+            StreamSplitKafkaProperties kafka, ObjectProvider<SslBundles> sslBundles) {
+        StreamSplitKafkaProperties.SchemaRegistry registry = kafka.getSchemaRegistry();
+        String pem = null;
+        String bundleName = registry.getSslBundle();
+        if (bundleName != null && !bundleName.isBlank()) {
+            String property = RegistrySettings.PREFIX + "ssl-bundle";
+            pem = SslBundlePem.trustedCertificates(
+                    property, bundleName, SslBundlePem.bundle(property, bundleName, sslBundles.getIfAvailable()));
+        }
+        StartupCheckMode mode = kafka.getStartupCheck().getMode();
+        return new RegistrySettings(
+                registry.getUrl(),
+                registry.getUsername(),
+                registry.getPassword(),
+                pem,
+                registry.isAutoRegister(),
+                mode != StartupCheckMode.OFF,
+                mode == StartupCheckMode.FAIL);
     }
 
     @Bean

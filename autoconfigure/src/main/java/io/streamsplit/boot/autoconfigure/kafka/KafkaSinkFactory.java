@@ -200,7 +200,8 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                 sink.getFormat(),
                 elementType == null ? null : elementType.getTypeClass(),
                 sink.getSchema(),
-                sink.getCharset());
+                sink.getCharset(),
+                sink.getTopic());
         // the startup check builds each sink once to check it; the sink it builds is never used
         return (SerializationSchema<T>) (writer == null ? BytesFormat.INSTANCE : writer);
     }

@@ -83,7 +83,7 @@ public class KafkaSinkProperties {
     /** Prefix of the Kafka transactional ids (exactly-once); unique per sink on a Kafka cluster. Unset: <job name>-<sink name>. */
     private @Nullable String transactionalIdPrefix;
 
-    /** Built-in value format of the stream's elements: json, avro, protobuf, string or bytes. Unset: a serializer bean. */
+    /** Built-in value format of the stream's elements: json, avro, avro-confluent, protobuf, string or bytes. Unset: a serializer bean. */
     private @Nullable ValueFormat format;
 
     /** Field (record component, public field or getter) of the element written as the record key, as UTF-8 text. */

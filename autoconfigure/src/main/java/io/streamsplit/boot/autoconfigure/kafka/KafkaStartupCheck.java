@@ -5,6 +5,9 @@ import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.StartupCheckMode;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
+import io.streamsplit.boot.autoconfigure.kafka.format.RegistrySettings;
+import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,6 +77,16 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         for (KafkaCluster cluster : clusters()) {
             found.addAll(cluster.check(timeout, kafka.getCreateTopics()));
         }
+        if (usesSchemaRegistry()) {
+            beanFactory
+                    .getBean(KafkaFormats.class)
+                    .registryUnreachable()
+                    .ifPresent(reason -> found.add(new KafkaProblem(
+                            RegistrySettings.PREFIX + "url",
+                            String.valueOf(kafka.getSchemaRegistry().getUrl()),
+                            "the schema registry of format avro-confluent does not answer: " + reason,
+                            "Start the registry, or correct the URL (its base URL, e.g. http://registry:8081).")));
+        }
         if (found.isEmpty()) {
             return;
         }
@@ -104,6 +117,11 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                     problem.action());
         }
         problems.addAll(found);
+    }
+
+    private boolean usesSchemaRegistry() {
+        return kafka.getSources().values().stream().anyMatch(source -> source.getFormat() == ValueFormat.AVRO_CONFLUENT)
+                || kafka.getSinks().values().stream().anyMatch(sink -> sink.getFormat() == ValueFormat.AVRO_CONFLUENT);
     }
 
     /**

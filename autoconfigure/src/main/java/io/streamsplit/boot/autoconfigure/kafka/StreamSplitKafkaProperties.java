@@ -56,6 +56,9 @@ public class StreamSplitKafkaProperties {
     /** Sink and dead-letter topics StreamSplit creates at startup when they do not exist. */
     private final CreateTopics createTopics = new CreateTopics();
 
+    /** The schema registry of format avro-confluent (Confluent's REST API: Confluent, Apicurio, Karapace, Redpanda). */
+    private final SchemaRegistry schemaRegistry = new SchemaRegistry();
+
     public List<String> getBootstrapServers() {
         return bootstrapServers;
     }
@@ -139,6 +142,69 @@ public class StreamSplitKafkaProperties {
 
     public CreateTopics getCreateTopics() {
         return createTopics;
+    }
+
+    public SchemaRegistry getSchemaRegistry() {
+        return schemaRegistry;
+    }
+
+    /** {@code streamsplit.kafka.schema-registry.*}. */
+    public static class SchemaRegistry {
+
+        /** Base URL of the registry, or several separated by commas, e.g. http://registry:8081. */
+        private @Nullable String url;
+
+        /** User of HTTP basic authentication (with password). */
+        private @Nullable String username;
+
+        /** Password of HTTP basic authentication. */
+        private @Nullable String password;
+
+        /** Name of a Spring Boot SSL bundle (spring.ssl.bundle.*) whose trust store holds the registry's certificate. */
+        private @Nullable String sslBundle;
+
+        /** Whether sinks register their schema under the topic's subject (topic-value); false: it must be registered already. */
+        private boolean autoRegister = true;
+
+        public @Nullable String getUrl() {
+            return url;
+        }
+
+        public void setUrl(@Nullable String url) {
+            this.url = url;
+        }
+
+        public @Nullable String getUsername() {
+            return username;
+        }
+
+        public void setUsername(@Nullable String username) {
+            this.username = username;
+        }
+
+        public @Nullable String getPassword() {
+            return password;
+        }
+
+        public void setPassword(@Nullable String password) {
+            this.password = password;
+        }
+
+        public @Nullable String getSslBundle() {
+            return sslBundle;
+        }
+
+        public void setSslBundle(@Nullable String sslBundle) {
+            this.sslBundle = sslBundle;
+        }
+
+        public boolean isAutoRegister() {
+            return autoRegister;
+        }
+
+        public void setAutoRegister(boolean autoRegister) {
+            this.autoRegister = autoRegister;
+        }
     }
 
     /** What the startup check does with a problem it finds. */

@@ -53,7 +53,8 @@ public final class ConfluentAvroFormat<T> extends TwoWayFormat<T> {
     /** Readers by writer schema id; null for an id the registry does not have. */
     private transient @Nullable Map<Integer, @Nullable DatumReader<T>> readers;
 
-    private transient int writerId = -1;
+    /** The registry's id of the writer schema, once registered (null also after deserialization). */
+    private transient @Nullable Integer writerId;
 
     private ConfluentAvroFormat(
             AvroFormat<T> avro, SchemaRegistry registry, @Nullable String subject, boolean autoRegister) {
@@ -149,13 +150,15 @@ public final class ConfluentAvroFormat<T> extends TwoWayFormat<T> {
     @Override
     public byte[] serialize(T element) {
         prepare();
-        if (writerId < 0) {
-            writerId = registerWriterSchema();
+        Integer id = writerId;
+        if (id == null) {
+            id = registerWriterSchema();
+            writerId = id;
         }
         byte[] body = avro.serialize(element);
         return ByteBuffer.allocate(HEADER + body.length)
                 .put(MAGIC)
-                .putInt(writerId)
+                .putInt(id)
                 .put(body)
                 .array();
     }

@@ -16,6 +16,7 @@ import java.util.UUID;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -78,6 +79,24 @@ class ConfluentAvroFormatIT {
         assertThat(read).isNotNull();
         assertThat(read.getId()).isEqualTo("o-1");
         assertThat(read.getAmount()).isEqualTo(42);
+    }
+
+    @Test
+    void aFormatShippedToATaskManagerRegistersItsSchemaThere() throws Exception {
+        String subject = subject();
+        // Flink ships formats with Java serialization: nothing registered on this side travels along
+        ConfluentAvroFormat<AvroOrder> shipped = InstantiationUtil.clone(
+                ConfluentAvroFormat.specific(AvroOrder.class, registry).forSubject(subject));
+
+        byte[] bytes = shipped.serialize(new AvroOrder("o-2", 7));
+
+        assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt())
+                .isEqualTo(registry.lookup(subject, AvroOrder.SCHEMA$.toString(), "AVRO")
+                        .orElseThrow());
+        assertThat(InstantiationUtil.clone(ConfluentAvroFormat.specific(AvroOrder.class, registry))
+                        .deserialize(bytes)
+                        .getId())
+                .isEqualTo("o-2");
     }
 
     @Test

@@ -1,11 +1,9 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.core.env.Environment;
@@ -122,24 +120,6 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
     }
 
     private SslBundle bundle(String property, String name) {
-        SslBundles bundles = sslBundles.get();
-        if (bundles == null) {
-            throw new InvalidStreamSplitConfigurationException(
-                    property,
-                    name,
-                    "no SslBundles bean is available",
-                    "Define the bundle under spring.ssl.bundle (Spring Boot's SSL auto-configuration provides the bean).");
-        }
-        try {
-            return bundles.getBundle(name);
-        } catch (NoSuchSslBundleException e) {
-            throw new InvalidStreamSplitConfigurationException(
-                    property,
-                    name,
-                    "there is no SSL bundle named '" + name + "'",
-                    "Use one of " + bundles.getBundleNames() + ", or define spring.ssl.bundle.pem." + name
-                            + ".* (or spring.ssl.bundle.jks." + name + ".*).",
-                    e);
-        }
+        return SslBundlePem.bundle(property, name, sslBundles.get());
     }
 }

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
+import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
@@ -9,7 +10,10 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 
 /**
  * Turns a Spring Boot {@link SslBundle} into Kafka client properties that can travel inside a
@@ -17,11 +21,46 @@ import org.springframework.boot.ssl.SslBundle;
  * {@code ssl.keystore.certificate.chain}) instead of a live bundle object or local file paths. Kafka
  * treats these as passwords: its own config logging hides them.
  */
-final class SslBundlePem {
+public final class SslBundlePem {
 
     private static final Base64.Encoder PEM = Base64.getMimeEncoder(64, "\n".getBytes());
 
     private SslBundlePem() {}
+
+    /** The bundle {@code name} that {@code property} names; a clear startup failure when there is none. */
+    public static SslBundle bundle(String property, String name, @Nullable SslBundles bundles) {
+        if (bundles == null) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    name,
+                    "no SslBundles bean is available",
+                    "Define the bundle under spring.ssl.bundle (Spring Boot's SSL auto-configuration provides the bean).");
+        }
+        try {
+            return bundles.getBundle(name);
+        } catch (NoSuchSslBundleException e) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    name,
+                    "there is no SSL bundle named '" + name + "'",
+                    "Use one of " + bundles.getBundleNames() + ", or define spring.ssl.bundle.pem." + name
+                            + ".* (or spring.ssl.bundle.jks." + name + ".*).",
+                    e);
+        }
+    }
+
+    /** The certificates of {@code bundle}'s trust store as PEM; a startup failure naming {@code property} when it has none. */
+    public static String trustedCertificates(String property, String name, SslBundle bundle) {
+        String pem = clientProperties(property, bundle).get("ssl.truststore.certificates");
+        if (pem == null || pem.isEmpty()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    name,
+                    "the SSL bundle has no trust store, so it cannot say which certificate to trust",
+                    "Give the bundle a truststore (spring.ssl.bundle.pem." + name + ".truststore.certificate).");
+        }
+        return pem;
+    }
 
     /** The client properties for {@code bundle}; {@code origin} (where the bundle comes from) only names it in errors. */
     static Map<String, String> clientProperties(String origin, SslBundle bundle) {

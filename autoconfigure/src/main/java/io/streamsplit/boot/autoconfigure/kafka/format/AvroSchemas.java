@@ -20,7 +20,7 @@ final class AvroSchemas {
     private AvroSchemas() {}
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static AvroFormat<?> reader(String p, @Nullable Class<?> type, @Nullable Resource schema) {
+    static AvroFormat<?> reader(String p, ValueFormat format, @Nullable Class<?> type, @Nullable Resource schema) {
         if (type != null && SpecificRecord.class.isAssignableFrom(type)) {
             noSchema(p, type, schema);
             return AvroFormat.specific((Class) type);
@@ -29,7 +29,8 @@ final class AvroSchemas {
             throw new InvalidStreamSplitConfigurationException(
                     p + "type",
                     type.getName(),
-                    type.getName() + " is not an Avro SpecificRecord, so format avro cannot read into it",
+                    type.getName() + " is not an Avro SpecificRecord, so format " + format.yaml()
+                            + " cannot read into it",
                     "Use a class generated from the schema (avro-maven-plugin), or remove " + p + "type and set " + p
                             + "schema to read GenericRecords, or use format json for " + type.getSimpleName() + ".");
         }
@@ -37,7 +38,7 @@ final class AvroSchemas {
             throw new InvalidStreamSplitConfigurationException(
                     p + "schema",
                     null,
-                    "format avro needs a SpecificRecord type or a schema, and neither is set",
+                    "format " + format.yaml() + " needs a SpecificRecord type or a schema, and neither is set",
                     "Set " + p + "type to a generated SpecificRecord class, or " + p
                             + "schema to an .avsc resource (classpath:order.avsc) for GenericRecords.");
         }
@@ -46,7 +47,8 @@ final class AvroSchemas {
 
     /** The writer for elements of {@code elementClass}; null when it is not known yet and nothing says the schema. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static @Nullable AvroFormat<?> writer(String p, @Nullable Class<?> elementClass, @Nullable Resource schema) {
+    static @Nullable AvroFormat<?> writer(
+            String p, ValueFormat format, @Nullable Class<?> elementClass, @Nullable Resource schema) {
         if (elementClass != null && SpecificRecord.class.isAssignableFrom(elementClass)) {
             noSchema(p, elementClass, schema);
             return AvroFormat.specific((Class) elementClass);
@@ -54,8 +56,9 @@ final class AvroSchemas {
         if (elementClass != null && !GenericRecord.class.isAssignableFrom(elementClass)) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "format",
-                    "avro",
-                    "format avro writes SpecificRecord or GenericRecord elements, but the stream sent to this sink"
+                    format.yaml(),
+                    "format " + format.yaml()
+                            + " writes SpecificRecord or GenericRecord elements, but the stream sent to this sink"
                             + " has " + elementClass.getName(),
                     "Map the stream to a generated Avro class first, or use format json for "
                             + elementClass.getSimpleName() + ".");
@@ -67,7 +70,8 @@ final class AvroSchemas {
             throw new InvalidStreamSplitConfigurationException(
                     p + "schema",
                     null,
-                    "the stream sent to this sink has GenericRecords, and format avro needs their schema",
+                    "the stream sent to this sink has GenericRecords, and format " + format.yaml()
+                            + " needs their schema",
                     "Set " + p + "schema to the .avsc resource (classpath:order.avsc).");
         }
         return null;

@@ -6,6 +6,7 @@ import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.format.TextFormat;
 import io.streamsplit.connector.kafka.sink.ElementFieldKey;
 import java.nio.charset.Charset;
+import java.util.Optional;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.jspecify.annotations.Nullable;
@@ -32,11 +33,14 @@ public final class KafkaFormats {
 
     private final ConfigurableListableBeanFactory beanFactory;
     private final ObjectProvider<ClusterClasses> cluster;
+    private final RegistrySettings registrySettings;
     private @Nullable JsonSchemas json;
+    private @Nullable ConfluentSchemas confluent;
 
-    public KafkaFormats(ConfigurableListableBeanFactory beanFactory) {
+    public KafkaFormats(ConfigurableListableBeanFactory beanFactory, RegistrySettings registry) {
         this.beanFactory = beanFactory;
         this.cluster = beanFactory.getBeanProvider(ClusterClasses.class);
+        this.registrySettings = registry;
     }
 
     /**
@@ -62,8 +66,9 @@ public final class KafkaFormats {
             }
             case AVRO -> {
                 requireLibrary(p, "avro", FLINK_AVRO, AVRO_ARTIFACT);
-                yield AvroSchemas.reader(p, type, schema);
+                yield AvroSchemas.reader(p, format, type, schema);
             }
+            case AVRO_CONFLUENT -> confluent(p).reader(p, type, schema);
         };
         return shippable(p + "format", format, reader);
     }
@@ -73,7 +78,7 @@ public final class KafkaFormats {
         return switch (format) {
             case STRING -> TextFormat.of(charset);
             case BYTES -> BytesFormat.INSTANCE;
-            case JSON, AVRO, PROTOBUF ->
+            case JSON, AVRO, AVRO_CONFLUENT, PROTOBUF ->
                 throw new InvalidStreamSplitConfigurationException(
                         p + "key-format",
                         format.yaml(),
@@ -87,9 +92,15 @@ public final class KafkaFormats {
      * The value writer of a sink with {@code format}, for elements of {@code elementClass}; {@code null}
      * when the stream is not known yet (the startup check of every sink): then only the settings are
      * checked, and the writer returned (null when the format needs the stream's type) must not be used.
+     * {@code topic} names the registry subject of format avro-confluent ({@code <topic>-value}).
      */
     public @Nullable SerializationSchema<?> writer(
-            String p, ValueFormat format, @Nullable Class<?> elementClass, @Nullable Resource schema, Charset charset) {
+            String p,
+            ValueFormat format,
+            @Nullable Class<?> elementClass,
+            @Nullable Resource schema,
+            Charset charset,
+            @Nullable String topic) {
         noSchemaUnlessAvro(p, format, schema);
         SerializationSchema<?> writer = switch (format) {
             case STRING -> {
@@ -108,8 +119,9 @@ public final class KafkaFormats {
             }
             case AVRO -> {
                 requireLibrary(p, "avro", FLINK_AVRO, AVRO_ARTIFACT);
-                yield AvroSchemas.writer(p, elementClass, schema);
+                yield AvroSchemas.writer(p, format, elementClass, schema);
             }
+            case AVRO_CONFLUENT -> confluent(p).writer(p, elementClass, schema, topic);
         };
         return writer == null ? null : shippable(p + "format", format, writer);
     }
@@ -130,8 +142,24 @@ public final class KafkaFormats {
         }
     }
 
+    /**
+     * Why the schema registry of format avro-confluent does not answer (empty when it does); for the
+     * startup check, which calls it when a source or sink uses the format.
+     */
+    public Optional<String> registryUnreachable() {
+        return confluent(RegistrySettings.PREFIX).unreachable();
+    }
+
+    private ConfluentSchemas confluent(String p) {
+        requireLibrary(p, "avro-confluent", FLINK_AVRO, AVRO_ARTIFACT);
+        if (confluent == null) {
+            confluent = new ConfluentSchemas(registrySettings);
+        }
+        return confluent;
+    }
+
     private static void noSchemaUnlessAvro(String p, ValueFormat format, @Nullable Resource schema) {
-        if (schema != null && format != ValueFormat.AVRO) {
+        if (schema != null && format != ValueFormat.AVRO && format != ValueFormat.AVRO_CONFLUENT) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "schema",
                     schema.getDescription(),

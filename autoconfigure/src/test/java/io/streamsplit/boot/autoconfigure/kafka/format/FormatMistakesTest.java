@@ -158,7 +158,7 @@ class FormatMistakesTest {
     void anUnknownFormatListsTheFormats() {
         FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.format=xml");
         assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.format", "'xml'");
-        assertThat(analysis.getAction()).contains("one of json, avro, protobuf, string, bytes");
+        assertThat(analysis.getAction()).contains("one of json, avro, avro-confluent, protobuf, string, bytes");
     }
 
     @Test
@@ -206,6 +206,47 @@ class FormatMistakesTest {
                 "streamsplit.kafka.sources.orders.type=" + Payment.class.getName(),
                 "streamsplit.kafka.sources.orders.schema=classpath:avro/payment.avsc");
         assertThat(both.getDescription()).contains("carries its own schema");
+    }
+
+    @Test
+    void avroConfluentNeedsAUsableRegistryAndTheSameTypesAsAvro() {
+        FailureAnalysis noUrl = failure(
+                "streamsplit.kafka.sources.orders.format=avro-confluent",
+                "streamsplit.kafka.sources.orders.type=" + Payment.class.getName());
+        assertThat(noUrl.getDescription())
+                .contains("streamsplit.kafka.schema-registry.url", "streamsplit.kafka.sources.orders.format");
+        assertThat(noUrl.getAction()).contains("e.g. http://registry:8081");
+        FailureAnalysis noScheme = failure(
+                "streamsplit.kafka.sources.orders.format=avro-confluent",
+                "streamsplit.kafka.sources.orders.type=" + Payment.class.getName(),
+                "streamsplit.kafka.schema-registry.url=registry:8081");
+        assertThat(noScheme.getDescription())
+                .contains("streamsplit.kafka.schema-registry.url", "'registry:8081'", "not an http(s) URL");
+        FailureAnalysis noPassword = failure(
+                "streamsplit.kafka.sources.orders.format=avro-confluent",
+                "streamsplit.kafka.sources.orders.type=" + Payment.class.getName(),
+                "streamsplit.kafka.schema-registry.url=http://registry:8081",
+                "streamsplit.kafka.schema-registry.username=app");
+        assertThat(noPassword.getDescription()).contains("streamsplit.kafka.schema-registry.password");
+        FailureAnalysis noBundle = failure(
+                "streamsplit.kafka.sources.orders.format=avro-confluent",
+                "streamsplit.kafka.sources.orders.type=" + Payment.class.getName(),
+                "streamsplit.kafka.schema-registry.url=https://registry:8081",
+                "streamsplit.kafka.schema-registry.ssl-bundle=registry");
+        assertThat(noBundle.getDescription()).contains("streamsplit.kafka.schema-registry.ssl-bundle", "'registry'");
+        FailureAnalysis notAvro = failure(
+                "streamsplit.kafka.sources.orders.format=avro-confluent",
+                "streamsplit.kafka.sources.orders.type=" + Order.class.getName(),
+                "streamsplit.kafka.schema-registry.url=http://registry:8081");
+        assertThat(notAvro.getDescription())
+                .contains("is not an Avro SpecificRecord, so format avro-confluent cannot read into it");
+
+        assertThat(source(
+                                "streamsplit.kafka.sources.orders.format=avro-confluent",
+                                "streamsplit.kafka.sources.orders.type=" + Payment.class.getName(),
+                                "streamsplit.kafka.schema-registry.url=http://registry:8081")
+                        .getProducedType())
+                .isEqualTo(new AvroTypeInfo<>(Payment.class));
     }
 
     @Test

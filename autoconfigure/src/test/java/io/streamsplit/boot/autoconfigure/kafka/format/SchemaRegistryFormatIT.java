@@ -1,0 +1,239 @@
+package io.streamsplit.boot.autoconfigure.kafka.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.streamsplit.boot.autoconfigure.FailureReports;
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.connector.kafka.format.AvroFormat;
+import io.streamsplit.connector.kafka.format.ConfluentAvroFormat;
+import io.streamsplit.connector.kafka.format.SchemaRegistry;
+import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.pipeline.StreamSplitPipeline;
+import io.streamsplit.registry.test.TestSchemaRegistry;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@code format: avro-confluent} end to end with a real schema registry (Apicurio's Confluent-compatible
+ * API, its own JVM), the embedded broker and the MiniCluster: records written by older producers with
+ * another schema version are read with the application's; the sink registers its schema under
+ * {@code <topic>-value} and writes the wire format; records the registry cannot explain are
+ * dead-lettered; and a registry that does not answer, or refuses the sink's schema, fails startup
+ * naming the property.
+ */
+class SchemaRegistryFormatIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    /** What an older producer wrote: Payment with a field the application's Payment does not have. */
+    private static final Schema OLDER = new Schema.Parser()
+            .parse("{\"type\":\"record\",\"name\":\"Payment\",\"namespace\":\"io.streamsplit.boot.autoconfigure.kafka"
+                    + ".format\",\"fields\":[{\"name\":\"payer\",\"type\":\"string\"},{\"name\":\"cents\",\"type\":"
+                    + "\"long\"},{\"name\":\"channel\",\"type\":\"string\",\"default\":\"web\"}]}");
+    /** Payment with a new field that has no default: a BACKWARD rule refuses it after Payment. */
+    private static final Schema NO_DEFAULT = new Schema.Parser()
+            .parse("{\"type\":\"record\",\"name\":\"Payment\",\"namespace\":\"io.streamsplit.boot.autoconfigure.kafka"
+                    + ".format\",\"fields\":[{\"name\":\"payer\",\"type\":\"string\"},{\"name\":\"cents\",\"type\":"
+                    + "\"long\"},{\"name\":\"currency\",\"type\":\"string\"}]}");
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class RegistryApplication {
+
+        @Bean
+        StreamSplitPipeline doubled() {
+            return pipeline -> pipeline.sink(
+                    "doubled",
+                    pipeline.<Payment>source("payments")
+                            .map(p -> new Payment(p.getPayer().toUpperCase(), p.getCents() * 2)));
+        }
+    }
+
+    private static SpringApplicationBuilder app(String... properties) {
+        return new SpringApplicationBuilder(RegistryApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.application.name=registry-formats",
+                        "streamsplit.kafka.embedded.enabled=false",
+                        "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                        "streamsplit.flink.parallelism=1",
+                        "streamsplit.flink.checkpointing.interval=500ms",
+                        "streamsplit.flink.configuration.pipeline.generic-types=false",
+                        "streamsplit.kafka.sources.payments.format=avro-confluent",
+                        "streamsplit.kafka.sources.payments.type=" + Payment.class.getName(),
+                        "streamsplit.kafka.sinks.doubled.format=avro-confluent")
+                .properties(properties);
+    }
+
+    @Test
+    void readsEveryVersionWithTheApplicationsSchemaAndWritesTheWireFormat() throws Exception {
+        String url = TestSchemaRegistry.shared().url();
+        SchemaRegistry registry = SchemaRegistry.at(url);
+        String servers = KAFKA.bootstrapServers();
+        for (String topic : List.of("cf-payments", "cf-payments.DLT", "cf-doubled")) {
+            KAFKA.broker().createTopic(topic, 1);
+        }
+        GenericRecord older = new GenericData.Record(OLDER);
+        older.put("payer", "bob");
+        older.put("cents", 5L);
+        older.put("channel", "app");
+        byte[] unknownId = ByteBuffer.allocate(8)
+                .put((byte) 0)
+                .putInt(987_654)
+                .put(new byte[] {2, 'x', 4})
+                .array();
+        KafkaTopics.write(
+                servers,
+                List.of(
+                        new ProducerRecord<>(
+                                "cf-payments",
+                                ConfluentAvroFormat.specific(Payment.class, registry)
+                                        .forSubject("cf-payments-value")
+                                        .serialize(new Payment("ann", 100))),
+                        new ProducerRecord<>(
+                                "cf-payments",
+                                ConfluentAvroFormat.generic(OLDER, registry)
+                                        .forSubject("cf-payments-value")
+                                        .serialize(older)),
+                        new ProducerRecord<>("cf-payments", unknownId),
+                        new ProducerRecord<>(
+                                "cf-payments",
+                                AvroFormat.specific(Payment.class).serialize(new Payment("cy", 1)))));
+
+        try (ConfigurableApplicationContext ignored = app(
+                        "streamsplit.kafka.schema-registry.url=" + url,
+                        "streamsplit.kafka.sources.payments.topics=cf-payments",
+                        "streamsplit.kafka.sources.payments.bad-record-policy=dead-letter",
+                        "streamsplit.kafka.sources.payments.dead-letter-topic=cf-payments.DLT",
+                        "streamsplit.kafka.sinks.doubled.topic=cf-doubled")
+                .run()) {
+            ConfluentAvroFormat<Payment> reader = ConfluentAvroFormat.specific(Payment.class, registry);
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.readAll(servers, "cf-doubled").stream()
+                                    .map(r -> read(reader, r.value())))
+                            .containsExactly(new Payment("ANN", 200), new Payment("BOB", 10)));
+            int registered = registry.lookup("cf-doubled-value", Payment.SCHEMA$.toString(), "AVRO")
+                    .orElseThrow();
+            assertThat(KafkaTopics.readAll(servers, "cf-doubled"))
+                    .allSatisfy(r -> assertThat(ByteBuffer.wrap(r.value(), 0, 5).get())
+                            .as("magic byte")
+                            .isZero())
+                    .allSatisfy(r -> assertThat(ByteBuffer.wrap(r.value(), 1, 4).getInt())
+                            .as("the id registered under the sink topic's subject")
+                            .isEqualTo(registered));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(KafkaTopics.readAll(servers, "cf-payments.DLT"))
+                            .hasSize(2));
+            List<ConsumerRecord<byte[], byte[]>> deadLetters = KafkaTopics.readAll(servers, "cf-payments.DLT");
+            assertThat(header(deadLetters.get(0))).contains("schema id 987654").contains("does not have");
+            assertThat(header(deadLetters.get(1))).contains("Not in the Confluent wire format");
+        }
+    }
+
+    @Test
+    void aRegistryThatDoesNotAnswerFailsStartupNamingItsUrl() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        KAFKA.broker().createTopic("cf-down", 1);
+        KAFKA.broker().createTopic("cf-down-out", 1);
+        String url = "http://127.0.0.1:" + closedPort;
+
+        FailureAnalysis analysis = startupFailure(app(
+                "streamsplit.kafka.schema-registry.url=" + url,
+                "streamsplit.kafka.sources.payments.topics=cf-down",
+                "streamsplit.kafka.sinks.doubled.topic=cf-down-out"));
+
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.schema-registry.url")
+                .contains(url)
+                .contains("does not answer");
+        assertThat(analysis.getAction()).contains("Start the registry");
+    }
+
+    @Test
+    void aSinkSchemaTheSubjectsRuleRefusesFailsStartupNamingTheSink() throws Exception {
+        String url = TestSchemaRegistry.shared().url();
+        SchemaRegistry registry = SchemaRegistry.at(url);
+        KAFKA.broker().createTopic("cf-rule", 1);
+        KAFKA.broker().createTopic("cf-rule-out", 1);
+        registry.register("cf-rule-out-value", NO_DEFAULT.toString(), "AVRO");
+        setCompatibility(url, "cf-rule-out-value", "FORWARD");
+
+        FailureAnalysis analysis = startupFailure(app(
+                "streamsplit.kafka.schema-registry.url=" + url,
+                "streamsplit.kafka.sources.payments.topics=cf-rule",
+                "streamsplit.kafka.sinks.doubled.topic=cf-rule-out"));
+
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sinks.doubled.format")
+                .contains("subject cf-rule-out-value");
+        assertThat(analysis.getAction()).contains("compatibility rule");
+    }
+
+    private static FailureAnalysis startupFailure(SpringApplicationBuilder app) {
+        Throwable[] failure = new Throwable[1];
+        assertThatThrownBy(() -> {
+                    try (ConfigurableApplicationContext ignored = app.run()) {
+                        // started: the assertion below fails
+                    }
+                })
+                .satisfies(e -> failure[0] = e);
+        FailureAnalysis analysis = FailureReports.analyze(failure[0]);
+        assertThat(analysis).as("a failure analyzer explains " + failure[0]).isNotNull();
+        return analysis;
+    }
+
+    private static void setCompatibility(String url, String subject, String level) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(url + "/config/" + subject))
+                                .header("Content-Type", "application/json")
+                                .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"" + level + "\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
+    private static Payment read(ConfluentAvroFormat<Payment> format, byte[] value) {
+        try {
+            return format.deserialize(value);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record) {
+        return new String(
+                record.headers()
+                        .lastHeader(DeadLetterRecord.HEADER_EXCEPTION_MESSAGE)
+                        .value(),
+                StandardCharsets.UTF_8);
+    }
+}

@@ -11,9 +11,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A real schema registry for tests: Apicurio Registry (in-memory storage) in its own JVM, speaking the
@@ -33,15 +39,19 @@ public final class TestSchemaRegistry implements AutoCloseable {
     private static final String API = "/apis/ccompat/v6";
     private static TestSchemaRegistry shared;
 
+    private static final String STORE_PASSWORD = "registry-secret";
+
     private final Process process;
     private final Path log;
     private final int port;
+    private final Path certificate;
     private final Thread shutdownHook;
 
-    private TestSchemaRegistry(Process process, Path log, int port) {
+    private TestSchemaRegistry(Process process, Path log, int port, Path certificate) {
         this.process = process;
         this.log = log;
         this.port = port;
+        this.certificate = certificate;
         this.shutdownHook = new Thread(this::kill, "test-schema-registry-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -56,26 +66,58 @@ public final class TestSchemaRegistry implements AutoCloseable {
 
     /** Starts a registry of its own (in-memory: it starts empty), waiting until it answers. */
     public static TestSchemaRegistry start() {
-        Path runner = runnerJar();
         int port = freePort();
+        return launch(List.of("-Dquarkus.http.port=" + port), port, null);
+    }
+
+    /**
+     * Starts a registry of its own that answers HTTPS only, with a new self-signed certificate for
+     * {@code localhost} and {@code 127.0.0.1} ({@link #certificate()}), waiting until it answers.
+     */
+    public static TestSchemaRegistry startWithTls() {
+        try {
+            Path dir = Files.createTempDirectory("schema-registry-tls-");
+            Path keyStore = dir.resolve("registry.p12");
+            Path certificate = dir.resolve("registry.pem");
+            keytool("-genkeypair", "-alias", "registry", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=localhost",
+                    "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "7", "-storetype", "PKCS12", "-keystore",
+                    keyStore.toString(), "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD);
+            keytool("-exportcert", "-rfc", "-alias", "registry", "-keystore", keyStore.toString(), "-storepass",
+                    STORE_PASSWORD, "-file", certificate.toString());
+            int port = freePort();
+            return launch(
+                    List.of(
+                            "-Dquarkus.http.port=" + freePort(),
+                            "-Dquarkus.http.ssl-port=" + port,
+                            "-Dquarkus.http.insecure-requests=disabled",
+                            "-Dquarkus.http.ssl.certificate.key-store-file=" + keyStore,
+                            "-Dquarkus.http.ssl.certificate.key-store-password=" + STORE_PASSWORD),
+                    port,
+                    certificate);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not make the test schema registry's TLS certificate", e);
+        }
+    }
+
+    private static TestSchemaRegistry launch(List<String> settings, int port, Path certificate) {
+        Path runner = runnerJar();
         try {
             Path log = Files.createTempFile("schema-registry-", ".log");
-            List<String> command = List.of(
+            List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx256m",
                     "-XX:+UseSerialGC",
                     "-XX:TieredStopAtLevel=1",
-                    "-Dquarkus.http.port=" + port,
                     "-Dquarkus.http.host=127.0.0.1",
                     // the build's Sentry client warns at every start that it has nowhere to report to
-                    "-Dquarkus.log.category.\"io.sentry\".level=ERROR",
-                    "-jar",
-                    runner.toString());
+                    "-Dquarkus.log.category.\"io.sentry\".level=ERROR"));
+            command.addAll(settings);
+            command.addAll(List.of("-jar", runner.toString()));
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())
                     .start();
-            TestSchemaRegistry registry = new TestSchemaRegistry(process, log, port);
+            TestSchemaRegistry registry = new TestSchemaRegistry(process, log, port, certificate);
             registry.awaitReady();
             return registry;
         } catch (IOException e) {
@@ -83,9 +125,17 @@ public final class TestSchemaRegistry implements AutoCloseable {
         }
     }
 
+    /** The registry's TLS certificate (PEM file) when it was started with {@link #startWithTls()}. */
+    public Path certificate() {
+        if (certificate == null) {
+            throw new IllegalStateException("this registry answers plain HTTP: start one with startWithTls()");
+        }
+        return certificate;
+    }
+
     /** The base URL of the Confluent-compatible API, what a Confluent client's {@code schema.registry.url} takes. */
     public String url() {
-        return "http://127.0.0.1:" + port + API;
+        return (certificate == null ? "http" : "https") + "://127.0.0.1:" + port + API;
     }
 
     /** The registry's log (its own JVM's output). */
@@ -115,7 +165,11 @@ public final class TestSchemaRegistry implements AutoCloseable {
     }
 
     private void awaitReady() {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+        if (certificate != null) {
+            client.sslContext(trusting(certificate));
+        }
+        HttpClient http = client.build();
         HttpRequest subjects = HttpRequest.newBuilder(URI.create(url() + "/subjects"))
                 .timeout(Duration.ofSeconds(5))
                 .build();
@@ -173,6 +227,37 @@ public final class TestSchemaRegistry implements AutoCloseable {
             return runner;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static SSLContext trusting(Path certificate) {
+        try (InputStream in = Files.newInputStream(certificate)) {
+            KeyStore trusted = KeyStore.getInstance("PKCS12");
+            trusted.load(null, null);
+            trusted.setCertificateEntry("registry", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("Cannot trust " + certificate, e);
+        }
+    }
+
+    private static void keytool(String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IOException("keytool " + args[0] + " failed: " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while running keytool", e);
         }
     }
 

@@ -56,4 +56,20 @@ class SchemaRegistryIT {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
+
+    @Test
+    void answersHttpsOnlyWithItsOwnCertificate() throws Exception {
+        try (TestSchemaRegistry registry = TestSchemaRegistry.startWithTls()) {
+            assertTrue(registry.url().startsWith("https://127.0.0.1:"), registry.url());
+            assertTrue(
+                    java.nio.file.Files.readString(registry.certificate()).startsWith("-----BEGIN CERTIFICATE-----"));
+            // a client that does not trust the certificate is refused
+            Exception refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    javax.net.ssl.SSLHandshakeException.class,
+                    () -> http.send(
+                            HttpRequest.newBuilder(URI.create(registry.url() + "/subjects")).build(),
+                            HttpResponse.BodyHandlers.ofString()));
+            assertTrue(refused.getMessage() != null);
+        }
+    }
 }

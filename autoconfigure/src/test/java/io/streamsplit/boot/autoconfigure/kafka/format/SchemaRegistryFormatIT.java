@@ -197,6 +197,46 @@ class SchemaRegistryFormatIT {
         assertThat(analysis.getAction()).contains("compatibility rule");
     }
 
+    @Test
+    void aRegistryBehindTlsIsTrustedThroughAnSslBundle() throws Exception {
+        try (TestSchemaRegistry tls = TestSchemaRegistry.startWithTls()) {
+            String pem = java.nio.file.Files.readString(tls.certificate());
+            SchemaRegistry registry = SchemaRegistry.at(tls.url()).withTrustedCertificates(pem);
+            String servers = KAFKA.bootstrapServers();
+            KAFKA.broker().createTopic("cf-tls", 1);
+            KAFKA.broker().createTopic("cf-tls-out", 1);
+            KafkaTopics.write(
+                    servers,
+                    List.of(new ProducerRecord<>(
+                            "cf-tls",
+                            ConfluentAvroFormat.specific(Payment.class, registry)
+                                    .forSubject("cf-tls-value")
+                                    .serialize(new Payment("dee", 21)))));
+
+            FailureAnalysis untrusted = startupFailure(app(
+                    "streamsplit.kafka.schema-registry.url=" + tls.url(),
+                    "streamsplit.kafka.sources.payments.topics=cf-tls",
+                    "streamsplit.kafka.sinks.doubled.topic=cf-tls-out"));
+            assertThat(untrusted.getDescription())
+                    .as("without the bundle the JDK's CAs do not trust the registry's own certificate")
+                    .contains("streamsplit.kafka.schema-registry.url", "does not answer");
+
+            try (ConfigurableApplicationContext ignored = app(
+                            "streamsplit.kafka.schema-registry.url=" + tls.url(),
+                            "streamsplit.kafka.schema-registry.ssl-bundle=registry",
+                            "spring.ssl.bundle.pem.registry.truststore.certificate=file:" + tls.certificate(),
+                            "streamsplit.kafka.sources.payments.topics=cf-tls",
+                            "streamsplit.kafka.sinks.doubled.topic=cf-tls-out")
+                    .run()) {
+                ConfluentAvroFormat<Payment> reader = ConfluentAvroFormat.specific(Payment.class, registry);
+                await().atMost(Duration.ofSeconds(90))
+                        .untilAsserted(() -> assertThat(KafkaTopics.readAll(servers, "cf-tls-out").stream()
+                                        .map(r -> read(reader, r.value())))
+                                .containsExactly(new Payment("DEE", 42)));
+            }
+        }
+    }
+
     private static FailureAnalysis startupFailure(SpringApplicationBuilder app) {
         Throwable[] failure = new Throwable[1];
         assertThatThrownBy(() -> {

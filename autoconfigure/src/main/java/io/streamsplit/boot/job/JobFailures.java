@@ -26,6 +26,8 @@ public final class JobFailures {
             Pattern.compile("Topic (\\S+) not present in metadata after (\\d+) ms");
     private static final Pattern SOURCE_TASK = Pattern.compile("Source: ([^ ]+)");
     private static final Pattern SOURCE_MESSAGE = Pattern.compile("Source ([^ ]+) could not discover partitions");
+    private static final Pattern REGISTRY_DOWN = Pattern.compile(
+            "UnavailableException: The schema registry (?:at )?(\\S+) (does not answer[^\\n]*|answered[^\\n]*)");
 
     private final StreamSplitKafkaProperties kafka;
     private final KafkaBootstrapServers bootstrapServers;
@@ -46,6 +48,17 @@ public final class JobFailures {
         Matcher missing = MISSING_TOPIC.matcher(failure);
         if (missing.find()) {
             return missingSinkTopic(missing.group(1), missing.group(2));
+        }
+        Matcher registry = REGISTRY_DOWN.matcher(failure);
+        if (registry.find()) {
+            return new KafkaProblem(
+                    "streamsplit.kafka.schema-registry.url",
+                    String.valueOf(kafka.getSchemaRegistry().getUrl()),
+                    "the schema registry at " + registry.group(1) + " "
+                            + registry.group(2).trim()
+                            + ", so records of format avro-confluent cannot be read; nothing is dead-lettered for it",
+                    "Start the registry (or fix its URL or credentials): the job restarts from its last checkpoint"
+                            + " and reads the same records again.");
         }
         String source = source(failure, taskName);
         if (source != null && kafka.getSources().containsKey(source)) {

@@ -41,18 +41,21 @@ public final class TestSchemaRegistry implements AutoCloseable {
 
     private static final String STORE_PASSWORD = "registry-secret";
 
-    private final Process process;
+    private final List<String> command;
     private final Path log;
     private final int port;
+    /** The TLS certificate, or null: plain HTTP. */
     private final Path certificate;
     private final Thread shutdownHook;
+    private Process process;
 
-    private TestSchemaRegistry(Process process, Path log, int port, Path certificate) {
-        this.process = process;
+    private TestSchemaRegistry(List<String> command, Path log, int port, Path certificate) throws IOException {
+        this.command = command;
         this.log = log;
         this.port = port;
         this.certificate = certificate;
         this.shutdownHook = new Thread(this::kill, "test-schema-registry-shutdown");
+        this.process = spawn();
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
@@ -102,27 +105,55 @@ public final class TestSchemaRegistry implements AutoCloseable {
     private static TestSchemaRegistry launch(List<String> settings, int port, Path certificate) {
         Path runner = runnerJar();
         try {
-            Path log = Files.createTempFile("schema-registry-", ".log");
+            Path data = Files.createTempDirectory("schema-registry-");
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx256m",
                     "-XX:+UseSerialGC",
                     "-XX:TieredStopAtLevel=1",
                     "-Dquarkus.http.host=127.0.0.1",
+                    // an H2 file instead of Apicurio's in-memory default, written at once, so a restart (even after
+                    // kill -9) keeps every schema it answered for
+                    "-DREGISTRY_DATASOURCE_URL=jdbc:h2:file:" + data.resolve("registry") + ";WRITE_DELAY=0",
                     // the build's Sentry client warns at every start that it has nowhere to report to
                     "-Dquarkus.log.category.\"io.sentry\".level=ERROR"));
             command.addAll(settings);
             command.addAll(List.of("-jar", runner.toString()));
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            TestSchemaRegistry registry = new TestSchemaRegistry(process, log, port, certificate);
+            TestSchemaRegistry registry =
+                    new TestSchemaRegistry(List.copyOf(command), data.resolve("registry.log"), port, certificate);
             registry.awaitReady();
             return registry;
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start the test schema registry " + runner, e);
         }
+    }
+
+    private Process spawn() throws IOException {
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+    }
+
+    /** Stops the registry's JVM as {@code kill -9} would; {@link #restart()} brings it back with its schemas. */
+    public void kill9() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts the registry again on the same port with the schemas it had, waiting until it answers. */
+    public void restart() {
+        kill();
+        try {
+            process = spawn();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not restart the test schema registry", e);
+        }
+        awaitReady();
     }
 
     /** The registry's TLS certificate (PEM file) when it was started with {@link #startWithTls()}. */
@@ -146,6 +177,11 @@ public final class TestSchemaRegistry implements AutoCloseable {
     @Override
     public void close() {
         kill();
+        try (java.util.stream.Stream<Path> files = Files.walk(log.getParent())) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException alreadyShuttingDown) {

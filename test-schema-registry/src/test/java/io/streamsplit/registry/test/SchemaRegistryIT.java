@@ -72,4 +72,27 @@ class SchemaRegistryIT {
             assertTrue(refused.getMessage() != null);
         }
     }
+
+    @Test
+    void keepsItsSchemasAcrossAKillAndARestartOnTheSamePort() throws Exception {
+        try (TestSchemaRegistry registry = TestSchemaRegistry.start()) {
+            HttpResponse<String> registered = post(registry.url() + "/subjects/kept-value/versions", V1);
+            assertEquals(200, registered.statusCode(), registered.body());
+            String id = registered.body().replaceAll("\\D", "");
+
+            registry.kill9();
+            Exception down = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.io.IOException.class, () -> http.send(
+                            HttpRequest.newBuilder(URI.create(registry.url() + "/schemas/ids/" + id)).build(),
+                            HttpResponse.BodyHandlers.ofString()));
+            assertTrue(down instanceof java.net.ConnectException || down.getCause() != null, down.toString());
+            registry.restart();
+
+            HttpResponse<String> byId = http.send(
+                    HttpRequest.newBuilder(URI.create(registry.url() + "/schemas/ids/" + id)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, byId.statusCode(), byId.body());
+            assertTrue(byId.body().contains("Order"), byId.body());
+        }
+    }
 }

@@ -28,12 +28,15 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -152,6 +155,61 @@ class SchemaRegistryFormatIT {
             List<ConsumerRecord<byte[], byte[]>> deadLetters = KafkaTopics.readAll(servers, "cf-payments.DLT");
             assertThat(header(deadLetters.get(0))).contains("schema id 987654").contains("does not have");
             assertThat(header(deadLetters.get(1))).contains("Not in the Confluent wire format");
+        }
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aRegistryOutageRestartsTheJobInsteadOfDeadLetteringGoodRecords(CapturedOutput output) throws Exception {
+        try (TestSchemaRegistry own = TestSchemaRegistry.start()) {
+            SchemaRegistry registry = SchemaRegistry.at(own.url());
+            String servers = KAFKA.bootstrapServers();
+            for (String topic : List.of("cf-outage", "cf-outage.DLT", "cf-outage-out")) {
+                KAFKA.broker().createTopic(topic, 1);
+            }
+            GenericRecord older = new GenericData.Record(OLDER);
+            older.put("payer", "bob");
+            older.put("cents", 5L);
+            older.put("channel", "app");
+            // both versions registered now; the job meets the second id only while the registry is down
+            byte[] first = ConfluentAvroFormat.specific(Payment.class, registry)
+                    .forSubject("cf-outage-value")
+                    .serialize(new Payment("ann", 100));
+            byte[] second = ConfluentAvroFormat.generic(OLDER, registry)
+                    .forSubject("cf-outage-value")
+                    .serialize(older);
+            KafkaTopics.write(servers, List.of(new ProducerRecord<>("cf-outage", first)));
+            ConfluentAvroFormat<Payment> reader = ConfluentAvroFormat.specific(Payment.class, registry);
+
+            try (ConfigurableApplicationContext ignored = app(
+                            "streamsplit.kafka.schema-registry.url=" + own.url(),
+                            "streamsplit.kafka.sources.payments.topics=cf-outage",
+                            "streamsplit.kafka.sources.payments.bad-record-policy=dead-letter",
+                            "streamsplit.kafka.sources.payments.dead-letter-topic=cf-outage.DLT",
+                            "streamsplit.kafka.sinks.doubled.topic=cf-outage-out")
+                    .run()) {
+                await().atMost(Duration.ofSeconds(90))
+                        .untilAsserted(() -> assertThat(KafkaTopics.readAll(servers, "cf-outage-out").stream()
+                                        .map(r -> read(reader, r.value())))
+                                .contains(new Payment("ANN", 200)));
+                own.kill9();
+                KafkaTopics.write(servers, List.of(new ProducerRecord<>("cf-outage", second)));
+                Thread.sleep(3_000); // the job fails on the new id and restarts while the registry is down
+                own.restart();
+
+                await().atMost(Duration.ofSeconds(90))
+                        .untilAsserted(() -> assertThat(KafkaTopics.readAll(servers, "cf-outage-out").stream()
+                                        .map(r -> read(reader, r.value()))
+                                        .distinct())
+                                .containsExactly(new Payment("ANN", 200), new Payment("BOB", 10)));
+                assertThat(KafkaTopics.readAll(servers, "cf-outage.DLT"))
+                        .as("a registry outage is not the record's fault")
+                        .isEmpty();
+                assertThat(output.getOut())
+                        .as("the job failure in the application's terms")
+                        .contains("the schema registry at " + own.url() + " does not answer")
+                        .contains("streamsplit.kafka.schema-registry.url");
+            }
         }
     }
 

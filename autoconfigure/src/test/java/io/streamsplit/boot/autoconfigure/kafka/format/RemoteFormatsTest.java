@@ -49,6 +49,10 @@ class RemoteFormatsTest {
                     "streamsplit.kafka.sources.proto.topics=f",
                     "streamsplit.kafka.sources.proto.format=protobuf",
                     "streamsplit.kafka.sources.proto.type=" + Transfer.class.getName(),
+                    "streamsplit.kafka.sources.confluent.topics=g",
+                    "streamsplit.kafka.sources.confluent.format=avro-confluent",
+                    "streamsplit.kafka.sources.confluent.type=" + Payment.class.getName(),
+                    "streamsplit.kafka.schema-registry.url=http://registry:8081",
                     "streamsplit.kafka.sources.raw.topics=e",
                     "streamsplit.kafka.sources.raw.format=bytes",
                     "streamsplit.kafka.sinks.out.topic=out",
@@ -60,7 +64,7 @@ class RemoteFormatsTest {
         remote.run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBeansOfType(StreamSplitKafkaSource.class))
-                    .containsOnlyKeys("json", "avro", "generic", "text", "raw", "proto");
+                    .containsOnlyKeys("json", "avro", "generic", "text", "raw", "proto", "confluent");
             ClusterClasses cluster = context.getBean(ClusterClasses.class);
             JsonMapper application = context.getBean(JsonMapper.class);
             assertThat(cluster.missingFor(application))

@@ -77,6 +77,15 @@ class SchemaRegistryFormatIT {
         }
     }
 
+    /** Bob's payment as the older producer writes it. */
+    private static GenericRecord olderBob() {
+        GenericRecord older = new GenericData.Record(OLDER);
+        older.put("payer", "bob");
+        older.put("cents", 5L);
+        older.put("channel", "app");
+        return older;
+    }
+
     private static SpringApplicationBuilder app(String... properties) {
         return new SpringApplicationBuilder(RegistryApplication.class)
                 .web(WebApplicationType.NONE)
@@ -101,10 +110,7 @@ class SchemaRegistryFormatIT {
         for (String topic : List.of("cf-payments", "cf-payments.DLT", "cf-doubled")) {
             KAFKA.broker().createTopic(topic, 1);
         }
-        GenericRecord older = new GenericData.Record(OLDER);
-        older.put("payer", "bob");
-        older.put("cents", 5L);
-        older.put("channel", "app");
+        GenericRecord older = olderBob();
         byte[] unknownId = ByteBuffer.allocate(8)
                 .put((byte) 0)
                 .putInt(987_654)
@@ -167,10 +173,7 @@ class SchemaRegistryFormatIT {
             for (String topic : List.of("cf-outage", "cf-outage.DLT", "cf-outage-out")) {
                 KAFKA.broker().createTopic(topic, 1);
             }
-            GenericRecord older = new GenericData.Record(OLDER);
-            older.put("payer", "bob");
-            older.put("cents", 5L);
-            older.put("channel", "app");
+            GenericRecord older = olderBob();
             // both versions registered now; the job meets the second id only while the registry is down
             byte[] first = ConfluentAvroFormat.specific(Payment.class, registry)
                     .forSubject("cf-outage-value")

@@ -197,7 +197,10 @@ class SchemaRegistryFormatIT {
                                 .contains(new Payment("ANN", 200)));
                 own.kill9();
                 KafkaTopics.write(servers, List.of(new ProducerRecord<>("cf-outage", second)));
-                Thread.sleep(3_000); // the job fails on the new id and restarts while the registry is down
+                // the job fails on the new id (and restarts, and fails again) while the registry is down
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() ->
+                                output.getOut().contains("the schema registry at " + own.url() + " does not answer"));
                 own.restart();
 
                 await().atMost(Duration.ofSeconds(90))

@@ -107,6 +107,7 @@ public class StreamSplitKafkaTableFactory extends KafkaDynamicTableFactory {
                 boundedMode,
                 specificEndOffsets,
                 endTimestampMillis,
+                false,
                 tableIdentifier,
                 parallelism);
     }

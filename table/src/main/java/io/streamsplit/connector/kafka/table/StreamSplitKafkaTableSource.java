@@ -69,6 +69,7 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
             BoundedMode boundedMode,
             Map<TopicPartition, Long> specificBoundedOffsets,
             long boundedTimestampMillis,
+            boolean upsertMode,
             String tableIdentifier,
             @Nullable Integer parallelism) {
         super(
@@ -87,9 +88,51 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
                 boundedMode,
                 specificBoundedOffsets,
                 boundedTimestampMillis,
-                false,
+                upsertMode,
                 tableIdentifier,
                 parallelism);
+    }
+
+    /**
+     * The official source {@code official} as planned (the upsert factory builds one directly, with no
+     * method to override), read by StreamSplit. Its fields are protected, so they are read by reflection.
+     */
+    @SuppressWarnings("unchecked")
+    static StreamSplitKafkaTableSource of(KafkaDynamicSource official) {
+        return new StreamSplitKafkaTableSource(
+                field(official, "physicalDataType"),
+                field(official, "keyDecodingFormat"),
+                field(official, "valueDecodingFormat"),
+                field(official, "keyProjection"),
+                field(official, "valueProjection"),
+                field(official, "keyPrefix"),
+                field(official, "topics"),
+                field(official, "topicPattern"),
+                field(official, "properties"),
+                field(official, "startupMode"),
+                field(official, "specificStartupOffsets"),
+                (Long) field(official, "startupTimestampMillis"),
+                field(official, "boundedMode"),
+                field(official, "specificBoundedOffsets"),
+                (Long) field(official, "boundedTimestampMillis"),
+                (Boolean) field(official, "upsertMode"),
+                field(official, "tableIdentifier"),
+                field(official, "parallelism"));
+    }
+
+    @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
+    private static <T> T field(KafkaDynamicSource official, String name) {
+        try {
+            Field field = KafkaDynamicSource.class.getDeclaredField(name);
+            field.setAccessible(true);
+            return (T) field.get(official);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException(
+                    "This flink-connector-kafka version plans its table source differently than the one"
+                            + " streamsplit-table was built against (no field '" + name + "'); use the"
+                            + " flink-connector-kafka version of the StreamSplit release",
+                    e);
+        }
     }
 
     /** This source with the StreamSplit-only reading options of its table. */
@@ -250,6 +293,7 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
                 boundedMode,
                 specificBoundedOffsets,
                 boundedTimestampMillis,
+                upsertMode,
                 tableIdentifier,
                 parallelism);
         copy.producedDataType = producedDataType;

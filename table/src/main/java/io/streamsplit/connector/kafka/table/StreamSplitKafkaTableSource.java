@@ -214,6 +214,9 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
         if (reading.maxRecordsPerSecond() != null) {
             builder.setMaxRecordsPerSecond(reading.maxRecordsPerSecond());
         }
+        if (reading.controlTopic() != null) {
+            builder.setControlTopic(reading.controlTopic());
+        }
         return builder.setRecordEmitter(new RowRecordEmitter(rows), type).build();
     }
 

@@ -11,12 +11,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The options {@code 'streamsplit-kafka'} has on top of the official {@code 'kafka'} connector's: what the
- * StreamSplit source does with a record its format cannot read, and a rate limit.
+ * StreamSplit source does with a record its format cannot read, a rate limit, and a control topic.
  *
  * <pre>{@code
  * 'scan.bad-record-policy' = 'dead-letter',        -- fail (default) | skip | dead-letter
  * 'scan.dead-letter-topic' = 'orders.DLT',         -- the record as read, with the error in its headers
- * 'scan.max-records-per-second' = '5000'           -- for the whole table, split over its readers
+ * 'scan.max-records-per-second' = '5000',          -- for the whole table, split over its readers
+ * 'scan.control-topic' = 'streamsplit-control'     -- pause, resume, re-throttle while the query runs
  * }</pre>
  */
 @PublicEvolving
@@ -37,17 +38,29 @@ public final class StreamSplitTableOptions {
             .withDescription("At most this many records per second for the whole table, split evenly over its"
                     + " readers; unset: unthrottled.");
 
+    /** A compacted topic the table's source takes pause, resume and rate commands from while it runs. */
+    public static final ConfigOption<String> SCAN_CONTROL_TOPIC = ConfigOptions.key("scan.control-topic")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("A compacted topic the table's source takes pause, resume and rate commands from"
+                    + " while the query runs: a record keyed by the table's full name"
+                    + " (default_catalog.default_database.orders) with the value 'paused=true', 'paused=false'"
+                    + " or 'max-records-per-second=500' (the Spring Boot starter's control topic and"
+                    + " /actuator/streamsplit write the same records); unset: no commands.");
+
     private StreamSplitTableOptions() {}
 
     static Set<ConfigOption<?>> all() {
-        return Set.of(SCAN_BAD_RECORD_POLICY, SCAN_MAX_RECORDS_PER_SECOND);
+        return Set.of(SCAN_BAD_RECORD_POLICY, SCAN_MAX_RECORDS_PER_SECOND, SCAN_CONTROL_TOPIC);
     }
 
     /** The reading settings of one table. */
     record Reading(
-            BadRecordPolicy badRecordPolicy, @Nullable Double maxRecordsPerSecond) implements java.io.Serializable {
+            BadRecordPolicy badRecordPolicy,
+            @Nullable Double maxRecordsPerSecond,
+            @Nullable String controlTopic) implements java.io.Serializable {
 
-        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null);
+        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null, null);
 
         static Reading of(ReadableConfig options, String table) {
             String written = options.get(SCAN_BAD_RECORD_POLICY);
@@ -66,7 +79,9 @@ public final class StreamSplitTableOptions {
                         + " table).");
             }
             return new Reading(
-                    policy, options.getOptional(SCAN_MAX_RECORDS_PER_SECOND).orElse(null));
+                    policy,
+                    options.getOptional(SCAN_MAX_RECORDS_PER_SECOND).orElse(null),
+                    options.getOptional(SCAN_CONTROL_TOPIC).orElse(null));
         }
     }
 }

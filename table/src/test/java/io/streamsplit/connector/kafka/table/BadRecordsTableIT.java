@@ -2,13 +2,18 @@ package io.streamsplit.connector.kafka.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -23,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * What only {@code 'streamsplit-kafka'} has: a record the value format cannot read fails the query (as with
  * {@code 'kafka'}) or is skipped while the readable rows come out, read at a rate limit; a policy a table
- * cannot have is refused when the table is used, saying what to use instead.
+ * cannot have is refused when the table is used, saying what to use instead; a table with a control topic
+ * reads nothing while paused and everything once resumed.
  */
 class BadRecordsTableIT {
 
@@ -92,5 +98,47 @@ class BadRecordsTableIT {
         assertThatThrownBy(() -> sql.executeSql("SELECT * FROM typo"))
                 .rootCause()
                 .hasMessageContaining("'ignore' is not a policy; use 'fail' or 'skip'");
+    }
+
+    @Test
+    void aTableWithAControlTopicStaysPausedUntilItIsResumed() throws Exception {
+        String control = "table-control";
+        KAFKA.broker().createTopic(control, 1, Map.of("cleanup.policy", "compact"));
+        String key = "default_catalog.default_database.controlled";
+        writeControl(control, key, "paused=true");
+        sql.executeSql("CREATE TABLE controlled (id INT, cents BIGINT) WITH ('connector' = 'streamsplit-kafka',"
+                + " 'topic' = '" + TOPIC + "', 'properties.bootstrap.servers' = '" + KAFKA.bootstrapServers() + "',"
+                + " 'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json',"
+                + " 'scan.bad-record-policy' = 'skip', 'scan.control-topic' = '" + control + "')");
+        List<String> rows = new CopyOnWriteArrayList<>();
+        TableResult query = sql.executeSql("SELECT id, cents FROM controlled");
+        Thread reading = new Thread(() -> {
+            try (CloseableIterator<Row> it = query.collect()) {
+                it.forEachRemaining(row -> rows.add(row.getField(0) + ":" + row.getField(1)));
+            } catch (Exception stopped) {
+                // the query is cancelled at the end of the test
+            }
+        });
+        reading.start();
+        try {
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(rows::isEmpty);
+
+            writeControl(control, key, "paused=false");
+
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(rows).containsExactly("1:100", "2:200"));
+        } finally {
+            query.getJobClient().orElseThrow().cancel().get();
+            reading.join(30_000);
+        }
+    }
+
+    private static void writeControl(String topic, String key, String value) throws Exception {
+        Properties producer = new Properties();
+        producer.put("bootstrap.servers", KAFKA.bootstrapServers());
+        try (KafkaProducer<String, String> kafka =
+                new KafkaProducer<>(producer, new StringSerializer(), new StringSerializer())) {
+            kafka.send(new ProducerRecord<>(topic, key, value)).get();
+        }
     }
 }

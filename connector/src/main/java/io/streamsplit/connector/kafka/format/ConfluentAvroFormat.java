@@ -2,12 +2,9 @@ package io.streamsplit.connector.kafka.format;
 
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -43,35 +40,25 @@ import org.jspecify.annotations.Nullable;
 public final class ConfluentAvroFormat<T> extends TwoWayFormat<T> {
 
     private static final long serialVersionUID = 1L;
-    private static final byte MAGIC = 0;
-    private static final int HEADER = 5;
 
     private final AvroFormat<T> avro;
-    private final SchemaRegistry registry;
-    private final @Nullable String subject;
-    private final boolean autoRegister;
-    /** Readers by writer schema id; null for an id the registry does not have. */
-    private transient @Nullable Map<Integer, @Nullable DatumReader<T>> readers;
+    private final ConfluentWire wire;
+    /** Readers by writer schema id. */
+    private transient @Nullable Map<Integer, DatumReader<T>> readers;
 
-    /** The registry's id of the writer schema, once registered (null also after deserialization). */
-    private transient @Nullable Integer writerId;
-
-    private ConfluentAvroFormat(
-            AvroFormat<T> avro, SchemaRegistry registry, @Nullable String subject, boolean autoRegister) {
+    private ConfluentAvroFormat(AvroFormat<T> avro, ConfluentWire wire) {
         this.avro = avro;
-        this.registry = Objects.requireNonNull(registry, "registry");
-        this.subject = subject;
-        this.autoRegister = autoRegister;
+        this.wire = wire;
     }
 
     /** Records of a generated {@code SpecificRecord} class; its schema is the reader's and the writer's. */
     public static <T extends SpecificRecord> ConfluentAvroFormat<T> specific(Class<T> type, SchemaRegistry registry) {
-        return new ConfluentAvroFormat<>(AvroFormat.specific(type), registry, null, true);
+        return new ConfluentAvroFormat<>(AvroFormat.specific(type), new ConfluentWire(registry, "AVRO", null, true));
     }
 
     /** {@code GenericRecord}s of {@code schema}, the reader's and the writer's schema. */
     public static ConfluentAvroFormat<GenericRecord> generic(Schema schema, SchemaRegistry registry) {
-        return new ConfluentAvroFormat<>(AvroFormat.generic(schema), registry, null, true);
+        return new ConfluentAvroFormat<>(AvroFormat.generic(schema), new ConfluentWire(registry, "AVRO", null, true));
     }
 
     /**
@@ -80,7 +67,7 @@ public final class ConfluentAvroFormat<T> extends TwoWayFormat<T> {
      * already (as with Confluent's {@code auto.register.schemas=false}).
      */
     public ConfluentAvroFormat<T> forSubject(String subject, boolean autoRegister) {
-        return new ConfluentAvroFormat<>(avro, registry, Objects.requireNonNull(subject, "subject"), autoRegister);
+        return new ConfluentAvroFormat<>(avro, wire.forSubject(subject, autoRegister));
     }
 
     /** {@link #forSubject(String, boolean)} with auto-registration, Confluent's default. */
@@ -95,7 +82,7 @@ public final class ConfluentAvroFormat<T> extends TwoWayFormat<T> {
 
     /** The registry it reads schema ids from. */
     public SchemaRegistry registry() {
-        return registry;
+        return wire.registry;
     }
 
     @Override
@@ -112,78 +99,33 @@ public final class ConfluentAvroFormat<T> extends TwoWayFormat<T> {
             return null; // a tombstone: nothing to read
         }
         prepare();
-        if (message.length < HEADER || message[0] != MAGIC) {
-            throw new IOException("Not in the Confluent wire format: " + message.length + " bytes starting with "
-                    + (message.length == 0 ? "nothing" : String.format("0x%02x", message[0]))
-                    + " (expected 0x00, a 4-byte schema id, then Avro binary)");
-        }
-        int id = ByteBuffer.wrap(message, 1, 4).getInt();
-        Map<Integer, @Nullable DatumReader<T>> known = Objects.requireNonNull(readers);
-        if (!known.containsKey(id)) {
-            known.put(id, readerFor(id));
-        }
+        int id = ConfluentWire.id(message, "Avro binary");
+        Map<Integer, DatumReader<T>> known = Objects.requireNonNull(readers);
         DatumReader<T> reader = known.get(id);
         if (reader == null) {
-            throw new IOException(
-                    "Written with schema id " + id + ", which " + registry + " does not have (another registry's id?)");
+            reader = readerFor(id, wire.writerSchema(id));
+            known.put(id, reader);
         }
         try {
-            return avro.read(reader, message, HEADER);
+            return avro.read(reader, message, ConfluentWire.HEADER);
         } catch (IOException e) {
             throw new IOException("Written with schema id " + id + ": " + e.getMessage(), e);
         }
     }
 
-    private @Nullable DatumReader<T> readerFor(int id) throws IOException {
-        Optional<String> written = registry.schema(id);
-        if (written.isEmpty()) {
-            return null;
-        }
+    private DatumReader<T> readerFor(int id, String writerSchema) throws IOException {
         try {
-            return avro.readerFor(new Schema.Parser().parse(written.get()));
+            return avro.readerFor(new Schema.Parser().parse(writerSchema));
         } catch (AvroRuntimeException e) {
-            throw new IOException("Schema id " + id + " in " + registry + " is not an Avro schema this reader can use ("
-                    + e.getMessage() + ")");
+            throw new IOException("Schema id " + id + " in " + wire.registry
+                    + " is not an Avro schema this reader can use (" + e.getMessage() + ")");
         }
     }
 
     @Override
     public byte[] serialize(T element) {
         prepare();
-        Integer id = writerId;
-        if (id == null) {
-            id = registerWriterSchema();
-            writerId = id;
-        }
-        byte[] body = avro.serialize(element);
-        return ByteBuffer.allocate(HEADER + body.length)
-                .put(MAGIC)
-                .putInt(id)
-                .put(body)
-                .array();
-    }
-
-    private int registerWriterSchema() {
-        if (subject == null) {
-            throw new IllegalStateException(
-                    "A ConfluentAvroFormat writes under a subject: create it with forSubject(\"orders-value\")");
-        }
-        String schema = avro.schema().toString();
-        try {
-            if (autoRegister) {
-                return registry.register(subject, schema, "AVRO");
-            }
-            return registry.lookup(subject, schema, "AVRO")
-                    .orElseThrow(() -> new IllegalStateException(
-                            "The schema " + avro.schema().getFullName()
-                                    + " is not registered under subject " + subject + " in " + registry
-                                    + ", and auto-registration is off: register it, or turn auto-registration on"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "Cannot register " + avro.schema().getFullName() + " under subject " + subject + ": "
-                            + e.getMessage(),
-                    e);
-        }
+        return wire.frame(avro.schema().toString(), avro.schema().getFullName(), avro.serialize(element));
     }
 
     @Override

@@ -111,9 +111,14 @@ public final class JsonFormat<T> extends TwoWayFormat<T> {
         if (message == null) {
             return null; // a tombstone: nothing to read
         }
+        return read(message, 0);
+    }
+
+    /** The element of the JSON from {@code offset} to the end of {@code message}. */
+    T read(byte[] message, int offset) throws IOException {
         prepare();
         try {
-            T value = Objects.requireNonNull(reader).readValue(message);
+            T value = Objects.requireNonNull(reader).readValue(message, offset, message.length - offset);
             if (value == null) {
                 throw new IOException("JSON does not fit " + type.getName() + " at $: the value is JSON null");
             }

@@ -217,6 +217,57 @@ class ConfluentAvroFormatIT {
         assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt()).isEqualTo(id);
     }
 
+    /** An element of the JSON Schema tests. */
+    public record Refund(String id, long cents) {}
+
+    private static final String REFUND_SCHEMA = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+            + "\"title\":\"Refund\",\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},"
+            + "\"cents\":{\"type\":\"integer\"}},\"required\":[\"id\",\"cents\"]}";
+
+    @Test
+    void jsonSchemaWritesTheWireFormatWithTheRegisteredIdAndReadsItBack() throws Exception {
+        String subject = subject();
+        ConfluentJsonFormat<Refund> format =
+                ConfluentJsonFormat.of(JsonFormat.of(Refund.class), registry).forSubject(subject, REFUND_SCHEMA, true);
+
+        byte[] bytes = InstantiationUtil.clone(format).serialize(new Refund("r-1", 250));
+
+        assertThat(bytes[0]).as("magic byte").isZero();
+        assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt())
+                .as("registered as a JSON schema under the subject")
+                .isEqualTo(registry.lookup(subject, REFUND_SCHEMA, "JSON").orElseThrow());
+        assertThat(new String(bytes, 5, bytes.length - 5, java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("{\"id\":\"r-1\",\"cents\":250}");
+        assertThat(ConfluentJsonFormat.of(JsonFormat.of(Refund.class), registry).deserialize(bytes))
+                .isEqualTo(new Refund("r-1", 250));
+    }
+
+    @Test
+    void jsonSchemaRecordsTheRegistryCannotExplainOrThatDoNotFitAreBadRecords() throws Exception {
+        ConfluentJsonFormat<Refund> reader = ConfluentJsonFormat.of(JsonFormat.of(Refund.class), registry);
+        byte[] unknownId = ByteBuffer.allocate(7)
+                .put((byte) 0)
+                .putInt(987_655)
+                .put("{}".getBytes())
+                .array();
+        assertThatThrownBy(() -> reader.deserialize(unknownId))
+                .isInstanceOf(IOException.class)
+                .isNotInstanceOf(KafkaRecordDeserializer.UnavailableException.class)
+                .hasMessageContaining("schema id 987655");
+        assertThatThrownBy(() -> reader.deserialize("{\"id\":\"r-2\"}".getBytes()))
+                .hasMessageContaining("Not in the Confluent wire format");
+        byte[] good = ConfluentJsonFormat.of(JsonFormat.of(Refund.class), registry)
+                .forSubject(subject(), REFUND_SCHEMA, true)
+                .serialize(new Refund("r-3", 1));
+        byte[] notARefund = ByteBuffer.allocate(5 + 13)
+                .put(java.util.Arrays.copyOf(good, 5))
+                .put("{\"cents\":\"x\"}".getBytes())
+                .array();
+        assertThatThrownBy(() -> reader.deserialize(notARefund))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("JSON does not fit");
+    }
+
     private void setCompatibility(String subject, String level) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient()
                 .send(

@@ -239,11 +239,12 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                                         + " ('connector' = 'kafka', 'format' = '"
                                         + sink.getFormat().yaml()
                                         + "', ...) and INSERT INTO it.");
-                    case AVRO_CONFLUENT ->
+                    case AVRO_CONFLUENT, JSON_SCHEMA_CONFLUENT ->
                         throw SqlProblems.refused(
                                 statement,
-                                "writes to sink '" + sinkName + "', which has format avro-confluent",
-                                "Write json, string or bytes from SQL, or write Avro records to this sink from a"
+                                "writes to sink '" + sinkName + "', which has format "
+                                        + sink.getFormat().yaml(),
+                                "Write json, string or bytes from SQL, or write to this sink from a"
                                         + " StreamSplitPipeline bean.");
                 };
         pipeline.sink(sinkName, written);

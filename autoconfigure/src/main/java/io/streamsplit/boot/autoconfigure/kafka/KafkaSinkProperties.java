@@ -83,13 +83,13 @@ public class KafkaSinkProperties {
     /** Prefix of the Kafka transactional ids (exactly-once); unique per sink on a Kafka cluster. Unset: <job name>-<sink name>. */
     private @Nullable String transactionalIdPrefix;
 
-    /** Built-in value format of the stream's elements: json, avro, avro-confluent, protobuf, string or bytes. Unset: a serializer bean. */
+    /** Built-in value format of the stream's elements: json, avro, avro-confluent, json-schema-confluent, protobuf, string or bytes. Unset: a serializer bean. */
     private @Nullable ValueFormat format;
 
     /** Field (record component, public field or getter) of the element written as the record key, as UTF-8 text. */
     private @Nullable String key;
 
-    /** Avro schema of GenericRecord elements, e.g. classpath:order.avsc (format avro). */
+    /** Avro schema of GenericRecord elements, e.g. classpath:order.avsc (format avro); the JSON Schema the sink registers (format json-schema-confluent). */
     private @Nullable Resource schema;
 
     /** Charset of format string. */

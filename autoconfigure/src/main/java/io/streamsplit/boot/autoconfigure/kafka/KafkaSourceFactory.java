@@ -264,7 +264,7 @@ public final class KafkaSourceFactory {
                     source.getKeyFormat().yaml(),
                     "key-format is set but format is not; keys are read together with a built-in value format",
                     "Set " + p
-                            + "format too (json, avro, avro-confluent, protobuf, string or bytes), or read keys in a KafkaRecordDeserializer"
+                            + "format too (json, avro, avro-confluent, json-schema-confluent, protobuf, string or bytes), or read keys in a KafkaRecordDeserializer"
                             + " bean.");
         }
         if (source.getRecordEmitter() != null) {

@@ -68,7 +68,7 @@ public class KafkaSourceProperties {
     /** At most this many records per second for the whole source, split evenly over its readers. Unset: unthrottled. */
     private @Nullable Double maxRecordsPerSecond;
 
-    /** Built-in value format: json, avro, avro-confluent, protobuf, string or bytes. Unset: a deserializer or record-emitter bean. */
+    /** Built-in value format: json, avro, avro-confluent, json-schema-confluent, protobuf, string or bytes. Unset: a deserializer or record-emitter bean. */
     private @Nullable ValueFormat format;
 
     /** Built-in key format, string or bytes: elements become Keyed(key, value). Unset: keys are not read. */

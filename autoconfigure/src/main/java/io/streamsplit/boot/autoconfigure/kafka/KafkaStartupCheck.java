@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -84,7 +85,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                     .ifPresent(reason -> found.add(new KafkaProblem(
                             RegistrySettings.PREFIX + "url",
                             String.valueOf(kafka.getSchemaRegistry().getUrl()),
-                            "the schema registry of format avro-confluent does not answer: " + reason,
+                            "the schema registry of the Confluent wire formats does not answer: " + reason,
                             "Start the registry, or correct the URL (its base URL, e.g. http://registry:8081).")));
         }
         if (found.isEmpty()) {
@@ -120,8 +121,12 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
     }
 
     private boolean usesSchemaRegistry() {
-        return kafka.getSources().values().stream().anyMatch(source -> source.getFormat() == ValueFormat.AVRO_CONFLUENT)
-                || kafka.getSinks().values().stream().anyMatch(sink -> sink.getFormat() == ValueFormat.AVRO_CONFLUENT);
+        return kafka.getSources().values().stream().anyMatch(source -> confluent(source.getFormat()))
+                || kafka.getSinks().values().stream().anyMatch(sink -> confluent(sink.getFormat()));
+    }
+
+    private static boolean confluent(@Nullable ValueFormat format) {
+        return format == ValueFormat.AVRO_CONFLUENT || format == ValueFormat.JSON_SCHEMA_CONFLUENT;
     }
 
     /**

@@ -2,6 +2,8 @@ package io.streamsplit.boot.autoconfigure.kafka.format;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.connector.kafka.format.AvroFormat;
+import io.streamsplit.connector.kafka.format.ConfluentAvroFormat;
+import io.streamsplit.connector.kafka.format.SchemaRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.avro.Schema;
@@ -75,6 +77,46 @@ final class AvroSchemas {
                     "Set " + p + "schema to the .avsc resource (classpath:order.avsc).");
         }
         return null;
+    }
+
+    /** The reader of {@code format: avro-confluent}: the types of format avro, the ids of {@code confluent}'s registry. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static ConfluentAvroFormat<?> confluentReader(
+            String p, @Nullable Class<?> type, @Nullable Resource schema, ConfluentSchemas confluent) {
+        AvroFormat<?> avro = reader(p, ValueFormat.AVRO_CONFLUENT, type, schema);
+        SchemaRegistry registry = confluent.registry(p);
+        return type != null && SpecificRecord.class.isAssignableFrom(type)
+                ? ConfluentAvroFormat.specific((Class) type, registry)
+                : ConfluentAvroFormat.generic(avro.schema(), registry);
+    }
+
+    /** The writer of {@code format: avro-confluent}, under the subject {@code <topic>-value}; null as {@link #writer}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static @Nullable ConfluentAvroFormat<?> confluentWriter(
+            String p,
+            @Nullable Class<?> elementClass,
+            @Nullable Resource schema,
+            @Nullable String topic,
+            ConfluentSchemas confluent) {
+        AvroFormat<?> avro = writer(p, ValueFormat.AVRO_CONFLUENT, elementClass, schema);
+        SchemaRegistry registry = confluent.registry(p);
+        if (avro == null || topic == null) {
+            return null;
+        }
+        ConfluentAvroFormat<?> format = elementClass != null && SpecificRecord.class.isAssignableFrom(elementClass)
+                ? ConfluentAvroFormat.specific((Class) elementClass, registry)
+                : ConfluentAvroFormat.generic(avro.schema(), registry);
+        String subject = topic + "-value";
+        if (confluent.checks()) {
+            confluent.checkSubject(
+                    p,
+                    "avro-confluent",
+                    subject,
+                    avro.schema().toString(),
+                    "AVRO",
+                    avro.schema().getFullName());
+        }
+        return format.forSubject(subject, confluent.autoRegister());
     }
 
     private static void noSchema(String p, Class<?> type, @Nullable Resource schema) {

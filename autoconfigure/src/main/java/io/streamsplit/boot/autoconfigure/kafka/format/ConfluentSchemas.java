@@ -1,22 +1,24 @@
 package io.streamsplit.boot.autoconfigure.kafka.format;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.connector.kafka.format.AvroFormat;
-import io.streamsplit.connector.kafka.format.ConfluentAvroFormat;
+import io.streamsplit.connector.kafka.format.ConfluentJsonFormat;
+import io.streamsplit.connector.kafka.format.JsonFormat;
 import io.streamsplit.connector.kafka.format.SchemaRegistry;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import org.apache.avro.Schema;
-import org.apache.avro.specific.SpecificRecord;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.Resource;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@link ConfluentAvroFormat}s of {@code format: avro-confluent}: the same type and schema rules as
- * {@code format: avro} ({@link AvroSchemas}), the registry of {@code streamsplit.kafka.schema-registry},
- * and for sinks the subject {@code <topic>-value} checked against the registry at startup.
+ * The schema registry of the Confluent wire formats ({@code streamsplit.kafka.schema-registry}), built
+ * once; the JSON Schema format ({@code format: json-schema-confluent}); and the check at startup that a
+ * sink's subject takes its schema. Avro-free: the Avro format's half is {@link AvroSchemas}.
  */
 final class ConfluentSchemas {
 
@@ -30,31 +32,55 @@ final class ConfluentSchemas {
         this.settings = settings;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    ConfluentAvroFormat<?> reader(String p, @Nullable Class<?> type, @Nullable Resource schema) {
-        AvroFormat<?> avro = AvroSchemas.reader(p, ValueFormat.AVRO_CONFLUENT, type, schema);
-        return type != null && SpecificRecord.class.isAssignableFrom(type)
-                ? ConfluentAvroFormat.specific((Class) type, registry(p))
-                : ConfluentAvroFormat.generic(avro.schema(), registry(p));
+    /** The reader of {@code format: json-schema-confluent}. */
+    ConfluentJsonFormat<?> jsonReader(String p, JsonFormat<?> json) {
+        return ConfluentJsonFormat.of(json, registry(p));
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    /** The writer of {@code format: json-schema-confluent}: {@code schema} is the JSON Schema it registers. */
     @Nullable
-    ConfluentAvroFormat<?> writer(
-            String p, @Nullable Class<?> elementClass, @Nullable Resource schema, @Nullable String topic) {
-        AvroFormat<?> avro = AvroSchemas.writer(p, ValueFormat.AVRO_CONFLUENT, elementClass, schema);
+    ConfluentJsonFormat<?> jsonWriter(String p, JsonFormat<?> json, @Nullable Resource schema, @Nullable String topic) {
         SchemaRegistry registry = registry(p);
-        if (avro == null || topic == null) {
+        if (schema == null) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "schema",
+                    null,
+                    "format json-schema-confluent writes with a JSON Schema it registers, and none is set",
+                    "Set " + p + "schema to the JSON Schema of the elements, e.g. classpath:total.schema.json.");
+        }
+        String text = jsonSchema(p, schema);
+        if (topic == null) {
             return null;
         }
-        ConfluentAvroFormat<?> format = elementClass != null && SpecificRecord.class.isAssignableFrom(elementClass)
-                ? ConfluentAvroFormat.specific((Class) elementClass, registry)
-                : ConfluentAvroFormat.generic(avro.schema(), registry);
         String subject = topic + "-value";
         if (settings.check()) {
-            checkSubject(p, subject, avro.schema());
+            checkSubject(p, "json-schema-confluent", subject, text, "JSON", schema.getDescription());
         }
-        return format.forSubject(subject, settings.autoRegister());
+        return ConfluentJsonFormat.of(json, registry).forSubject(subject, text, settings.autoRegister());
+    }
+
+    private static String jsonSchema(String p, Resource schema) {
+        if (!schema.exists()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "schema",
+                    schema.getDescription(),
+                    "the schema resource does not exist",
+                    "Check the location: classpath:total.schema.json is src/main/resources/total.schema.json.");
+        }
+        try (InputStream in = schema.getInputStream()) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            if (!JsonMapper.shared().readTree(text).isObject()) {
+                throw new IOException("it is JSON, but not an object");
+            }
+            return text;
+        } catch (IOException | JacksonException e) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "schema",
+                    schema.getDescription(),
+                    "the schema is not a JSON Schema (a JSON object): " + e.getMessage(),
+                    "Fix the file: a JSON Schema such as {\"type\":\"object\",\"properties\":{...}}.",
+                    e);
+        }
     }
 
     /** Why the registry cannot be used, or empty when it answers. */
@@ -67,31 +93,37 @@ final class ConfluentSchemas {
         }
     }
 
-    /** The configured URL. */
-    @Nullable
-    String url() {
-        return settings.url();
+    boolean checks() {
+        return settings.check();
     }
 
-    /** Whether the registry would take this sink's schema under its subject; a registry that does not answer is reported by the startup check. */
-    private void checkSubject(String p, String subject, Schema schema) {
+    boolean autoRegister() {
+        return settings.autoRegister();
+    }
+
+    /**
+     * Whether the registry would take this sink's {@code schema} under its subject (the compatibility rule;
+     * with auto-register off, that it is registered); a registry that does not answer is reported by the
+     * startup check.
+     */
+    void checkSubject(String p, String format, String subject, String schema, String type, String schemaName) {
         String problem;
         String action;
         try {
             if (settings.autoRegister()) {
-                Optional<String> incompatible = registry(p).incompatibility(subject, schema.toString(), "AVRO");
+                Optional<String> incompatible = registry(p).incompatibility(subject, schema, type);
                 if (incompatible.isEmpty()) {
                     return;
                 }
-                problem = "the registry refuses " + schema.getFullName() + " as the next version of subject " + subject
-                        + ": " + incompatible.get();
+                problem = "the registry refuses " + schemaName + " as the next version of subject " + subject + ": "
+                        + incompatible.get();
                 action = "Evolve the schema the way the subject's compatibility rule allows (a new field needs a"
                         + " default), or change the rule in the registry.";
             } else {
-                if (registry(p).lookup(subject, schema.toString(), "AVRO").isPresent()) {
+                if (registry(p).lookup(subject, schema, type).isPresent()) {
                     return;
                 }
-                problem = schema.getFullName() + " is not registered under subject " + subject + ", and "
+                problem = schemaName + " is not registered under subject " + subject + ", and "
                         + RegistrySettings.PREFIX + "auto-register is false";
                 action = "Register the schema under " + subject + ", or set " + RegistrySettings.PREFIX
                         + "auto-register=true.";
@@ -100,17 +132,19 @@ final class ConfluentSchemas {
             return; // the startup check reports a registry that does not answer
         }
         if (settings.failOnProblem()) {
-            throw new InvalidStreamSplitConfigurationException(p + "format", "avro-confluent", problem, action);
+            throw new InvalidStreamSplitConfigurationException(p + "format", format, problem, action);
         }
         LOG.warn(
-                "Schema registry startup check: {}format = 'avro-confluent': {}. {} (streamsplit.kafka.startup-check"
-                        + ".mode=warn: starting anyway)",
+                "Schema registry startup check: {}format = '{}': {}. {} (streamsplit.kafka.startup-check.mode=warn:"
+                        + " starting anyway)",
                 p,
+                format,
                 problem,
                 action);
     }
 
-    private SchemaRegistry registry(String p) {
+    /** The registry of {@code streamsplit.kafka.schema-registry}; {@code p} names the format that needs it in errors. */
+    SchemaRegistry registry(String p) {
         if (registry != null) {
             return registry;
         }
@@ -119,7 +153,8 @@ final class ConfluentSchemas {
             throw new InvalidStreamSplitConfigurationException(
                     URL,
                     null,
-                    "format avro-confluent (" + p + "format) reads schema ids from a schema registry, and none is set",
+                    "the Confluent wire format (" + p + "format) reads schema ids from a schema registry, and none"
+                            + " is set",
                     "Set " + URL + " to the registry's URL, e.g. http://registry:8081.");
         }
         SchemaRegistry built;

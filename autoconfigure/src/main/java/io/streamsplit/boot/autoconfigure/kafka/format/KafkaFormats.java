@@ -68,7 +68,21 @@ public final class KafkaFormats {
                 requireLibrary(p, "avro", FLINK_AVRO, AVRO_ARTIFACT);
                 yield AvroSchemas.reader(p, format, type, schema);
             }
-            case AVRO_CONFLUENT -> confluent(p).reader(p, type, schema);
+            case AVRO_CONFLUENT -> {
+                requireLibrary(p, "avro-confluent", FLINK_AVRO, AVRO_ARTIFACT);
+                yield AvroSchemas.confluentReader(p, type, schema, confluent());
+            }
+            case JSON_SCHEMA_CONFLUENT -> {
+                if (schema != null) {
+                    throw new InvalidStreamSplitConfigurationException(
+                            p + "schema",
+                            schema.getDescription(),
+                            "format json-schema-confluent reads each record into the type; a source has no use for a"
+                                    + " schema (a sink registers its own)",
+                            "Remove " + p + "schema.");
+                }
+                yield confluent().jsonReader(p, json(p).format(required(p, format, type)));
+            }
         };
         return shippable(p + "format", format, reader);
     }
@@ -78,7 +92,7 @@ public final class KafkaFormats {
         return switch (format) {
             case STRING -> TextFormat.of(charset);
             case BYTES -> BytesFormat.INSTANCE;
-            case JSON, AVRO, AVRO_CONFLUENT, PROTOBUF ->
+            case JSON, AVRO, AVRO_CONFLUENT, JSON_SCHEMA_CONFLUENT, PROTOBUF ->
                 throw new InvalidStreamSplitConfigurationException(
                         p + "key-format",
                         format.yaml(),
@@ -121,7 +135,17 @@ public final class KafkaFormats {
                 requireLibrary(p, "avro", FLINK_AVRO, AVRO_ARTIFACT);
                 yield AvroSchemas.writer(p, format, elementClass, schema);
             }
-            case AVRO_CONFLUENT -> confluent(p).writer(p, elementClass, schema, topic);
+            case AVRO_CONFLUENT -> {
+                requireLibrary(p, "avro-confluent", FLINK_AVRO, AVRO_ARTIFACT);
+                yield AvroSchemas.confluentWriter(p, elementClass, schema, topic, confluent());
+            }
+            case JSON_SCHEMA_CONFLUENT ->
+                confluent()
+                        .jsonWriter(
+                                p,
+                                json(p).format(elementClass == null ? (Class<?>) Object.class : elementClass),
+                                schema,
+                                topic);
         };
         return writer == null ? null : shippable(p + "format", format, writer);
     }
@@ -147,11 +171,10 @@ public final class KafkaFormats {
      * startup check, which calls it when a source or sink uses the format.
      */
     public Optional<String> registryUnreachable() {
-        return confluent(RegistrySettings.PREFIX).unreachable();
+        return confluent().unreachable();
     }
 
-    private ConfluentSchemas confluent(String p) {
-        requireLibrary(p, "avro-confluent", FLINK_AVRO, AVRO_ARTIFACT);
+    private ConfluentSchemas confluent() {
         if (confluent == null) {
             confluent = new ConfluentSchemas(registrySettings);
         }
@@ -159,7 +182,10 @@ public final class KafkaFormats {
     }
 
     private static void noSchemaUnlessAvro(String p, ValueFormat format, @Nullable Resource schema) {
-        if (schema != null && format != ValueFormat.AVRO && format != ValueFormat.AVRO_CONFLUENT) {
+        if (schema != null
+                && format != ValueFormat.AVRO
+                && format != ValueFormat.AVRO_CONFLUENT
+                && format != ValueFormat.JSON_SCHEMA_CONFLUENT) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "schema",
                     schema.getDescription(),

@@ -158,7 +158,8 @@ class FormatMistakesTest {
     void anUnknownFormatListsTheFormats() {
         FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.format=xml");
         assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.format", "'xml'");
-        assertThat(analysis.getAction()).contains("one of json, avro, avro-confluent, protobuf, string, bytes");
+        assertThat(analysis.getAction())
+                .contains("one of json, avro, avro-confluent, json-schema-confluent, protobuf, string, bytes");
     }
 
     @Test
@@ -209,7 +210,7 @@ class FormatMistakesTest {
     }
 
     @Test
-    void avroConfluentNeedsAUsableRegistryAndTheSameTypesAsAvro() {
+    void theConfluentWireFormatsNeedAUsableRegistryAndTheirTypesAndSchemas() {
         FailureAnalysis noUrl = failure(
                 "streamsplit.kafka.sources.orders.format=avro-confluent",
                 "streamsplit.kafka.sources.orders.type=" + Payment.class.getName());
@@ -240,6 +241,34 @@ class FormatMistakesTest {
                 "streamsplit.kafka.schema-registry.url=http://registry:8081");
         assertThat(notAvro.getDescription())
                 .contains("is not an Avro SpecificRecord, so format avro-confluent cannot read into it");
+
+        FailureAnalysis jsonWithoutType = failure(
+                "streamsplit.kafka.sources.orders.format=json-schema-confluent",
+                "streamsplit.kafka.schema-registry.url=http://registry:8081");
+        assertThat(jsonWithoutType.getDescription())
+                .contains("streamsplit.kafka.sources.orders.type", "no type is set");
+        FailureAnalysis sourceSchema = failure(
+                "streamsplit.kafka.sources.orders.format=json-schema-confluent",
+                "streamsplit.kafka.sources.orders.type=" + Order.class.getName(),
+                "streamsplit.kafka.sources.orders.schema=classpath:avro/payment.avsc",
+                "streamsplit.kafka.schema-registry.url=http://registry:8081");
+        assertThat(sourceSchema.getDescription())
+                .contains("streamsplit.kafka.sources.orders.schema", "a source has no use for a schema");
+        FailureAnalysis sinkWithoutSchema = failure(
+                "streamsplit.kafka.sources.orders.format=string",
+                "streamsplit.kafka.sinks.totals.topic=totals",
+                "streamsplit.kafka.sinks.totals.format=json-schema-confluent",
+                "streamsplit.kafka.schema-registry.url=http://registry:8081");
+        assertThat(sinkWithoutSchema.getDescription())
+                .contains("streamsplit.kafka.sinks.totals.schema", "writes with a JSON Schema it registers");
+        assertThat(sinkWithoutSchema.getAction()).contains("classpath:total.schema.json");
+        assertThat(source(
+                                "streamsplit.kafka.sources.orders.format=json-schema-confluent",
+                                "streamsplit.kafka.sources.orders.type=" + Order.class.getName(),
+                                "streamsplit.kafka.schema-registry.url=http://registry:8081")
+                        .getProducedType()
+                        .getTypeClass())
+                .isEqualTo(Order.class);
 
         assertThat(source(
                                 "streamsplit.kafka.sources.orders.format=avro-confluent",

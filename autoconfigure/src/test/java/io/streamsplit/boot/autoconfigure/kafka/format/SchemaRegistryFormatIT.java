@@ -8,6 +8,8 @@ import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.connector.kafka.format.AvroFormat;
 import io.streamsplit.connector.kafka.format.ConfluentAvroFormat;
+import io.streamsplit.connector.kafka.format.ConfluentJsonFormat;
+import io.streamsplit.connector.kafka.format.JsonFormat;
 import io.streamsplit.connector.kafka.format.SchemaRegistry;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
@@ -74,6 +76,87 @@ class SchemaRegistryFormatIT {
                     "doubled",
                     pipeline.<Payment>source("payments")
                             .map(p -> new Payment(p.getPayer().toUpperCase(), p.getCents() * 2)));
+        }
+    }
+
+    /** A refund, JSON in the Confluent wire format. */
+    public record Refund(String id, long cents) {}
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class JsonSchemaApplication {
+
+        @Bean
+        StreamSplitPipeline doubledRefunds() {
+            return pipeline -> pipeline.sink(
+                    "refunds-out", pipeline.<Refund>source("refunds").map(r -> new Refund(r.id(), r.cents() * 2)));
+        }
+    }
+
+    @Test
+    void jsonSchemaRecordsAreReadIntoTheTypeAndWrittenWithTheSinksSchema() throws Exception {
+        String url = TestSchemaRegistry.shared().url();
+        SchemaRegistry registry = SchemaRegistry.at(url);
+        String servers = KAFKA.bootstrapServers();
+        for (String topic : List.of("cf-refunds", "cf-refunds.DLT", "cf-refunds-out")) {
+            KAFKA.broker().createTopic(topic, 1);
+        }
+        String schema = new String(
+                getClass().getResourceAsStream("/registry/refund.schema.json").readAllBytes(), StandardCharsets.UTF_8);
+        byte[] unknownId = ByteBuffer.allocate(7)
+                .put((byte) 0)
+                .putInt(987_656)
+                .put("{}".getBytes())
+                .array();
+        KafkaTopics.write(
+                servers,
+                List.of(
+                        new ProducerRecord<>(
+                                "cf-refunds",
+                                ConfluentJsonFormat.of(JsonFormat.of(Refund.class), registry)
+                                        .forSubject("cf-refunds-value", schema, true)
+                                        .serialize(new Refund("r-1", 100))),
+                        new ProducerRecord<>("cf-refunds", unknownId)));
+
+        try (ConfigurableApplicationContext ignored = new SpringApplicationBuilder(JsonSchemaApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.application.name=registry-json",
+                        "streamsplit.kafka.embedded.enabled=false",
+                        "streamsplit.kafka.bootstrap-servers=" + servers,
+                        "streamsplit.flink.parallelism=1",
+                        "streamsplit.flink.checkpointing.interval=500ms",
+                        "streamsplit.kafka.schema-registry.url=" + url,
+                        "streamsplit.kafka.sources.refunds.topics=cf-refunds",
+                        "streamsplit.kafka.sources.refunds.format=json-schema-confluent",
+                        "streamsplit.kafka.sources.refunds.type=" + Refund.class.getName(),
+                        "streamsplit.kafka.sources.refunds.bad-record-policy=dead-letter",
+                        "streamsplit.kafka.sources.refunds.dead-letter-topic=cf-refunds.DLT",
+                        "streamsplit.kafka.sinks.refunds-out.topic=cf-refunds-out",
+                        "streamsplit.kafka.sinks.refunds-out.format=json-schema-confluent",
+                        "streamsplit.kafka.sinks.refunds-out.schema=classpath:registry/refund.schema.json")
+                .run()) {
+            ConfluentJsonFormat<Refund> reader = ConfluentJsonFormat.of(JsonFormat.of(Refund.class), registry);
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.readAll(servers, "cf-refunds-out").stream()
+                                    .map(r -> {
+                                        try {
+                                            return reader.deserialize(r.value());
+                                        } catch (java.io.IOException e) {
+                                            throw new AssertionError(e);
+                                        }
+                                    }))
+                            .containsExactly(new Refund("r-1", 200)));
+            int registered =
+                    registry.lookup("cf-refunds-out-value", schema, "JSON").orElseThrow();
+            assertThat(KafkaTopics.readAll(servers, "cf-refunds-out"))
+                    .allSatisfy(r -> assertThat(ByteBuffer.wrap(r.value(), 1, 4).getInt())
+                            .as("the id registered under the sink topic's subject")
+                            .isEqualTo(registered));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(KafkaTopics.readAll(servers, "cf-refunds.DLT"))
+                            .singleElement()
+                            .satisfies(bad -> assertThat(header(bad)).contains("schema id 987656")));
         }
     }
 

@@ -1,6 +1,5 @@
 package io.streamsplit.connector.kafka.table;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -9,7 +8,6 @@ import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.connectors.kafka.config.BoundedMode;
 import org.apache.flink.streaming.connectors.kafka.config.StartupMode;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource;
@@ -58,18 +56,13 @@ public class StreamSplitKafkaTableFactory extends KafkaDynamicTableFactory {
     /** The official connector's options, and {@link StreamSplitTableOptions}'. */
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        Set<ConfigOption<?>> options = new HashSet<>(super.optionalOptions());
-        options.addAll(StreamSplitTableOptions.all());
-        return options;
+        return StreamSplitTableOptions.withOfficial(super.optionalOptions());
     }
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
-        DynamicTableSource created = super.createDynamicTableSource(context);
-        StreamSplitTableOptions.Reading reading = StreamSplitTableOptions.Reading.of(
-                Configuration.fromMap(context.getCatalogTable().getOptions()),
-                context.getObjectIdentifier().asSummaryString());
-        return ((StreamSplitKafkaTableSource) created).reading(reading);
+        return StreamSplitTableOptions.streamSplit(
+                (KafkaDynamicSource) super.createDynamicTableSource(context), context);
     }
 
     @Override

@@ -1,12 +1,16 @@
 package io.streamsplit.connector.kafka.table;
 
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import java.util.HashSet;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.factories.DynamicTableFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,6 +56,23 @@ public final class StreamSplitTableOptions {
 
     static Set<ConfigOption<?>> all() {
         return Set.of(SCAN_BAD_RECORD_POLICY, SCAN_MAX_RECORDS_PER_SECOND, SCAN_CONTROL_TOPIC);
+    }
+
+    /** The official connector's optional options and ours: what a StreamSplit table factory accepts. */
+    static Set<ConfigOption<?>> withOfficial(Set<ConfigOption<?>> official) {
+        Set<ConfigOption<?>> options = new HashSet<>(official);
+        options.addAll(all());
+        return options;
+    }
+
+    /** The planned official {@code source} read by StreamSplit, with the reading options of its table. */
+    static StreamSplitKafkaTableSource streamSplit(KafkaDynamicSource source, DynamicTableFactory.Context table) {
+        StreamSplitKafkaTableSource ours = source instanceof StreamSplitKafkaTableSource planned
+                ? planned
+                : StreamSplitKafkaTableSource.of(source);
+        return ours.reading(Reading.of(
+                Configuration.fromMap(table.getCatalogTable().getOptions()),
+                table.getObjectIdentifier().asSummaryString()));
     }
 
     /** The reading settings of one table. */

@@ -1,10 +1,8 @@
 package io.streamsplit.connector.kafka.table;
 
-import java.util.HashSet;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource;
 import org.apache.flink.streaming.connectors.kafka.table.UpsertKafkaDynamicTableFactory;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -45,17 +43,12 @@ public class StreamSplitUpsertKafkaTableFactory extends UpsertKafkaDynamicTableF
     /** The official connector's options, and {@link StreamSplitTableOptions}'. */
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        Set<ConfigOption<?>> options = new HashSet<>(super.optionalOptions());
-        options.addAll(StreamSplitTableOptions.all());
-        return options;
+        return StreamSplitTableOptions.withOfficial(super.optionalOptions());
     }
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
-        KafkaDynamicSource planned = (KafkaDynamicSource) super.createDynamicTableSource(context);
-        return StreamSplitKafkaTableSource.of(planned)
-                .reading(StreamSplitTableOptions.Reading.of(
-                        Configuration.fromMap(context.getCatalogTable().getOptions()),
-                        context.getObjectIdentifier().asSummaryString()));
+        return StreamSplitTableOptions.streamSplit(
+                (KafkaDynamicSource) super.createDynamicTableSource(context), context);
     }
 }

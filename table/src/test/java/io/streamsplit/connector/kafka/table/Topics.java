@@ -1,10 +1,16 @@
 package io.streamsplit.connector.kafka.table;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -13,7 +19,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Writing JSON ids into a topic and reading a one-partition topic to its end, for the SQL ITs. */
+/** Writing JSON ids into a topic, reading a one-partition topic to its end, and a query's rows, for the SQL ITs. */
 final class Topics {
 
     private Topics() {}
@@ -60,5 +66,24 @@ final class Topics {
             }
         }
         return values;
+    }
+
+    /**
+     * The rows of {@code query} over {@code table}, once its plan shows it reads with {@code source}
+     * ({@code Source: KafkaSource-} or {@code Source: StreamSplitKafkaSource-}): the differential tests'
+     * proof that each table reads with its own connector.
+     */
+    static List<String> rowsReadBy(TableEnvironment sql, String source, String query) {
+        String plan = sql.explainSql(query, ExplainDetail.JSON_EXECUTION_PLAN);
+        assertThat(plan)
+                .as("the execution plan reads with the connector's own source")
+                .contains(source + "default_catalog");
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = sql.executeSql(query).collect()) {
+            it.forEachRemaining(row -> rows.add(row.toString()));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return rows;
     }
 }

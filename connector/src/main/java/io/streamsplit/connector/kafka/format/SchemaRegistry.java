@@ -119,21 +119,25 @@ public final class SchemaRegistry implements Serializable {
     /**
      * Registers {@code schema} under {@code subject} (or finds it there) and returns its id, as a
      * Confluent serializer with {@code auto.register.schemas} does. Fails with the registry's reason
-     * when the subject's compatibility rule refuses it.
+     * when the subject's compatibility rule refuses it. {@code type} is the registry's schema type:
+     * {@code AVRO}, {@code JSON} or {@code PROTOBUF}.
      */
     public int register(String subject, String schema, String type) throws IOException {
-        return send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema, type))
-                .body()
-                .path("id")
-                .asInt();
+        return id(send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema, type)));
     }
 
     /** The id of {@code schema} already registered under {@code subject}; empty when it is not. */
     public Optional<Integer> lookup(String subject, String schema, String type) throws IOException {
         Response response = send("POST", "/subjects/" + encode(subject), schemaBody(schema, type), 40401, 40403);
-        return response.missing()
-                ? Optional.empty()
-                : Optional.of(response.body().path("id").asInt());
+        return response.missing() ? Optional.empty() : Optional.of(id(response));
+    }
+
+    private static int id(Response response) throws IOException {
+        JsonNode id = response.body().path("id");
+        if (!id.canConvertToInt()) {
+            throw new IOException("The schema registry answered without a schema id: " + response.body());
+        }
+        return id.asInt();
     }
 
     /**

@@ -54,7 +54,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
         this.log = log;
         this.port = port;
         this.certificate = certificate;
-        this.shutdownHook = new Thread(this::kill, "test-schema-registry-shutdown");
+        this.shutdownHook = new Thread(this::stopAndDelete, "test-schema-registry-shutdown");
         this.process = spawn();
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -176,16 +176,28 @@ public final class TestSchemaRegistry implements AutoCloseable {
 
     @Override
     public void close() {
-        kill();
-        try (java.util.stream.Stream<Path> files = Files.walk(log.getParent())) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-        } catch (IOException e) {
-            // a temporary directory left behind
-        }
+        stopAndDelete();
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException alreadyShuttingDown) {
             // the hook runs anyway
+        }
+    }
+
+    /** Stops the registry and deletes its temporary directories (storage, log, TLS material). */
+    private void stopAndDelete() {
+        kill();
+        delete(log.getParent());
+        if (certificate != null) {
+            delete(certificate.getParent());
+        }
+    }
+
+    private static void delete(Path directory) {
+        try (java.util.stream.Stream<Path> files = Files.walk(directory)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind
         }
     }
 

@@ -56,20 +56,27 @@ class KafkaSourceRecordEmitterTest {
         }
     }
 
+    /** An emitter of {@code user} with the dead-letter policy, as a source with a dead-letter topic has. */
+    private KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> deadLettering(
+            KafkaRecordEmitter<String> user) {
+        return new KafkaSourceRecordEmitter<>(
+                "orders",
+                user,
+                ElementMapping.withDeadLetters(),
+                BadRecordPolicy.DEAD_LETTER,
+                metrics,
+                new SimpleCounter(),
+                null);
+    }
+
     private static String value(ConsumerRecord<byte[], byte[]> record) {
         return new String(record.value(), StandardCharsets.UTF_8);
     }
 
     @Test
     void downstreamFailureFailsTheTaskInsteadOfDeadLetteringTheRecord() {
-        KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = new KafkaSourceRecordEmitter<>(
-                "orders",
-                (record, out) -> out.collect(value(record)),
-                ElementMapping.withDeadLetters(),
-                BadRecordPolicy.DEAD_LETTER,
-                metrics,
-                new SimpleCounter(),
-                null);
+        KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter =
+                deadLettering((record, out) -> out.collect(value(record)));
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
         assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split))
@@ -106,16 +113,9 @@ class KafkaSourceRecordEmitterTest {
 
     @Test
     void emitterFailureIsStillABadRecord() throws Exception {
-        KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = new KafkaSourceRecordEmitter<>(
-                "orders",
-                (record, out) -> {
-                    throw new IllegalArgumentException("not an order");
-                },
-                ElementMapping.withDeadLetters(),
-                BadRecordPolicy.DEAD_LETTER,
-                metrics,
-                new SimpleCounter(),
-                null);
+        KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = deadLettering((record, out) -> {
+            throw new IllegalArgumentException("not an order");
+        });
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
         emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split);
@@ -127,19 +127,11 @@ class KafkaSourceRecordEmitterTest {
 
     @Test
     void anUnavailableSchemaRegistryFailsTheTaskInsteadOfDeadLetteringTheRecord() {
-        KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = new KafkaSourceRecordEmitter<>(
-                "orders",
-                (record, out) -> {
-                    // as a format wraps it: the cause chain carries it
-                    throw new IllegalStateException(
-                            "cannot read",
-                            new KafkaRecordDeserializer.UnavailableException("registry does not answer", null));
-                },
-                ElementMapping.withDeadLetters(),
-                BadRecordPolicy.DEAD_LETTER,
-                metrics,
-                new SimpleCounter(),
-                null);
+        KafkaSourceRecordEmitter<String, Either<DeadLetterRecord, String>> emitter = deadLettering((record, out) -> {
+            // as a format wraps it: the cause chain carries it
+            throw new IllegalStateException(
+                    "cannot read", new KafkaRecordDeserializer.UnavailableException("registry does not answer", null));
+        });
         FailingOutput<Either<DeadLetterRecord, String>> output = new FailingOutput<>();
 
         assertThatThrownBy(() -> emitter.emitRecord(KafkaRecordRun.of(RECORD), output, split))

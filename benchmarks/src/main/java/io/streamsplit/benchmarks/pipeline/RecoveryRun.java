@@ -105,7 +105,7 @@ final class RecoveryRun {
                     "an answer to a payment sent after the kill",
                     () -> traffic.firstAnswerAfter() > 0);
             long firstOutputAt = traffic.firstAnswerAfter();
-            RecoveryBenchmark.await(Duration.ofSeconds(60), "every task running", () -> allTasksRunning(id));
+            RecoveryBenchmark.await(Duration.ofSeconds(60), "every task running", () -> cluster.allTasksRunning(id));
             RecoveryTimeline timeline = RecoveryTimeline.of(
                     variant.label,
                     killedAt,
@@ -178,7 +178,7 @@ final class RecoveryRun {
             }
             for (JsonNode job : JSON.readTree(cluster.get("/jobs/overview")).path("jobs")) {
                 if (job.path("state").asText().equals("RUNNING")
-                        && allTasksRunning(job.path("jid").asText())) {
+                        && cluster.allTasksRunning(job.path("jid").asText())) {
                     found[0] = job.path("jid").asText();
                     return true;
                 }
@@ -186,20 +186,6 @@ final class RecoveryRun {
             return false;
         });
         return found[0];
-    }
-
-    private boolean allTasksRunning(String jobId) {
-        JsonNode job = JSON.readTree(cluster.get("/jobs/" + jobId));
-        if (!job.path("state").asText().equals("RUNNING")
-                || job.path("vertices").isEmpty()) {
-            return false;
-        }
-        for (JsonNode vertex : job.path("vertices")) {
-            if (!vertex.path("status").asText().equals("RUNNING")) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private List<JsonNode> subtaskTimes(String jobId) {

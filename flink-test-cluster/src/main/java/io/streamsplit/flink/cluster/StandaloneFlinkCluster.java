@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +63,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
             "java.util.concurrent.locks");
     private static final Pattern TASK_MANAGERS = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)");
     private static final Pattern SLOTS = Pattern.compile("\"slots-total\"\\s*:\\s*(\\d+)");
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern STATE = Pattern.compile("\"state\"\\s*:\\s*\"([A-Z_]+)\"");
 
     private final Path workDir;
@@ -181,6 +184,26 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
             throw new IllegalStateException("No state in GET /jobs/" + jobId + ": " + body);
         }
         return state.group(1);
+    }
+
+    /** Whether job {@code jobId} runs and every one of its vertices does: recovered, not just restarting. */
+    public boolean allTasksRunning(String jobId) {
+        JsonNode job;
+        try {
+            job = JSON.readTree(get("/jobs/" + jobId));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!job.path("state").asText().equals("RUNNING")
+                || job.path("vertices").isEmpty()) {
+            return false;
+        }
+        for (JsonNode vertex : job.path("vertices")) {
+            if (!vertex.path("status").asText().equals("RUNNING")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The raw body of a GET on the cluster's REST API, e.g. {@code get("/jobs/overview")}. */

@@ -360,21 +360,7 @@ class ClusterChaosIT {
         }
 
         private void awaitAllTasksRunning(String jobId) {
-            await().atMost(Duration.ofSeconds(120)).until(() -> allTasksRunning(jobId));
-        }
-
-        private boolean allTasksRunning(String jobId) {
-            JsonNode job = JSON.readTree(cluster.get("/jobs/" + jobId));
-            if (!job.path("state").asText().equals("RUNNING")
-                    || job.path("vertices").isEmpty()) {
-                return false;
-            }
-            for (JsonNode vertex : job.path("vertices")) {
-                if (!vertex.path("status").asText().equals("RUNNING")) {
-                    return false;
-                }
-            }
-            return true;
+            await().atMost(Duration.ofSeconds(120)).until(() -> cluster.allTasksRunning(jobId));
         }
     }
 }

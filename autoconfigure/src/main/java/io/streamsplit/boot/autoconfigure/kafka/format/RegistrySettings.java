@@ -26,9 +26,4 @@ public record RegistrySettings(
 
     /** The property prefix. */
     public static final String PREFIX = "streamsplit.kafka.schema-registry.";
-
-    /** No registry configured. */
-    public static RegistrySettings none() {
-        return new RegistrySettings(null, null, null, null, true, false, true);
-    }
 }

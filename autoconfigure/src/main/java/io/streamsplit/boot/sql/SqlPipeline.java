@@ -34,7 +34,8 @@ import org.springframework.core.Ordered;
 /**
  * The {@code streamsplit.sql.statements}, run as one more pipeline of the job. Each source a statement names
  * is a table of that name: its columns are the fields of the source's elements (POJOs, records and Avro
- * classes; {@code text} for {@code format: string}, {@code data} for {@code bytes}) plus {@code rowtime}, the
+ * classes; the declared {@code columns} of a JSON source without a type; {@code text} for {@code format:
+ * string}, {@code data} for {@code bytes}) plus {@code rowtime}, the
  * record's timestamp, which is the event-time attribute when the source has {@code watermarks}. The source is
  * the same operator the beans get, so its bad-record policy, dead letters, controls and meters apply.
  *
@@ -97,7 +98,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
             }
         }
         String known = "Its tables: the sources " + registered + " as named under streamsplit.kafka.sources (columns:"
-                + " the fields of their type, plus " + ROWTIME + "), the sinks " + sinks.keySet()
+                + " the fields of their type or their columns, plus " + ROWTIME + "), the sinks " + sinks.keySet()
                 + ", and what earlier statements create; a name with a '-' goes in backticks (`order-totals`).";
         StreamStatementSet inserts = tables.createStatementSet();
         int toTables = 0;
@@ -169,6 +170,10 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
         boolean rowtime = atomic
                 || !Arrays.asList(((CompositeType<?>) type).getFieldNames()).contains(ROWTIME);
         Schema.Builder schema = Schema.newBuilder();
+        // declared columns keep their SQL types exactly (DECIMAL(10, 2), not the BigDecimal field's default)
+        Map<String, String> columns =
+                sources.isConfigured(name) ? sources.properties(name).getColumns() : Map.of();
+        columns.forEach(schema::column);
         if (rowtime) {
             schema.columnByMetadata(ROWTIME, "TIMESTAMP_LTZ(3)");
             if (sources.isConfigured(name)

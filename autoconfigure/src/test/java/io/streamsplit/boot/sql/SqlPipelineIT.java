@@ -110,6 +110,53 @@ class SqlPipelineIT {
     }
 
     @Test
+    void aJsonSourceWithDeclaredColumnsIsATableWithoutAnyJavaClass() throws Exception {
+        KAFKA.broker().createTopic("sql-columns-orders", 1);
+        KAFKA.broker().createTopic("sql-columns-big", 1);
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(SqlOrdersApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties(
+                        "spring.application.name=sql-columns",
+                        "streamsplit.kafka.embedded.enabled=false",
+                        "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                        "streamsplit.kafka.sources.orders.topics=sql-columns-orders",
+                        "streamsplit.kafka.sources.orders.format=json",
+                        "streamsplit.kafka.sources.orders.columns.id=STRING",
+                        "streamsplit.kafka.sources.orders.columns.amount=DECIMAL(10, 2)",
+                        "streamsplit.kafka.sources.orders.columns.placedAt=TIMESTAMP(3)",
+                        "streamsplit.kafka.sources.orders.bad-record-policy=skip",
+                        "streamsplit.kafka.sinks.big.topic=sql-columns-big",
+                        "streamsplit.kafka.sinks.big.format=json",
+                        "streamsplit.kafka.sinks.big.key=id",
+                        "streamsplit.flink.checkpointing.interval=500ms",
+                        STATEMENTS + "big=INSERT INTO big SELECT id, amount * 2 AS doubled, placedAt,"
+                                + " TYPEOF(amount) AS amountType FROM orders WHERE amount >= 100")
+                .run()) {
+            KafkaTopics.write(
+                    KAFKA.bootstrapServers(),
+                    List.of(
+                            json("{\"id\":\"o1\",\"amount\":99.99,\"placedAt\":\"2026-12-04T10:00:00\"}"),
+                            json("{\"id\":\"o2\",\"amount\":\"lots\"}"), // a bad record: skipped, counted
+                            json("{\"id\":\"o3\",\"amount\":100.05,\"placedAt\":\"2026-12-04 10:00:01.5\"}")));
+
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "sql-columns-big"))
+                            .containsExactly("{\"id\":\"o3\",\"doubled\":200.10,\"placedAt\":"
+                                    + "\"2026-12-04T10:00:01.5\",\"amountType\":\"DECIMAL(10, 2)\"}"));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                SourceState source =
+                        app.getBean(KafkaSplitStates.class).read().sources().get("orders");
+                assertThat(source.recordsIn()).isEqualTo(3);
+                assertThat(source.recordsSkipped()).isEqualTo(1);
+            });
+        }
+    }
+
+    private static ProducerRecord<byte[], byte[]> json(String value) {
+        return new ProducerRecord<>("sql-columns-orders", 0, null, null, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void anAggregateWithoutAWindowGoesToAnUpsertTableAStatementDeclares() throws Exception {
         createTopics("sql-upsert", 1);
         KAFKA.broker().createTopic("sql-upsert-totals", 1, Map.of("cleanup.policy", "compact"));

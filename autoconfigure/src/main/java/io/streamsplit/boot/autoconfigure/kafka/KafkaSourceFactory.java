@@ -258,6 +258,13 @@ public final class KafkaSourceFactory {
             format(builder, source, p);
             return;
         }
+        if (!source.getColumns().isEmpty()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "columns",
+                    String.valueOf(source.getColumns()),
+                    "columns are set but format is not; they are the fields of format json values",
+                    "Set " + p + "format to json, or remove " + p + "columns.");
+        }
         if (source.getKeyFormat() != null) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "key-format",
@@ -313,8 +320,8 @@ public final class KafkaSourceFactory {
                                 + " read with the bean.");
             }
         }
-        DeserializationSchema value =
-                formats.reader(p, source.getFormat(), source.getType(), source.getSchema(), source.getCharset());
+        DeserializationSchema value = formats.reader(
+                p, source.getFormat(), source.getType(), source.getColumns(), source.getSchema(), source.getCharset());
         if (source.getKeyFormat() == null) {
             builder.setValueOnlyDeserializer(value);
             return;

@@ -89,6 +89,9 @@ public class KafkaSourceProperties {
     /** Element class: what format json or avro reads into, or the type of a deserializer bean that hides it (a lambda). */
     private @Nullable Class<?> type;
 
+    /** Fields of format json values without a type, by name, as SQL types (e.g. id: STRING, amount: DECIMAL(10, 2)): elements are Flink Rows, and a SQL table of this source gets these columns. */
+    private Map<String, String> columns = new LinkedHashMap<>();
+
     /** What to do with a record the deserializer cannot handle: fail, skip or dead-letter. */
     private BadRecordPolicy badRecordPolicy = BadRecordPolicy.FAIL;
 
@@ -319,6 +322,14 @@ public class KafkaSourceProperties {
 
     public void setRecordEmitter(@Nullable String recordEmitter) {
         this.recordEmitter = recordEmitter;
+    }
+
+    public Map<String, String> getColumns() {
+        return columns;
+    }
+
+    public void setColumns(Map<String, String> columns) {
+        this.columns = columns;
     }
 
     public @Nullable Class<?> getType() {

@@ -6,6 +6,7 @@ import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.format.TextFormat;
 import io.streamsplit.connector.kafka.sink.ElementFieldKey;
 import java.nio.charset.Charset;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SerializationSchema;
@@ -48,8 +49,25 @@ public final class KafkaFormats {
      * ({@code streamsplit.kafka.sources.orders.}).
      */
     public DeserializationSchema<?> reader(
-            String p, ValueFormat format, @Nullable Class<?> type, @Nullable Resource schema, Charset charset) {
+            String p,
+            ValueFormat format,
+            @Nullable Class<?> type,
+            Map<String, String> columns,
+            @Nullable Resource schema,
+            Charset charset) {
         noSchemaUnlessAvro(p, format, schema);
+        if (!columns.isEmpty() && (format != ValueFormat.JSON || type != null)) {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "columns",
+                    String.valueOf(columns),
+                    format != ValueFormat.JSON
+                            ? "columns are the fields of JSON values, and format is " + format.yaml()
+                            : "both type " + type.getName() + " and columns are set; values are read into one of them",
+                    format != ValueFormat.JSON
+                            ? "Set " + p + "format to json, or remove " + p + "columns."
+                            : "Remove " + p + "type to read Rows of the columns, or remove " + p
+                                    + "columns to read the type.");
+        }
         DeserializationSchema<?> reader = switch (format) {
             case STRING -> {
                 plainType(p, format, type, String.class);
@@ -59,7 +77,7 @@ public final class KafkaFormats {
                 plainType(p, format, type, byte[].class);
                 yield BytesFormat.INSTANCE;
             }
-            case JSON -> json(p).format(required(p, format, type));
+            case JSON -> columns.isEmpty() ? json(p).format(required(p, format, type)) : JsonColumns.format(p, columns);
             case PROTOBUF -> {
                 protobufLibrary(p);
                 yield ProtobufSchemas.reader(p, required(p, format, type));
@@ -230,7 +248,10 @@ public final class KafkaFormats {
                     "Set " + p + "type to the element class, e.g. "
                             + (format == ValueFormat.PROTOBUF
                                     ? "com.acme.proto.Order (a class protoc generated)."
-                                    : "com.acme.Order (a record or a POJO)."));
+                                    : format == ValueFormat.JSON
+                                            ? "com.acme.Order (a record or a POJO), or declare the fields as " + p
+                                                    + "columns (e.g. id: STRING) to read Rows."
+                                            : "com.acme.Order (a record or a POJO)."));
         }
         return type;
     }

@@ -14,7 +14,10 @@ import io.streamsplit.connector.kafka.format.TextFormat;
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.formats.avro.typeutils.GenericRecordAvroTypeInfo;
 import org.junit.jupiter.api.Test;
@@ -182,6 +185,46 @@ class FormatMistakesTest {
                 "streamsplit.kafka.sources.orders.format=json", "streamsplit.kafka.sources.orders.type=com.acme.Nope");
         assertThat(missing.getDescription()).contains("streamsplit.kafka.sources.orders.type", "'com.acme.Nope'");
         assertThat(missing.getAction()).contains("the fully qualified name of a class on the application's classpath");
+    }
+
+    @Test
+    void jsonColumnsGiveRowsOfTheDeclaredNamesInOrderAndEachMistakeNamesItsKey() {
+        assertThat(source(
+                                "streamsplit.kafka.sources.orders.format=json",
+                                "streamsplit.kafka.sources.orders.columns.id=STRING",
+                                "streamsplit.kafka.sources.orders.columns.placedAt=timestamp(3)",
+                                "streamsplit.kafka.sources.orders.columns.amount=DECIMAL(10, 2)")
+                        .getProducedType())
+                .isEqualTo(new RowTypeInfo(
+                        new TypeInformation<?>[] {Types.STRING, Types.LOCAL_DATE_TIME, Types.BIG_DEC},
+                        new String[] {"id", "placedAt", "amount"}));
+
+        FailureAnalysis unknown = failure(
+                "streamsplit.kafka.sources.orders.format=json",
+                "streamsplit.kafka.sources.orders.columns.id=STRING",
+                "streamsplit.kafka.sources.orders.columns.tags=ARRAY<STRING>");
+        assertThat(unknown.getDescription())
+                .contains("streamsplit.kafka.sources.orders.columns.tags", "'ARRAY<STRING>'");
+        assertThat(unknown.getAction()).contains("[STRING, VARCHAR", "DECIMAL(10, 2)");
+
+        FailureAnalysis notJson = failure(
+                "streamsplit.kafka.sources.orders.format=string", "streamsplit.kafka.sources.orders.columns.id=STRING");
+        assertThat(notJson.getDescription()).contains("streamsplit.kafka.sources.orders.columns", "format is string");
+        assertThat(notJson.getAction()).contains("Set streamsplit.kafka.sources.orders.format to json");
+
+        FailureAnalysis both = failure(
+                "streamsplit.kafka.sources.orders.format=json",
+                "streamsplit.kafka.sources.orders.type=" + Order.class.getName(),
+                "streamsplit.kafka.sources.orders.columns.id=STRING");
+        assertThat(both.getDescription()).contains("streamsplit.kafka.sources.orders.columns", "both type");
+        assertThat(both.getAction()).contains("Remove streamsplit.kafka.sources.orders.type to read Rows");
+
+        FailureAnalysis noFormat = failure("streamsplit.kafka.sources.orders.columns.id=STRING");
+        assertThat(noFormat.getDescription()).contains("streamsplit.kafka.sources.orders.columns", "format is not");
+
+        assertThat(failure("streamsplit.kafka.sources.orders.format=json").getAction())
+                .as("json without a type points to columns too")
+                .contains("streamsplit.kafka.sources.orders.columns (e.g. id: STRING)");
     }
 
     @Test

@@ -48,7 +48,7 @@ import tools.jackson.databind.json.JsonMapper;
  * upgrades; partitions added: DiscoveryIT; the broker restarted: BrokerRestartIT) and run in the
  * harness run, which logs the table of docs/chaos.md:
  * {@code mvn -o verify -pl autoconfigure -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
- * -Dit.test=ClusterChaosIT -Dchaos.all=true -Dchaos.ids=200000}.
+ * -Dit.test=ClusterChaosIT -Dchaos.all=true -Dchaos.ids=200000 -Dtest.jvm.options=} (full JIT).
  */
 class ClusterChaosIT {
 

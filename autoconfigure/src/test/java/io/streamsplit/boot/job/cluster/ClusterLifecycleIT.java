@@ -30,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  * the output's last stable offset stood still. CI sends {@value #CI_IDS} ids per scenario at
  * {@value #CI_RATE}/s; the harness run is {@code mvn -o verify -pl autoconfigure -Dtest=none
  * -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ClusterLifecycleIT -Dlifecycle.ids=30000
- * -Dlifecycle.rate=1000}, and every run logs the table of docs/deployment.md.
+ * -Dlifecycle.rate=1000 -Dtest.jvm.options=} (full JIT), and every run logs the table of docs/deployment.md.
  */
 class ClusterLifecycleIT {
 

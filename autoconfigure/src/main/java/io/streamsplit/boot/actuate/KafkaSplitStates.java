@@ -94,10 +94,14 @@ public class KafkaSplitStates {
                     job.jobName(), jobId, status.name(), mode, readAt, "could not read metrics: " + e, Map.of());
         }
         Map<String, SourceState> sources = new LinkedHashMap<>();
-        this.sources.get().forEach((name, source) -> sources.put(name, source(name, source, metrics)));
+        this.sources
+                .get()
+                .forEach(
+                        (name, source) -> sources.put(name, source(job.sources().operator(name), source, metrics)));
         return new JobSplits(job.jobName(), jobId, status.name(), mode, readAt, null, sources);
     }
 
+    /** The state of source {@code built}, from the metrics of its operator, named {@code name} in the job. */
     private static SourceState source(String name, StreamSplitKafkaSource<?> built, List<RawMetric> all) {
         Map<String, String> topicNames = new HashMap<>();
         built.topics().forEach(t -> topicNames.put(RawMetric.filter(t), t));

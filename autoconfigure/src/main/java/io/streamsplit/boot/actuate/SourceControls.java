@@ -62,7 +62,9 @@ final class SourceControls {
             throw new InvalidEndpointRequestException(
                     "Source '" + source + "' takes no commands while running: set "
                             + StreamSplitKafkaProperties.CONTROL_TOPIC
-                            + " (e.g. my-app-control; created at startup) and restart the application",
+                            + " (e.g. my-app-control; created at startup) and restart the application (a table of"
+                            + " CREATE TABLE ... WITH ('connector' = 'streamsplit-kafka') without the streamsplit.sql"
+                            + " statements: 'scan.control-topic' in its WITH clause)",
                     "no control topic");
         }
         return built;

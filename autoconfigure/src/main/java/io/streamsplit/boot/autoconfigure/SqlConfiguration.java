@@ -48,7 +48,8 @@ class SqlConfiguration {
                     // every YAML source is a bean of its name (KafkaSourceBeanRegistrar), as is a source of the app's
                     // own
                     () -> List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class)),
-                    properties.getKafka().getSinks());
+                    properties.getKafka().getSinks(),
+                    properties.getKafka().getControlTopic());
         }
     }
 

@@ -22,11 +22,17 @@ final class PipelineGraphs {
     private final String jobName;
     private final StreamExecutionEnvironment environment;
     private final Supplier<PipelineContext> contextFactory;
+    private final JobSources sources = new JobSources();
 
     PipelineGraphs(String jobName, StreamExecutionEnvironment environment, Supplier<PipelineContext> contextFactory) {
         this.jobName = jobName;
         this.environment = environment;
         this.contextFactory = contextFactory;
+    }
+
+    /** The StreamSplit sources of the graph built last. */
+    JobSources sources() {
+        return sources;
     }
 
     StreamGraph build(Map<String, StreamSplitPipeline> pipelines) {
@@ -43,6 +49,7 @@ final class PipelineGraphs {
                         e);
             }
         }
+        sources.record(environment.getTransformations()); // before getStreamGraph() clears them
         StreamGraph graph;
         try {
             graph = environment.getStreamGraph();

@@ -125,6 +125,11 @@ public class StreamSplitJob implements SmartLifecycle {
         return clusterRun;
     }
 
+    /** The StreamSplit sources in the job, the beans' and those its pipelines built (a SQL table's). */
+    public JobSources sources() {
+        return graphs.sources();
+    }
+
     /** Stop, start and rescale from the {@code streamsplit} endpoint. */
     public JobCommands commands() {
         return commands;

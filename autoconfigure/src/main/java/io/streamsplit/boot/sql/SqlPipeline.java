@@ -5,6 +5,7 @@ import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.SourceWatermarks;
 import io.streamsplit.connector.kafka.table.RowFields;
+import io.streamsplit.connector.kafka.table.StreamSplitTableOptions;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.util.ArrayList;
@@ -60,16 +61,20 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
     private final KafkaSourceFactory sources;
     private final Supplier<List<String>> sourceNames;
     private final Map<String, KafkaSinkProperties> sinks;
+    private final @Nullable String controlTopic;
 
     /**
      * @param statements the statements by name, in order
      * @param sourceNames the sources the statements may read: the YAML sources and source beans
+     * @param controlTopic the application's control topic, which {@code 'streamsplit-kafka'} tables the statements
+     *     declare take commands from unless they name their own
      */
     public SqlPipeline(
             Map<String, String> statements,
             KafkaSourceFactory sources,
             Supplier<List<String>> sourceNames,
-            Map<String, KafkaSinkProperties> sinks) {
+            Map<String, KafkaSinkProperties> sinks,
+            @Nullable String controlTopic) {
         // the inserts last: none creates what another statement reads, and a property source without an order
         // (a HashMap of default properties) then cannot put an insert before the view it reads
         this.statements = statements.entrySet().stream()
@@ -79,6 +84,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
         this.sources = sources;
         this.sourceNames = sourceNames;
         this.sinks = sinks;
+        this.controlTopic = controlTopic;
     }
 
     /** Before the beans (whose order is the lowest unless they say otherwise), so they can read its views. */
@@ -90,6 +96,9 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
     @Override
     public void build(PipelineContext pipeline) {
         StreamTableEnvironment tables = tables(pipeline);
+        if (controlTopic != null) {
+            tables.getConfig().set(StreamSplitTableOptions.DEFAULT_CONTROL_TOPIC, controlTopic);
+        }
         List<String> registered = new ArrayList<>();
         for (String source : sourceNames.get()) {
             if (statements.stream().anyMatch(statement -> names(statement.text(), source))) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.actuate.SourceState;
+import io.streamsplit.boot.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
@@ -154,6 +155,64 @@ class SqlPipelineIT {
 
     private static ProducerRecord<byte[], byte[]> json(String value) {
         return new ProducerRecord<>("sql-columns-orders", 0, null, null, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aStreamSplitTableAStatementDeclaresIsShownAndPausedByTheEndpointLikeAYamlSource() throws Exception {
+        createTopics("sql-table", 1);
+        KAFKA.broker().createTopic("sql-table-clicks", 1);
+        String table = "default_catalog.default_database.clicks";
+        try (ConfigurableApplicationContext app = start(
+                "sql-table",
+                "streamsplit.kafka.control-topic=sql-table-control",
+                "spring.jmx.enabled=true",
+                "management.endpoints.jmx.exposure.include=streamsplit",
+                STATEMENTS + "declare-clicks=CREATE TABLE clicks (id STRING, page STRING) WITH ("
+                        + " 'connector' = 'streamsplit-kafka', 'topic' = 'sql-table-clicks',"
+                        + " 'properties.bootstrap.servers' = '${streamsplit.kafka.bootstrap-servers}',"
+                        + " 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')",
+                STATEMENTS + "clicks=INSERT INTO big SELECT id, page AS customer, CAST(1 AS BIGINT) AS amount"
+                        + " FROM clicks")) {
+            StreamSplitEndpoint endpoint = app.getBean(StreamSplitEndpoint.class);
+            KafkaTopics.write(KAFKA.bootstrapServers(), List.of(click("c1", "/home")));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> bigIds("sql-table-big"), ids -> ids.equals(List.of("c1")));
+
+            // listed under its full name, with its split state, and controllable through the app's control topic
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                SourceState source =
+                        app.getBean(KafkaSplitStates.class).read().sources().get(table);
+                assertThat(source).as("kafkasplits lists the table").isNotNull();
+                assertThat(source.recordsIn()).isEqualTo(1);
+                assertThat(source.splits()).hasSize(1);
+            });
+            @SuppressWarnings("unchecked")
+            Map<String, Object> listed =
+                    (Map<String, Object>) ((Map<String, Object>) endpoint.job().get("sources")).get(table);
+            assertThat(listed).as("%s", listed).containsEntry("controllable", true);
+
+            Map<String, Object> paused = endpoint.operate("pause", null, table, null);
+            assertThat(paused).as("%s", paused).containsEntry("applied", true).containsEntry("state", "PAUSED");
+            KafkaTopics.write(KAFKA.bootstrapServers(), List.of(click("c2", "/cart")));
+            await().during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> bigIds("sql-table-big"), ids -> ids.equals(List.of("c1")));
+            Map<String, Object> resumed = endpoint.operate("resume", null, table, null);
+            assertThat(resumed).as("%s", resumed).containsEntry("applied", true);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> bigIds("sql-table-big"), ids -> ids.equals(List.of("c1", "c2")));
+        }
+    }
+
+    private static ProducerRecord<byte[], byte[]> click(String id, String page) {
+        String json = "{\"id\":\"" + id + "\",\"page\":\"" + page + "\"}";
+        return new ProducerRecord<>("sql-table-clicks", 0, null, null, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> bigIds(String topic) {
+        return KafkaTopics.readAll(KAFKA.bootstrapServers(), topic).stream()
+                .map(record -> new String(record.key(), StandardCharsets.UTF_8))
+                .toList();
     }
 
     @Test

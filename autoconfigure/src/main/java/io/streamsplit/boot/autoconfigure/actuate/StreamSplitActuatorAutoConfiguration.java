@@ -69,7 +69,7 @@ public final class StreamSplitActuatorAutoConfiguration {
             FlinkRestClient rest,
             ObjectProvider<EmbeddedFlinkCluster> embedded,
             ListableBeanFactory beanFactory) {
-        Supplier<Map<String, StreamSplitKafkaSource<?>>> sources = () -> sources(beanFactory);
+        Supplier<Map<String, StreamSplitKafkaSource<?>>> sources = () -> sources(beanFactory, job);
         if (properties.getFlink().getMode() != FlinkProperties.Mode.EMBEDDED) {
             return new KafkaSplitStates(
                     sources,
@@ -93,6 +93,13 @@ public final class StreamSplitActuatorAutoConfiguration {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Map<String, StreamSplitKafkaSource<?>> sources(ListableBeanFactory beanFactory) {
         return new LinkedHashMap<>((Map) beanFactory.getBeansOfType(StreamSplitKafkaSource.class));
+    }
+
+    /** The source beans, then the sources the job's pipelines built themselves (SQL tables), by name. */
+    private static Map<String, StreamSplitKafkaSource<?>> sources(ListableBeanFactory beanFactory, StreamSplitJob job) {
+        Map<String, StreamSplitKafkaSource<?>> all = sources(beanFactory);
+        all.putAll(job.sources().notAmong(all));
+        return all;
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -156,7 +163,7 @@ public final class StreamSplitActuatorAutoConfiguration {
                 ListableBeanFactory beanFactory,
                 ObjectProvider<SinkFreshness> freshness) {
             return new StreamSplitEndpoint(
-                    () -> sources(beanFactory),
+                    () -> sources(beanFactory, job),
                     job,
                     splits,
                     progress,

@@ -52,6 +52,16 @@ public final class StreamSplitTableOptions {
                     + " or 'max-records-per-second=500' (the Spring Boot starter's control topic and"
                     + " /actuator/streamsplit write the same records); unset: no commands.");
 
+    /**
+     * The control topic of every table that sets no {@code 'scan.control-topic'}: a session setting
+     * ({@code SET 'streamsplit.scan.control-topic' = 'my-app-control'}); the Spring Boot starter's SQL
+     * statements set it to the application's {@code streamsplit.kafka.control-topic}.
+     */
+    public static final ConfigOption<String> DEFAULT_CONTROL_TOPIC = ConfigOptions.key("streamsplit.scan.control-topic")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("The control topic of the StreamSplit tables that set no 'scan.control-topic'.");
+
     private StreamSplitTableOptions() {}
 
     static Set<ConfigOption<?>> all() {
@@ -72,7 +82,8 @@ public final class StreamSplitTableOptions {
                 : StreamSplitKafkaTableSource.of(source);
         return ours.reading(Reading.of(
                 Configuration.fromMap(table.getCatalogTable().getOptions()),
-                table.getObjectIdentifier().asSummaryString()));
+                table.getObjectIdentifier().asSummaryString(),
+                table.getConfiguration().getOptional(DEFAULT_CONTROL_TOPIC).orElse(null)));
     }
 
     /** The reading settings of one table. */
@@ -83,7 +94,7 @@ public final class StreamSplitTableOptions {
 
         static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null, null);
 
-        static Reading of(ReadableConfig options, String table) {
+        static Reading of(ReadableConfig options, String table, @Nullable String defaultControlTopic) {
             String written = options.get(SCAN_BAD_RECORD_POLICY);
             BadRecordPolicy policy;
             try {
@@ -102,7 +113,7 @@ public final class StreamSplitTableOptions {
             return new Reading(
                     policy,
                     options.getOptional(SCAN_MAX_RECORDS_PER_SECOND).orElse(null),
-                    options.getOptional(SCAN_CONTROL_TOPIC).orElse(null));
+                    options.getOptional(SCAN_CONTROL_TOPIC).orElse(defaultControlTopic));
         }
     }
 }

@@ -1,0 +1,62 @@
+package io.streamsplit.boot.job;
+
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.streaming.api.transformations.SourceTransformation;
+
+/**
+ * The StreamSplit sources in the job the pipelines built, by source name, with the name of the operator
+ * that reads each: the source beans, and the sources a pipeline built itself, such as the table source of
+ * a {@code CREATE TABLE ... WITH ('connector' = 'streamsplit-kafka')} statement (named after the table,
+ * {@code default_catalog.default_database.clicks}). The endpoints show and control both kinds alike.
+ */
+public final class JobSources {
+
+    private volatile Map<String, Found> found = Map.of();
+
+    private record Found(StreamSplitKafkaSource<?> source, String operator) {}
+
+    /** Records the StreamSplit sources among {@code transformations} and everything upstream of them. */
+    void record(List<Transformation<?>> transformations) {
+        Map<String, Found> sources = new LinkedHashMap<>();
+        Set<Transformation<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Transformation<?> sink : transformations) {
+            for (Transformation<?> each : sink.getTransitivePredecessors()) {
+                if (seen.add(each)
+                        && each instanceof SourceTransformation<?, ?, ?> reading
+                        && reading.getSource() instanceof StreamSplitKafkaSource<?> source) {
+                    sources.putIfAbsent(source.name(), new Found(source, each.getName()));
+                }
+            }
+        }
+        found = Collections.unmodifiableMap(sources);
+    }
+
+    /**
+     * The sources the pipelines built that are not among {@code beans} (the same instances), by source name:
+     * what a listing of the beans misses.
+     */
+    public Map<String, StreamSplitKafkaSource<?>> notAmong(Map<String, StreamSplitKafkaSource<?>> beans) {
+        Set<StreamSplitKafkaSource<?>> known = Collections.newSetFromMap(new IdentityHashMap<>());
+        known.addAll(beans.values());
+        Map<String, StreamSplitKafkaSource<?>> others = new LinkedHashMap<>();
+        found.forEach((name, each) -> {
+            if (!known.contains(each.source()) && !beans.containsKey(name)) {
+                others.put(name, each.source());
+            }
+        });
+        return others;
+    }
+
+    /** The operator that reads source {@code name}: the name the job gave it, else the source's own name. */
+    public String operator(String name) {
+        Found each = found.get(name);
+        return each == null ? name : each.operator();
+    }
+}

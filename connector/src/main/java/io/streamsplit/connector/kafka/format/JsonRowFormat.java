@@ -5,9 +5,12 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
@@ -124,7 +127,7 @@ public final class JsonRowFormat implements DeserializationSchema<Row> {
         }
         if (json == null || !json.isObject()) {
             throw new IOException("JSON does not fit a row of " + List.of(type.getFieldNames()) + ": the value is "
-                    + (json == null ? "empty" : json.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
+                    + (json == null ? "empty" : json.getNodeType().name().toLowerCase(Locale.ROOT))
                     + ", not an object");
         }
         String[] names = type.getFieldNames();
@@ -161,7 +164,7 @@ public final class JsonRowFormat implements DeserializationSchema<Row> {
         }
         if (fieldType.equals(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)) {
             try {
-                return java.util.Base64.getDecoder().decode(text(name, fieldType, json));
+                return Base64.getDecoder().decode(text(name, fieldType, json));
             } catch (IllegalArgumentException e) {
                 throw mismatch(name, fieldType, json, "Base64");
             }
@@ -220,7 +223,7 @@ public final class JsonRowFormat implements DeserializationSchema<Row> {
             if (fieldType.equals(Types.LOCAL_DATE_TIME)) {
                 return LocalDateTime.parse(text.replace(' ', 'T'));
             }
-            return java.time.OffsetDateTime.parse(text.replace(' ', 'T')).toInstant();
+            return OffsetDateTime.parse(text.replace(' ', 'T')).toInstant();
         } catch (DateTimeParseException e) {
             throw mismatch(
                     name,

@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -30,23 +29,9 @@ class JsonRowFormatTest {
         "id", "paid", "tiny", "small", "count", "cents", "ratio", "score", "amount", "day", "at", "placed", "raw"
     };
 
-    private static final RowTypeInfo TYPE = new RowTypeInfo(
-            new TypeInformation<?>[] {
-                Types.STRING,
-                Types.BOOLEAN,
-                Types.BYTE,
-                Types.SHORT,
-                Types.INT,
-                Types.LONG,
-                Types.FLOAT,
-                Types.DOUBLE,
-                Types.BIG_DEC,
-                Types.LOCAL_DATE,
-                Types.LOCAL_DATE_TIME,
-                Types.INSTANT,
-                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO
-            },
-            NAMES);
+    /** A field of each type the format reads, in the order of {@link JsonRowFormat#FIELD_TYPES}. */
+    private static final RowTypeInfo TYPE =
+            new RowTypeInfo(JsonRowFormat.FIELD_TYPES.toArray(TypeInformation<?>[]::new), NAMES);
 
     @Test
     void readsEveryFieldTypeByNameAndPositionAfterTravellingWithTheJob() throws Exception {

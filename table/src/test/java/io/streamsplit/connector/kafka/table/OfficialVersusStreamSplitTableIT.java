@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import io.streamsplit.registry.test.TestSchemaRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The differential test: the same table read once with Flink's {@code 'kafka'} connector and once with
  * {@code 'streamsplit-kafka'}, everything else in the {@code WITH} clause equal, gives the same rows, for
- * each startup mode, each bounded mode, the metadata columns, a key and value format pair and an
- * event-time window.
+ * each startup mode, each bounded mode, the metadata columns, a key and value format pair, Avro values in the
+ * Confluent wire format through a real schema registry, and an event-time window.
  */
 class OfficialVersusStreamSplitTableIT {
 
@@ -157,6 +158,31 @@ class OfficialVersusStreamSplitTableIT {
     }
 
     @Test
+    void avroConfluentValuesThroughARealSchemaRegistry() throws Exception {
+        String topic = "clicks-avro";
+        KAFKA.broker().createTopic(topic, 2, Map.of("retention.ms", "-1"));
+        String format = "'value.format' = 'avro-confluent', 'value.avro-confluent.url' = '"
+                + TestSchemaRegistry.shared().url() + "'";
+        // written by Flink's own format, which registers the schema under clicks-avro-value
+        sql.executeSql("CREATE TABLE avro_clicks (`user` STRING, page STRING, n INT) WITH ('connector' = 'kafka',"
+                + " 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + KAFKA.bootstrapServers() + "',"
+                + " 'key.format' = 'raw', 'key.fields' = 'user', 'value.fields-include' = 'EXCEPT_KEY', " + format
+                + ")");
+        sql.executeSql("INSERT INTO avro_clicks SELECT * FROM (VALUES ('user-0', '/a', 1), ('user-1', '/b', 2),"
+                        + " ('user-0', CAST(NULL AS STRING), 3)) AS v(`user`, page, n)")
+                .await();
+
+        List<String> rows = sameRows(
+                topic,
+                "`user` STRING, page STRING, n INT, `partition` INT METADATA VIRTUAL",
+                "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',"
+                        + " 'key.format' = 'raw', 'key.fields' = 'user', 'value.fields-include' = 'EXCEPT_KEY', "
+                        + format,
+                "SELECT `user`, page, n FROM %s");
+        assertThat(rows).containsExactlyInAnyOrder("+I[user-0, /a, 1]", "+I[user-1, /b, 2]", "+I[user-0, null, 3]");
+    }
+
+    @Test
     void theSampleOfTheDocsRuns() throws Exception {
         String docs = Files.readString(Path.of("../docs/sql.md"));
         Matcher block = Pattern.compile("```sql\n(.*?)```", Pattern.DOTALL).matcher(docs);
@@ -199,16 +225,20 @@ class OfficialVersusStreamSplitTableIT {
 
     /** Runs {@code query} over a table of each connector; asserts equal rows and returns them. */
     private List<String> sameRows(String columns, String options, String query) {
-        List<String> official = rows("kafka", columns, options, query);
-        List<String> ours = rows(StreamSplitKafkaTableFactory.IDENTIFIER, columns, options, query);
+        return sameRows(TOPIC, columns, options, query);
+    }
+
+    private List<String> sameRows(String topic, String columns, String options, String query) {
+        List<String> official = rows("kafka", topic, columns, options, query);
+        List<String> ours = rows(StreamSplitKafkaTableFactory.IDENTIFIER, topic, columns, options, query);
         assertThat(ours).as("rows of 'streamsplit-kafka' vs 'kafka'").containsExactlyInAnyOrderElementsOf(official);
         return ours;
     }
 
-    private List<String> rows(String connector, String columns, String options, String query) {
+    private List<String> rows(String connector, String topic, String columns, String options, String query) {
         String table = "t" + TABLES.incrementAndGet();
         sql.executeSql("CREATE TABLE " + table + " (" + columns + ") WITH ('connector' = '" + connector + "',"
-                + " 'topic' = '" + TOPIC + "', 'properties.bootstrap.servers' = '" + KAFKA.bootstrapServers() + "', "
+                + " 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + KAFKA.bootstrapServers() + "', "
                 + options + ")");
         return Topics.rowsReadBy(
                 sql,

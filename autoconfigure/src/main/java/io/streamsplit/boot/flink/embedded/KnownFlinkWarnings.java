@@ -6,6 +6,9 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
 import java.util.List;
+import org.apache.flink.runtime.checkpoint.CheckpointException;
+import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
 
@@ -35,6 +38,10 @@ import org.slf4j.Marker;
  *       Ctrl-C), the MiniCluster's RPC actor systems are closed by the application's shutdown, and Pekko
  *       tries to register its own JVM shutdown hook once more, which the JVM refuses while it shuts down;
  *       the actor systems terminate all the same (one WARN per actor system, at every stop).
+ *   <li>{@code Failed to trigger or complete checkpoint ...} with the reason {@code Checkpoint Coordinator is
+ *       suspending}: a checkpoint in flight when the job stops (the application's own shutdown cancels it)
+ *       or restarts, aborted because of that and not the cause of anything; other reasons for a failed
+ *       checkpoint (a timeout, a task that declined) still warn. Seen at a stop under load (PipelineBenchmarkIT).
  * </ul>
  */
 final class KnownFlinkWarnings extends TurboFilter {
@@ -55,9 +62,11 @@ final class KnownFlinkWarnings extends TurboFilter {
             new Known("org.apache.flink.runtime.metrics.util.MetricUtils", "The operator name "),
             new Known("org.apache.pekko.actor.CoordinatedShutdown", "Could not addJvmShutdownHook"));
 
+    private static final String CHECKPOINT_FAILURES = "org.apache.flink.runtime.checkpoint.CheckpointFailureManager";
+
     private static final String NAME = "streamsplit-known-flink-warnings";
 
-    private KnownFlinkWarnings() {
+    KnownFlinkWarnings() {
         setName(NAME);
     }
 
@@ -86,6 +95,18 @@ final class KnownFlinkWarnings extends TurboFilter {
                 return FilterReply.DENY;
             }
         }
-        return FilterReply.NEUTRAL;
+        return abortedByASuspend(logger, format, params, t) ? FilterReply.DENY : FilterReply.NEUTRAL;
+    }
+
+    /** A checkpoint failure whose reason is that the job stops or restarts (the exception is the last argument). */
+    private static boolean abortedByASuspend(
+            Logger logger, String format, Object @Nullable [] params, @Nullable Throwable t) {
+        if (!CHECKPOINT_FAILURES.equals(logger.getName())
+                || !format.startsWith("Failed to trigger or complete checkpoint")) {
+            return false;
+        }
+        Object cause = t != null ? t : params == null || params.length == 0 ? null : params[params.length - 1];
+        return cause instanceof CheckpointException failure
+                && failure.getCheckpointFailureReason() == CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND;
     }
 }

@@ -254,16 +254,10 @@ public final class KafkaSourceFactory {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void deserializer(StreamSplitKafkaSourceBuilder builder, KafkaSourceProperties source, String p) {
+        KafkaFormats.checkColumns(p, source.getFormat(), source.getType(), source.getColumns());
         if (source.getFormat() != null) {
             format(builder, source, p);
             return;
-        }
-        if (!source.getColumns().isEmpty()) {
-            throw new InvalidStreamSplitConfigurationException(
-                    p + "columns",
-                    String.valueOf(source.getColumns()),
-                    "columns are set but format is not; they are the fields of format json values",
-                    "Set " + p + "format to json, or remove " + p + "columns.");
         }
         if (source.getKeyFormat() != null) {
             throw new InvalidStreamSplitConfigurationException(

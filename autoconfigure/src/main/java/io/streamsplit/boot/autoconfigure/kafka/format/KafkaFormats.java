@@ -7,6 +7,7 @@ import io.streamsplit.connector.kafka.format.TextFormat;
 import io.streamsplit.connector.kafka.sink.ElementFieldKey;
 import java.nio.charset.Charset;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.serialization.SerializationSchema;
@@ -56,18 +57,6 @@ public final class KafkaFormats {
             @Nullable Resource schema,
             Charset charset) {
         noSchemaUnlessAvro(p, format, schema);
-        if (!columns.isEmpty() && (format != ValueFormat.JSON || type != null)) {
-            throw new InvalidStreamSplitConfigurationException(
-                    p + "columns",
-                    String.valueOf(columns),
-                    format != ValueFormat.JSON
-                            ? "columns are the fields of JSON values, and format is " + format.yaml()
-                            : "both type " + type.getName() + " and columns are set; values are read into one of them",
-                    format != ValueFormat.JSON
-                            ? "Set " + p + "format to json, or remove " + p + "columns."
-                            : "Remove " + p + "type to read Rows of the columns, or remove " + p
-                                    + "columns to read the type.");
-        }
         DeserializationSchema<?> reader = switch (format) {
             case STRING -> {
                 plainType(p, format, type, String.class);
@@ -103,6 +92,32 @@ public final class KafkaFormats {
             }
         };
         return shippable(p + "format", format, reader);
+    }
+
+    /**
+     * A source's {@code columns} are the fields of {@code format: json} values without a {@code type}: set with
+     * no format, another format or a type too, they fail naming {@code p + "columns"}. Checked before
+     * {@link #reader}, which then reads Rows of them.
+     */
+    public static void checkColumns(
+            String p, @Nullable ValueFormat format, @Nullable Class<?> type, Map<String, String> columns) {
+        if (columns.isEmpty() || (format == ValueFormat.JSON && type == null)) {
+            return;
+        }
+        String problem;
+        String action;
+        if (format == null) {
+            problem = "columns are set but format is not; they are the fields of format json values";
+            action = "Set " + p + "format to json, or remove " + p + "columns.";
+        } else if (format != ValueFormat.JSON) {
+            problem = "columns are the fields of JSON values, and format is " + format.yaml();
+            action = "Set " + p + "format to json, or remove " + p + "columns.";
+        } else {
+            problem = "both type " + Objects.requireNonNull(type).getName()
+                    + " and columns are set; values are read into one of them";
+            action = "Remove " + p + "type to read Rows of the columns, or remove " + p + "columns to read the type.";
+        }
+        throw new InvalidStreamSplitConfigurationException(p + "columns", String.valueOf(columns), problem, action);
     }
 
     /** The key reader of {@code key-format} (string or bytes). */

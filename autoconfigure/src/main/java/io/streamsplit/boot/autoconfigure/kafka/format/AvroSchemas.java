@@ -80,18 +80,21 @@ final class AvroSchemas {
     }
 
     /** The reader of {@code format: avro-confluent}: the types of format avro, the ids of {@code confluent}'s registry. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     static ConfluentAvroFormat<?> confluentReader(
             String p, @Nullable Class<?> type, @Nullable Resource schema, ConfluentSchemas confluent) {
-        AvroFormat<?> avro = reader(p, ValueFormat.AVRO_CONFLUENT, type, schema);
-        SchemaRegistry registry = confluent.registry(p);
+        return confluent(type, reader(p, ValueFormat.AVRO_CONFLUENT, type, schema), confluent.registry(p));
+    }
+
+    /** A generated class's own format, else GenericRecords of {@code avro}'s schema, with {@code registry}'s ids. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static ConfluentAvroFormat<?> confluent(
+            @Nullable Class<?> type, AvroFormat<?> avro, SchemaRegistry registry) {
         return type != null && SpecificRecord.class.isAssignableFrom(type)
                 ? ConfluentAvroFormat.specific((Class) type, registry)
                 : ConfluentAvroFormat.generic(avro.schema(), registry);
     }
 
     /** The writer of {@code format: avro-confluent}, under the subject {@code <topic>-value}; null as {@link #writer}. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     static @Nullable ConfluentAvroFormat<?> confluentWriter(
             String p,
             @Nullable Class<?> elementClass,
@@ -103,9 +106,7 @@ final class AvroSchemas {
         if (avro == null || topic == null) {
             return null;
         }
-        ConfluentAvroFormat<?> format = elementClass != null && SpecificRecord.class.isAssignableFrom(elementClass)
-                ? ConfluentAvroFormat.specific((Class) elementClass, registry)
-                : ConfluentAvroFormat.generic(avro.schema(), registry);
+        ConfluentAvroFormat<?> format = confluent(elementClass, avro, registry);
         String subject = topic + "-value";
         if (confluent.checks()) {
             confluent.checkSubject(

@@ -1,5 +1,10 @@
 package io.streamsplit.connector.kafka.source;
 
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.common.eventtime.TimestampAssignerSupplier;
@@ -7,14 +12,22 @@ import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkGeneratorSupplier;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -100,6 +113,45 @@ public final class KafkaSourceStream<T> {
         return new KafkaSourceStream<>(name, records, records.getSideOutput(tag));
     }
 
+    /**
+     * Adds {@code source} with its dead letters written to {@code deadLetterTopic} by the operator right
+     * after it (chained), with a Kafka producer of its own, flushed at every checkpoint: for where a job
+     * cannot have a second sink, e.g. a table source, whose planner keeps only the rows of the query.
+     * At-least-once: a record that fails again after a recovery from the last checkpoint is dead-lettered
+     * again. A failed write fails the task, so no dead letter is lost.
+     *
+     * <pre>{@code
+     * Properties kafka = new Properties();
+     * kafka.setProperty("bootstrap.servers", "localhost:9092");
+     * DataStream<Order> orders = KafkaSourceStream.writingDeadLetters(
+     *         env, source, watermarks, "orders", "orders-source", "orders.DLT", kafka);
+     * }</pre>
+     *
+     * @param uid the source operator's uid, or {@code null} for none (the writer gets {@code <uid>-dead-letter-writer})
+     * @param producerProperties the connection settings (bootstrap servers, security); other clients' settings
+     *     in it are left out
+     */
+    public static <T> SingleOutputStreamOperator<T> writingDeadLetters(
+            StreamExecutionEnvironment env,
+            StreamSplitKafkaSource<T> source,
+            WatermarkStrategy<T> watermarkStrategy,
+            String name,
+            @Nullable String uid,
+            String deadLetterTopic,
+            Properties producerProperties) {
+        DataStreamSource<Either<DeadLetterRecord, T>> both =
+                env.fromSource(source.withDeadLetterOutput(), new RecordsOnly<>(watermarkStrategy), name);
+        SingleOutputStreamOperator<T> records = both.process(
+                        new DeadLetterWriter<T>(source.name(), deadLetterTopic, producerProperties))
+                .returns(source.getProducedType())
+                .name("dead letters to " + deadLetterTopic);
+        if (uid != null) {
+            both.uid(uid);
+            records.uid(uid + "-dead-letter-writer");
+        }
+        return records;
+    }
+
     /** The source's elements. */
     public SingleOutputStreamOperator<T> records() {
         return records;
@@ -133,6 +185,88 @@ public final class KafkaSourceStream<T> {
                 out.collect(value.right());
             } else {
                 ctx.output(tag, value.left());
+            }
+        }
+    }
+
+    /**
+     * Passes records on and writes dead letters with its own producer; flushes it before every checkpoint
+     * (so the dead letters of the records the checkpoint covers are on the broker) and fails the task on a
+     * failed write.
+     */
+    private static final class DeadLetterWriter<T> extends ProcessFunction<Either<DeadLetterRecord, T>, T>
+            implements CheckpointedFunction {
+        private static final long serialVersionUID = 1L;
+        private final String sourceName;
+        private final String topic;
+        private final Properties producerProperties;
+
+        private transient @Nullable KafkaProducer<byte[], byte[]> producer;
+        private transient volatile @Nullable Exception failure;
+
+        DeadLetterWriter(String sourceName, String topic, Properties producerProperties) {
+            this.sourceName = sourceName;
+            this.topic = topic;
+            this.producerProperties = new Properties();
+            Set<String> known = ProducerConfig.configNames();
+            producerProperties.stringPropertyNames().stream()
+                    .filter(key -> known.contains(key) && !key.equals(ProducerConfig.CLIENT_ID_CONFIG))
+                    .forEach(key -> this.producerProperties.setProperty(key, producerProperties.getProperty(key)));
+            this.producerProperties.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
+        }
+
+        @Override
+        public void open(OpenContext context) {
+            producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
+        }
+
+        @Override
+        public void processElement(Either<DeadLetterRecord, T> value, Context ctx, Collector<T> out) throws Exception {
+            if (value.isRight()) {
+                out.collect(value.right());
+                return;
+            }
+            checkFailure();
+            Objects.requireNonNull(producer, "opened").send(value.left().toProducerRecord(topic), (sent, error) -> {
+                if (error != null && failure == null) {
+                    failure = error;
+                }
+            });
+        }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) throws Exception {
+            if (producer != null) {
+                producer.flush();
+            }
+            checkFailure();
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) {}
+
+        @Override
+        public void close() throws Exception {
+            if (producer != null) {
+                try {
+                    producer.flush();
+                    checkFailure();
+                } finally {
+                    producer.close(Duration.ofSeconds(30));
+                    producer = null;
+                }
+            }
+        }
+
+        private void checkFailure() throws IOException {
+            Exception error = failure;
+            if (error != null) {
+                throw new IOException(
+                        "Source " + sourceName + " could not write a dead letter to topic " + topic + ": "
+                                + error.getMessage() + ". The task fails; a restart from the last checkpoint reads"
+                                + " the record and writes it again. Check that the topic exists and that the"
+                                + " source's Kafka user may write to it.",
+                        error);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.table;
 
+import io.streamsplit.connector.kafka.source.KafkaSourceStream;
 import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
 import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
@@ -18,10 +19,11 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamSource;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.connectors.kafka.config.BoundedMode;
 import org.apache.flink.streaming.connectors.kafka.config.StartupMode;
@@ -154,14 +156,34 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
                 watermarkStrategy != null ? watermarkStrategy : WatermarkStrategy.noWatermarks();
         String name = "StreamSplitKafkaSource-" + tableIdentifier;
         Integer sourceParallelism = parallelism;
+        String deadLetterTopic = reading.deadLetterTopic();
+        Properties connection = properties;
         return new DataStreamScanProvider() {
             @Override
             public DataStream<RowData> produceDataStream(
                     ProviderContext providerContext, StreamExecutionEnvironment env) {
-                DataStreamSource<RowData> stream = env.fromSource(source, watermarks, name);
-                providerContext.generateUid(TRANSFORMATION).ifPresent(stream::uid);
+                String uid = providerContext.generateUid(TRANSFORMATION).orElse(null);
+                SingleOutputStreamOperator<RowData> stream;
+                if (deadLetterTopic != null) {
+                    // the planner keeps only the query's rows: no second sink, so the source writes them
+                    stream = KafkaSourceStream.writingDeadLetters(
+                            env, source, watermarks, name, uid, deadLetterTopic, connection);
+                } else {
+                    stream = env.fromSource(source, watermarks, name);
+                    if (uid != null) {
+                        stream.uid(uid);
+                    }
+                }
                 if (sourceParallelism != null) {
-                    stream.setParallelism(sourceParallelism);
+                    // the source and the dead-letter writer chained to it run at the table's parallelism
+                    for (Transformation<?> t = stream.getTransformation();
+                            ;
+                            t = t.getInputs().get(0)) {
+                        t.setParallelism(sourceParallelism);
+                        if (t.getInputs().isEmpty()) {
+                            break;
+                        }
+                    }
                 }
                 return stream;
             }

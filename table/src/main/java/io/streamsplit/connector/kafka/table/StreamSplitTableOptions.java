@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * 'scan.bad-record-policy' = 'dead-letter',        -- fail (default) | skip | dead-letter
  * 'scan.dead-letter-topic' = 'orders.DLT',         -- the record as read, with the error in its headers
+ *                                                  -- (written by the source, at-least-once)
  * 'scan.max-records-per-second' = '5000',          -- for the whole table, split over its readers
  * 'scan.control-topic' = 'streamsplit-control'     -- pause, resume, re-throttle while the query runs
  * }</pre>
@@ -32,7 +33,17 @@ public final class StreamSplitTableOptions {
             .stringType()
             .defaultValue("fail")
             .withDescription("What to do with a record the key or value format cannot read: 'fail' the job,"
-                    + " or 'skip' it (counted in the source's metrics).");
+                    + " 'skip' it, or 'dead-letter' it: write it as read to 'scan.dead-letter-topic' (counted"
+                    + " in the source's metrics either way).");
+
+    /** Where the {@code dead-letter} policy writes the records the formats cannot read. */
+    public static final ConfigOption<String> SCAN_DEAD_LETTER_TOPIC = ConfigOptions.key("scan.dead-letter-topic")
+            .stringType()
+            .noDefaultValue()
+            .withDescription("The topic the 'dead-letter' policy writes unreadable records to: key, value and"
+                    + " headers as read, with where they came from and why they failed in streamsplit.dlt.* and"
+                    + " spring-kafka's kafka_dlt-* headers. Written by the table's source with its own producer"
+                    + " (the 'properties.*' connection settings), flushed at every checkpoint: at-least-once.");
 
     /** At most this many records per second for the whole table. */
     public static final ConfigOption<Double> SCAN_MAX_RECORDS_PER_SECOND = ConfigOptions.key(
@@ -65,7 +76,7 @@ public final class StreamSplitTableOptions {
     private StreamSplitTableOptions() {}
 
     static Set<ConfigOption<?>> all() {
-        return Set.of(SCAN_BAD_RECORD_POLICY, SCAN_MAX_RECORDS_PER_SECOND, SCAN_CONTROL_TOPIC);
+        return Set.of(SCAN_BAD_RECORD_POLICY, SCAN_DEAD_LETTER_TOPIC, SCAN_MAX_RECORDS_PER_SECOND, SCAN_CONTROL_TOPIC);
     }
 
     /** The official connector's optional options and ours: what a StreamSplit table factory accepts. */
@@ -89,10 +100,12 @@ public final class StreamSplitTableOptions {
     /** The reading settings of one table. */
     record Reading(
             BadRecordPolicy badRecordPolicy,
+            @Nullable String deadLetterTopic,
             @Nullable Double maxRecordsPerSecond,
-            @Nullable String controlTopic) implements java.io.Serializable {
+            @Nullable String controlTopic)
+            implements java.io.Serializable {
 
-        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null, null);
+        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null, null, null);
 
         static Reading of(ReadableConfig options, String table, @Nullable String defaultControlTopic) {
             String written = options.get(SCAN_BAD_RECORD_POLICY);
@@ -101,17 +114,25 @@ public final class StreamSplitTableOptions {
                 policy = BadRecordPolicy.parse(written);
             } catch (IllegalArgumentException e) {
                 throw new ValidationException("Table " + table + ": '" + SCAN_BAD_RECORD_POLICY.key() + "' = '"
-                        + written + "' is not a policy; use 'fail' or 'skip'.");
+                        + written + "' is not a policy; use 'fail', 'skip' or 'dead-letter'.");
             }
-            if (policy == BadRecordPolicy.DEAD_LETTER) {
+            String deadLetterTopic = options.getOptional(SCAN_DEAD_LETTER_TOPIC)
+                    .map(String::strip)
+                    .orElse(null);
+            if (policy == BadRecordPolicy.DEAD_LETTER && (deadLetterTopic == null || deadLetterTopic.isEmpty())) {
                 throw new ValidationException("Table " + table + ": '" + SCAN_BAD_RECORD_POLICY.key()
-                        + "' = 'dead-letter' is not available for a table: the planner keeps only the rows of the"
-                        + " query, so a dead-letter sink the source added would never run. Use 'skip', or read the"
-                        + " topic as a YAML source with bad-record-policy: dead-letter (streamsplit.sql makes it a"
-                        + " table).");
+                        + "' = 'dead-letter' needs the topic to write them to: add '" + SCAN_DEAD_LETTER_TOPIC.key()
+                        + "' = '<topic>', or use 'skip'.");
+            }
+            if (policy != BadRecordPolicy.DEAD_LETTER && deadLetterTopic != null) {
+                throw new ValidationException("Table " + table + ": '" + SCAN_DEAD_LETTER_TOPIC.key() + "' = '"
+                        + deadLetterTopic + "' is only used with '" + SCAN_BAD_RECORD_POLICY.key()
+                        + "' = 'dead-letter', and this table's policy is '" + written
+                        + "': set the policy to 'dead-letter', or remove the topic.");
             }
             return new Reading(
                     policy,
+                    deadLetterTopic,
                     options.getOptional(SCAN_MAX_RECORDS_PER_SECOND).orElse(null),
                     options.getOptional(SCAN_CONTROL_TOPIC).orElse(defaultControlTopic));
         }

@@ -4,21 +4,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,8 +37,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What only {@code 'streamsplit-kafka'} has: a record the value format cannot read fails the query (as with
- * {@code 'kafka'}) or is skipped while the readable rows come out, read at a rate limit; a policy a table
- * cannot have is refused when the table is used, saying what to use instead; a table with a control topic
+ * {@code 'kafka'}), is skipped, or is written as read to a dead-letter topic while the readable rows come out;
+ * a policy without what it needs is refused when the table is used, saying what to do; a table with a control topic
  * reads nothing while paused and everything once resumed.
  */
 class BadRecordsTableIT {
@@ -87,17 +97,82 @@ class BadRecordsTableIT {
     }
 
     @Test
-    void aPolicyATableCannotHaveIsRefusedSayingWhatToUse() {
-        createTable("dead_letters", ", 'scan.bad-record-policy' = 'dead-letter'");
-        assertThatThrownBy(() -> sql.executeSql("SELECT * FROM dead_letters"))
+    void theDocsDeadLetterTableWritesTheBadRecordAsReadWithWhyAndTheGoodRowsComeOut() throws Exception {
+        String deadLetters = "payments.DLT";
+        KAFKA.broker().createTopic(deadLetters, 1);
+        sql.getConfig().set("execution.checkpointing.interval", "100ms");
+        String docs = Files.readString(Path.of("../docs/sql.md"));
+        Matcher sample = Pattern.compile("```sql\n(CREATE TABLE payments .*?);\n```", Pattern.DOTALL)
+                .matcher(docs);
+        assertThat(sample.find()).as("docs/sql.md has the dead-letter sample").isTrue();
+        sql.executeSql(sample.group(1)
+                .replace("'topic' = 'payments'", "'topic' = '" + TOPIC + "'")
+                .replace("localhost:9092", KAFKA.bootstrapServers())
+                .replace("\n)", ", 'scan.bounded.mode' = 'latest-offset')"));
+
+        assertThat(rows("payments")).containsExactly("1:100", "2:200");
+
+        List<ConsumerRecord<byte[], byte[]>> written = readAll(deadLetters);
+        assertThat(written).hasSize(1);
+        ConsumerRecord<byte[], byte[]> dead = written.get(0);
+        assertThat(new String(dead.value(), StandardCharsets.UTF_8)).isEqualTo("not json at all");
+        assertThat(header(dead, DeadLetterRecord.HEADER_TOPIC)).isEqualTo(TOPIC);
+        assertThat(header(dead, DeadLetterRecord.HEADER_OFFSET)).isEqualTo("1");
+        assertThat(header(dead, DeadLetterRecord.HEADER_SOURCE)).isEqualTo("default_catalog.default_database.payments");
+        assertThat(header(dead, DeadLetterRecord.HEADER_EXCEPTION_MESSAGE)).contains("not json at all");
+        assertThat(header(dead, "kafka_dlt-original-topic")).isEqualTo(TOPIC);
+    }
+
+    @Test
+    void aDeadLetterThatCannotBeWrittenFailsTheQueryNamingTheTopic() {
+        sql.getConfig().set("restart-strategy.type", "none");
+        createTable(
+                "unwritable", ", 'scan.bad-record-policy' = 'dead-letter', 'scan.dead-letter-topic' = 'bad topic!'");
+
+        assertThatThrownBy(() -> rows("unwritable"))
+                .hasStackTraceContaining("Source default_catalog.default_database.unwritable could not write a dead"
+                        + " letter to topic bad topic!");
+    }
+
+    @Test
+    void aDeadLetterPolicyWithoutItsTopicOrATopicWithoutThePolicyIsRefusedSayingWhatToDo() {
+        createTable("no_topic", ", 'scan.bad-record-policy' = 'dead-letter'");
+        assertThatThrownBy(() -> sql.executeSql("SELECT * FROM no_topic"))
                 .rootCause()
                 .isInstanceOf(ValidationException.class)
-                .hasMessageContaining("'scan.bad-record-policy' = 'dead-letter' is not available for a table")
-                .hasMessageContaining("bad-record-policy: dead-letter (streamsplit.sql makes it a table)");
+                .hasMessageContaining("Table default_catalog.default_database.no_topic:"
+                        + " 'scan.bad-record-policy' = 'dead-letter' needs the topic to write them to:"
+                        + " add 'scan.dead-letter-topic' = '<topic>', or use 'skip'.");
+        createTable("no_policy", ", 'scan.dead-letter-topic' = 'x.DLT'");
+        assertThatThrownBy(() -> sql.executeSql("SELECT * FROM no_policy"))
+                .rootCause()
+                .hasMessageContaining("'scan.dead-letter-topic' = 'x.DLT' is only used with"
+                        + " 'scan.bad-record-policy' = 'dead-letter', and this table's policy is 'fail'");
         createTable("typo", ", 'scan.bad-record-policy' = 'ignore'");
         assertThatThrownBy(() -> sql.executeSql("SELECT * FROM typo"))
                 .rootCause()
-                .hasMessageContaining("'ignore' is not a policy; use 'fail' or 'skip'");
+                .hasMessageContaining("'ignore' is not a policy; use 'fail', 'skip' or 'dead-letter'");
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+        Properties consumer = new Properties();
+        consumer.put("bootstrap.servers", KAFKA.bootstrapServers());
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> kafka =
+                new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
+            kafka.assign(partitions);
+            kafka.seekToBeginning(partitions);
+            long end = kafka.endOffsets(partitions).get(partitions.get(0));
+            while (kafka.position(partitions.get(0)) < end) {
+                kafka.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String key) {
+        return new String(record.headers().lastHeader(key).value(), StandardCharsets.UTF_8);
     }
 
     @Test

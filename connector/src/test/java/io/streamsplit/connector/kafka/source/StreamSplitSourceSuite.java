@@ -9,8 +9,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.connector.testframe.TestResource;
 import org.apache.flink.connector.testframe.environment.MiniClusterTestEnvironment;
-import org.apache.flink.connector.testframe.external.ExternalContextFactory;
-import org.apache.flink.connector.testframe.junit.annotations.TestContext;
 import org.apache.flink.connector.testframe.junit.annotations.TestEnv;
 import org.apache.flink.connector.testframe.junit.annotations.TestExternalSystem;
 import org.apache.flink.connector.testframe.junit.annotations.TestSemantics;
@@ -22,24 +20,17 @@ import org.junit.jupiter.api.AfterEach;
 /**
  * Flink's own connector test suite ({@link SourceTestSuiteBase}: single split, multiple splits,
  * savepoint, scale up, scale down, metrics, idle reader, TaskManager failure) against our
- * source, in two shapes — one split per partition and one split per topic — and both
- * checkpointing semantics. Every test of the suite runs; none is excluded.
+ * source, in both checkpointing semantics; each subclass gives one shape of splits
+ * ({@link SplitPerPartitionSourceSuiteIT}, {@link SplitPerTopicSourceSuiteIT}), so the two shapes
+ * run in parallel test JVMs. Every test of the suite runs; none is excluded.
  */
-class StreamSplitSourceSuiteIT extends SourceTestSuiteBase<String> {
+abstract class StreamSplitSourceSuite extends SourceTestSuiteBase<String> {
 
     @TestEnv
     MiniClusterTestEnvironment flink = new MiniClusterTestEnvironment();
 
     @TestExternalSystem
     EmbeddedKafkaResource kafka = new EmbeddedKafkaResource();
-
-    @TestContext
-    ExternalContextFactory<StreamSplitSourceExternalContext> splitPerPartition = testName ->
-            new StreamSplitSourceExternalContext(kafka.broker, StreamSplitSourceExternalContext.SplitMode.PARTITION);
-
-    @TestContext
-    ExternalContextFactory<StreamSplitSourceExternalContext> splitPerTopic = testName ->
-            new StreamSplitSourceExternalContext(kafka.broker, StreamSplitSourceExternalContext.SplitMode.TOPIC);
 
     @TestSemantics
     CheckpointingMode[] semantics = {CheckpointingMode.EXACTLY_ONCE, CheckpointingMode.AT_LEAST_ONCE};

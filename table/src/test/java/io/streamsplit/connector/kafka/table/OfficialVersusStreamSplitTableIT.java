@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
-import io.streamsplit.registry.test.TestSchemaRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -33,9 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The differential test: the same table read once with Flink's {@code 'kafka'} connector and once with
  * {@code 'streamsplit-kafka'}, everything else in the {@code WITH} clause equal, gives the same rows, for
- * each startup mode, each bounded mode, the metadata columns, key and value format pairs (raw/json, csv/avro,
- * raw/csv, and Avro values in the Confluent wire format through a real schema registry), and an event-time
- * window.
+ * each startup mode, each bounded mode, the metadata columns with raw keys and JSON values, and an event-time
+ * window; {@link OfficialVersusStreamSplitFormatsIT} does the other key and value format pairs.
  */
 class OfficialVersusStreamSplitTableIT {
 
@@ -46,7 +43,6 @@ class OfficialVersusStreamSplitTableIT {
     /** Record time of record i: one second apart from here, so timestamps split the topic predictably. */
     private static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 
-    private static final AtomicInteger TABLES = new AtomicInteger();
     private TableEnvironment sql;
 
     @BeforeAll
@@ -159,45 +155,6 @@ class OfficialVersusStreamSplitTableIT {
     }
 
     @Test
-    void csvKeysWithAvroValuesAndRawKeysWithCsvValues() throws Exception {
-        for (String formats : List.of(
-                "'key.format' = 'csv', 'value.format' = 'avro'", "'key.format' = 'raw', 'value.format' = 'csv'")) {
-            String topic = "clicks-" + TABLES.incrementAndGet();
-            KAFKA.broker().createTopic(topic, 2, Map.of("retention.ms", "-1"));
-            String options = "'key.fields' = 'user', 'value.fields-include' = 'EXCEPT_KEY', " + formats;
-            write(topic, options);
-            assertThat(sameRows(
-                            topic,
-                            "`user` STRING, page STRING, n INT",
-                            "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', "
-                                    + options,
-                            "SELECT `user`, page, n FROM %s"))
-                    .as(formats)
-                    .hasSize(3) // the null page as each format writes it (CSV: empty), the same through both
-                    .contains("+I[user-0, /a, 1]", "+I[user-1, /b, 2]");
-        }
-    }
-
-    @Test
-    void avroConfluentValuesThroughARealSchemaRegistry() throws Exception {
-        String topic = "clicks-avro";
-        KAFKA.broker().createTopic(topic, 2, Map.of("retention.ms", "-1"));
-        String format = "'value.format' = 'avro-confluent', 'value.avro-confluent.url' = '"
-                + TestSchemaRegistry.shared().url() + "'";
-        // written by Flink's own format, which registers the schema under clicks-avro-value
-        write(topic, "'key.format' = 'raw', 'key.fields' = 'user', 'value.fields-include' = 'EXCEPT_KEY', " + format);
-
-        List<String> rows = sameRows(
-                topic,
-                "`user` STRING, page STRING, n INT, `partition` INT METADATA VIRTUAL",
-                "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',"
-                        + " 'key.format' = 'raw', 'key.fields' = 'user', 'value.fields-include' = 'EXCEPT_KEY', "
-                        + format,
-                "SELECT `user`, page, n FROM %s");
-        assertThat(rows).containsExactlyInAnyOrder("+I[user-0, /a, 1]", "+I[user-1, /b, 2]", "+I[user-0, null, 3]");
-    }
-
-    @Test
     void theSampleOfTheDocsRuns() throws Exception {
         String docs = Files.readString(Path.of("../docs/sql.md"));
         Matcher block = Pattern.compile("```sql\n(.*?)```", Pattern.DOTALL).matcher(docs);
@@ -238,37 +195,8 @@ class OfficialVersusStreamSplitTableIT {
                 .hasStackTraceContaining("'latest-offset'");
     }
 
-    /** Three clicks (user, page, n; one page null) into {@code topic} through the official connector's table. */
-    private void write(String topic, String options) throws Exception {
-        String table = "w" + TABLES.incrementAndGet();
-        sql.executeSql("CREATE TABLE " + table + " (`user` STRING, page STRING, n INT) WITH ('connector' = 'kafka',"
-                + " 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + KAFKA.bootstrapServers() + "', "
-                + options + ")");
-        sql.executeSql("INSERT INTO " + table + " SELECT * FROM (VALUES ('user-0', '/a', 1), ('user-1', '/b', 2),"
-                        + " ('user-0', CAST(NULL AS STRING), 3)) AS v(`user`, page, n)")
-                .await();
-    }
-
-    /** Runs {@code query} over a table of each connector; asserts equal rows and returns them. */
+    /** Runs {@code query} over a table of each connector on the clicks topic; asserts equal rows and returns them. */
     private List<String> sameRows(String columns, String options, String query) {
-        return sameRows(TOPIC, columns, options, query);
-    }
-
-    private List<String> sameRows(String topic, String columns, String options, String query) {
-        List<String> official = rows("kafka", topic, columns, options, query);
-        List<String> ours = rows(StreamSplitKafkaTableFactory.IDENTIFIER, topic, columns, options, query);
-        assertThat(ours).as("rows of 'streamsplit-kafka' vs 'kafka'").containsExactlyInAnyOrderElementsOf(official);
-        return ours;
-    }
-
-    private List<String> rows(String connector, String topic, String columns, String options, String query) {
-        String table = "t" + TABLES.incrementAndGet();
-        sql.executeSql("CREATE TABLE " + table + " (" + columns + ") WITH ('connector' = '" + connector + "',"
-                + " 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + KAFKA.bootstrapServers() + "', "
-                + options + ")");
-        return Topics.rowsReadBy(
-                sql,
-                connector.equals("kafka") ? "Source: KafkaSource-" : "Source: StreamSplitKafkaSource-",
-                String.format(query, table));
+        return new SameRows(sql, KAFKA.bootstrapServers()).of(TOPIC, columns, options, query);
     }
 }

@@ -1,10 +1,11 @@
 package io.streamsplit.connector.kafka.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.net.URI;
-import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -75,9 +76,13 @@ class ExactlyOnceSqlIT {
                                 .getFailureInfo())
                         .as("the TaskManager's loss failed the job, which restarted")
                         .isNotNull();
-                Thread.sleep(2_000); // a replay the restart did not cover would be committed by now
-                List<String> ids = Topics.values(KAFKA.bootstrapServers(), "eo-out");
-                assertThat(ids).hasSize(IDS).doesNotHaveDuplicates();
+                // a replay the restart did not cover would be committed within the next checkpoints
+                await().during(Duration.ofSeconds(2))
+                        .pollInterval(Duration.ofMillis(250))
+                        .atMost(Duration.ofSeconds(10))
+                        .untilAsserted(() -> assertThat(Topics.values(KAFKA.bootstrapServers(), "eo-out"))
+                                .hasSize(IDS)
+                                .doesNotHaveDuplicates());
             } finally {
                 job.cancel().get(30, TimeUnit.SECONDS);
             }

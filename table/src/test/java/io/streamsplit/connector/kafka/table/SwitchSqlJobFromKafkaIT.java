@@ -1,10 +1,11 @@
 package io.streamsplit.connector.kafka.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.nio.file.Path;
-import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -44,9 +45,13 @@ class SwitchSqlJobFromKafkaIT {
         try {
             assertThat(Topics.awaitValues(KAFKA.bootstrapServers(), "ids-out", 1_000))
                     .hasSizeGreaterThanOrEqualTo(1_000);
-            Thread.sleep(2_000); // anything read twice would arrive by now
-            List<String> ids = Topics.values(KAFKA.bootstrapServers(), "ids-out");
-            assertThat(ids).hasSize(1_000).doesNotHaveDuplicates();
+            // anything read twice would arrive within the next checkpoints
+            await().during(Duration.ofSeconds(2))
+                    .pollInterval(Duration.ofMillis(250))
+                    .atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(Topics.values(KAFKA.bootstrapServers(), "ids-out"))
+                            .hasSize(1_000)
+                            .doesNotHaveDuplicates());
         } finally {
             ours.cancel().get(30, TimeUnit.SECONDS);
         }

@@ -54,6 +54,21 @@ public final class JobSources {
         return others;
     }
 
+    /**
+     * The dead-letter topic of each source the job writes dead letters of itself, by source name: a
+     * {@code 'streamsplit-kafka'} table with {@code 'scan.dead-letter-topic'}.
+     */
+    public Map<String, String> deadLetterTopics() {
+        Map<String, String> topics = new LinkedHashMap<>();
+        found.forEach((name, each) -> {
+            String topic = each.source().deadLetterTopic();
+            if (topic != null) {
+                topics.put(name, topic);
+            }
+        });
+        return topics;
+    }
+
     /** The operator that reads source {@code name}: the name the job gave it, else the source's own name. */
     public String operator(String name) {
         Found each = found.get(name);

@@ -8,6 +8,7 @@ import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.actuate.SourceState;
 import io.streamsplit.boot.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.actuate.deadletter.DeadLettersEndpoint;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
@@ -161,29 +162,49 @@ class SqlPipelineIT {
     void aStreamSplitTableAStatementDeclaresIsShownAndPausedByTheEndpointLikeAYamlSource() throws Exception {
         createTopics("sql-table", 1);
         KAFKA.broker().createTopic("sql-table-clicks", 1);
+        KAFKA.broker().createTopic("sql-table-clicks.DLT", 1);
         String table = "default_catalog.default_database.clicks";
         try (ConfigurableApplicationContext app = start(
                 "sql-table",
                 "streamsplit.kafka.control-topic=sql-table-control",
                 "spring.jmx.enabled=true",
-                "management.endpoints.jmx.exposure.include=streamsplit",
+                "management.endpoints.jmx.exposure.include=streamsplit,deadletters",
                 STATEMENTS + "declare-clicks=CREATE TABLE clicks (id STRING, page STRING) WITH ("
                         + " 'connector' = 'streamsplit-kafka', 'topic' = 'sql-table-clicks',"
                         + " 'properties.bootstrap.servers' = '${streamsplit.kafka.bootstrap-servers}',"
-                        + " 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')",
+                        + " 'scan.startup.mode' = 'earliest-offset', 'format' = 'json',"
+                        + " 'scan.bad-record-policy' = 'dead-letter', 'scan.dead-letter-topic' = 'sql-table-clicks.DLT')",
                 STATEMENTS + "clicks=INSERT INTO big SELECT id, page AS customer, CAST(1 AS BIGINT) AS amount"
                         + " FROM clicks")) {
             StreamSplitEndpoint endpoint = app.getBean(StreamSplitEndpoint.class);
-            KafkaTopics.write(KAFKA.bootstrapServers(), List.of(click("c1", "/home")));
+            KafkaTopics.write(
+                    KAFKA.bootstrapServers(),
+                    List.of(
+                            click("c1", "/home"),
+                            new ProducerRecord<>(
+                                    "sql-table-clicks", 0, null, null, "not json".getBytes(StandardCharsets.UTF_8))));
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> bigIds("sql-table-big"), ids -> ids.equals(List.of("c1")));
+
+            // its dead letters: on its topic, listed by /actuator/deadletters, not replayed while still bad
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> KafkaTopics.readAll(KAFKA.bootstrapServers(), "sql-table-clicks.DLT")
+                                    .size(),
+                            n -> n == 1);
+            DeadLettersEndpoint deadLetters = app.getBean(DeadLettersEndpoint.class);
+            assertThat(deadLetters.deadLetters()).containsKey(table);
+            assertThat(deadLetters.deadLetters().get(table).toString()).contains("sql-table-clicks.DLT");
+            assertThatThrownBy(() -> deadLetters.replay(table, null, null, null, null))
+                    .hasMessageContaining("1 of 1 dead letters of source '" + table + "' still fail");
 
             // listed under its full name, with its split state, and controllable through the app's control topic
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 SourceState source =
                         app.getBean(KafkaSplitStates.class).read().sources().get(table);
                 assertThat(source).as("kafkasplits lists the table").isNotNull();
-                assertThat(source.recordsIn()).isEqualTo(1);
+                assertThat(source.recordsIn()).isEqualTo(2);
+                assertThat(source.recordsDeadLettered()).isEqualTo(1);
                 assertThat(source.splits()).hasSize(1);
             });
             @SuppressWarnings("unchecked")

@@ -32,27 +32,28 @@ public class DeadLettersEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLettersEndpoint.class);
 
     private final Supplier<Map<String, StreamSplitKafkaSource<?>>> sources;
-    private final Map<String, String> deadLetterTopics;
+    private final Supplier<Map<String, String>> deadLetterTopics;
     private final @Nullable MeterRegistry meters;
 
     /**
      * @param sources the sources by name
-     * @param deadLetterTopics the dead-letter topic of each source that has one
+     * @param deadLetterTopics the dead-letter topic of each source that has one (asked on each request: a
+     *     table's source is known once the job is built)
      * @param meters where the replayed counts go, or {@code null}
      */
     public DeadLettersEndpoint(
             Supplier<Map<String, StreamSplitKafkaSource<?>>> sources,
-            Map<String, String> deadLetterTopics,
+            Supplier<Map<String, String>> deadLetterTopics,
             @Nullable MeterRegistry meters) {
         this.sources = sources;
-        this.deadLetterTopics = Map.copyOf(deadLetterTopics);
+        this.deadLetterTopics = deadLetterTopics;
         this.meters = meters;
     }
 
     @ReadOperation
     public Map<String, Object> deadLetters() {
         Map<String, Object> all = new LinkedHashMap<>();
-        deadLetterTopics.keySet().stream().sorted().forEach(name -> {
+        deadLetterTopics.get().keySet().stream().sorted().forEach(name -> {
             try {
                 all.put(name, replay(name).describe());
             } catch (RuntimeException e) {
@@ -102,12 +103,13 @@ public class DeadLettersEndpoint {
     }
 
     private DeadLetterReplay replay(String source) {
-        String deadLetterTopic = deadLetterTopics.get(source);
+        Map<String, String> topics = deadLetterTopics.get();
+        String deadLetterTopic = topics.get(source);
         StreamSplitKafkaSource<?> built = sources.get().get(source);
         if (deadLetterTopic == null || built == null) {
             throw new InvalidEndpointRequestException(
                     "No source named '" + source + "' with a dead-letter topic: use one of "
-                            + deadLetterTopics.keySet()
+                            + topics.keySet()
                             + " (sources with bad-record-policy dead-letter and a dead-letter-topic)",
                     "unknown source");
         }

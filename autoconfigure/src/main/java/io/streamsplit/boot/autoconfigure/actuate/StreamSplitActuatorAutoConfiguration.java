@@ -192,14 +192,21 @@ public final class StreamSplitActuatorAutoConfiguration {
         DeadLettersEndpoint deadLettersEndpoint(
                 StreamSplitProperties properties,
                 ListableBeanFactory beanFactory,
+                StreamSplitJob job,
                 ObjectProvider<MeterRegistry> meters) {
-            Map<String, String> topics = new LinkedHashMap<>();
+            Map<String, String> yaml = new LinkedHashMap<>();
             properties.getKafka().getSources().forEach((name, source) -> {
                 if (source.getDeadLetterTopic() != null) {
-                    topics.put(name, source.getDeadLetterTopic());
+                    yaml.put(name, source.getDeadLetterTopic());
                 }
             });
-            return new DeadLettersEndpoint(() -> sources(beanFactory), topics, meters.getIfAvailable());
+            // and those of the tables the SQL statements declare, known once the job is built
+            Supplier<Map<String, String>> topics = () -> {
+                Map<String, String> all = new LinkedHashMap<>(yaml);
+                job.sources().deadLetterTopics().forEach(all::putIfAbsent);
+                return all;
+            };
+            return new DeadLettersEndpoint(() -> sources(beanFactory, job), topics, meters.getIfAvailable());
         }
 
         @Bean

@@ -139,8 +139,8 @@ public final class KafkaSourceStream<T> {
             @Nullable String uid,
             String deadLetterTopic,
             Properties producerProperties) {
-        DataStreamSource<Either<DeadLetterRecord, T>> both =
-                env.fromSource(source.withDeadLetterOutput(), new RecordsOnly<>(watermarkStrategy), name);
+        DataStreamSource<Either<DeadLetterRecord, T>> both = env.fromSource(
+                source.withDeadLetterOutput(deadLetterTopic), new RecordsOnly<>(watermarkStrategy), name);
         SingleOutputStreamOperator<T> records = both.process(
                         new DeadLetterWriter<T>(source.name(), deadLetterTopic, producerProperties))
                 .returns(source.getProducedType())

@@ -73,6 +73,7 @@ public final class StreamSplitKafkaSource<OUT>
     private final Config<?> config;
     private final ElementMapping<?, OUT> mapping;
     private final TypeInformation<OUT> producedType;
+    private final @Nullable String deadLetterTopic;
 
     /** Everything the builder collected; shared between the plain and the dead-letter variant. */
     record Config<T>(
@@ -93,9 +94,18 @@ public final class StreamSplitKafkaSource<OUT>
             implements Serializable {}
 
     StreamSplitKafkaSource(Config<?> config, ElementMapping<?, OUT> mapping, TypeInformation<OUT> producedType) {
+        this(config, mapping, producedType, null);
+    }
+
+    private StreamSplitKafkaSource(
+            Config<?> config,
+            ElementMapping<?, OUT> mapping,
+            TypeInformation<OUT> producedType,
+            @Nullable String deadLetterTopic) {
         this.config = config;
         this.mapping = mapping;
         this.producedType = producedType;
+        this.deadLetterTopic = deadLetterTopic;
     }
 
     /** The source's rate limit in records per second (all readers together), or 0: unlimited. */
@@ -118,15 +128,30 @@ public final class StreamSplitKafkaSource<OUT>
      * {@code Either.Right(element)} otherwise. Used by {@link KafkaSourceStream}; needs the
      * {@link BadRecordPolicy#DEAD_LETTER} policy.
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     StreamSplitKafkaSource<Either<DeadLetterRecord, OUT>> withDeadLetterOutput() {
+        return withDeadLetterOutput(null);
+    }
+
+    /** {@link #withDeadLetterOutput()}, whose dead letters the job writes to {@code writtenTo} itself. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    StreamSplitKafkaSource<Either<DeadLetterRecord, OUT>> withDeadLetterOutput(@Nullable String writtenTo) {
         if (config.badRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
             throw new IllegalStateException("Source " + config.name() + " uses bad-record policy "
                     + config.badRecordPolicy() + "; only the dead-letter policy has a dead-letter output");
         }
         TypeInformation<Either<DeadLetterRecord, OUT>> type =
                 new EitherTypeInfo<>(TypeInformation.of(DeadLetterRecord.class), producedType);
-        return new StreamSplitKafkaSource<>(config, (ElementMapping) ElementMapping.withDeadLetters(), type);
+        return new StreamSplitKafkaSource<>(config, (ElementMapping) ElementMapping.withDeadLetters(), type, writtenTo);
+    }
+
+    /**
+     * The topic this source's dead letters are written to in the job, when it was added with
+     * {@link KafkaSourceStream#writingDeadLetters} (as a {@code 'streamsplit-kafka'} table with
+     * {@code 'scan.dead-letter-topic'} is); otherwise {@code null}: where a dead-letter stream goes is the
+     * job's business.
+     */
+    public @Nullable String deadLetterTopic() {
+        return deadLetterTopic;
     }
 
     /** The name used in logs and metrics, e.g. {@code orders}. */

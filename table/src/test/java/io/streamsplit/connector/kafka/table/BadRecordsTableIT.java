@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * What only {@code 'streamsplit-kafka'} has: a record the value format cannot read fails the query (as with
  * {@code 'kafka'}), is skipped, or is written as read to a dead-letter topic while the readable rows come out;
- * a policy without what it needs is refused when the table is used, saying what to do; a table with a control topic
+ * a policy without what it needs is refused when the table is used, saying what to do; a table of a topic
+ * pattern finds a new topic and lets go of a deleted one while it runs; a table with a control topic
  * reads nothing while paused and everything once resumed.
  */
 class BadRecordsTableIT {
@@ -208,7 +210,46 @@ class BadRecordsTableIT {
         }
     }
 
-    private static void writeControl(String topic, String key, String value) throws Exception {
+    @Test
+    void aPatternTableFindsANewTopicAndLetsGoOfADeletedOneWhileItRuns() throws Exception {
+        KAFKA.broker().createTopic("events-a", 1);
+        KAFKA.broker().createTopic("events-b", 1);
+        writeControl("events-a", null, "{\"id\":1,\"cents\":1}");
+        writeControl("events-b", null, "{\"id\":2,\"cents\":2}");
+        sql.executeSql("CREATE TABLE events (id INT, cents BIGINT) WITH ('connector' = 'streamsplit-kafka',"
+                + " 'topic-pattern' = 'events-.*', 'properties.bootstrap.servers' = '" + KAFKA.bootstrapServers()
+                + "', 'scan.startup.mode' = 'earliest-offset', 'value.format' = 'json',"
+                + " 'scan.topic-partition-discovery.interval' = '200 ms')");
+        List<String> rows = new CopyOnWriteArrayList<>();
+        TableResult query = sql.executeSql("SELECT id FROM events");
+        Thread reading = new Thread(() -> {
+            try (CloseableIterator<Row> it = query.collect()) {
+                it.forEachRemaining(row -> rows.add(String.valueOf(row.getField(0))));
+            } catch (Exception stopped) {
+                // the query is cancelled at the end of the test
+            }
+        });
+        reading.start();
+        try {
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(rows).containsExactlyInAnyOrder("1", "2"));
+
+            KAFKA.broker().deleteTopic("events-a");
+            KAFKA.broker().createTopic("events-c", 1);
+            writeControl("events-c", null, "{\"id\":3,\"cents\":3}");
+            writeControl("events-b", null, "{\"id\":4,\"cents\":4}");
+
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(rows).containsExactlyInAnyOrder("1", "2", "3", "4"));
+            assertThat(query.getJobClient().orElseThrow().getJobStatus().get())
+                    .isEqualTo(org.apache.flink.api.common.JobStatus.RUNNING);
+        } finally {
+            query.getJobClient().orElseThrow().cancel().get();
+            reading.join(30_000);
+        }
+    }
+
+    private static void writeControl(String topic, @Nullable String key, String value) throws Exception {
         Properties producer = new Properties();
         producer.put("bootstrap.servers", KAFKA.bootstrapServers());
         try (KafkaProducer<String, String> kafka =

@@ -210,7 +210,10 @@ public final class KafkaSourceStream<T> {
             this.producerProperties = new Properties();
             Set<String> known = ProducerConfig.configNames();
             producerProperties.stringPropertyNames().stream()
-                    .filter(key -> known.contains(key) && !key.equals(ProducerConfig.CLIENT_ID_CONFIG))
+                    // a client id of its own (JMX names clash otherwise), never a transactional one
+                    .filter(key -> known.contains(key)
+                            && !key.equals(ProducerConfig.CLIENT_ID_CONFIG)
+                            && !key.equals(ProducerConfig.TRANSACTIONAL_ID_CONFIG))
                     .forEach(key -> this.producerProperties.setProperty(key, producerProperties.getProperty(key)));
             this.producerProperties.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
         }

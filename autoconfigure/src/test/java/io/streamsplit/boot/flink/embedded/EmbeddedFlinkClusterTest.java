@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,8 @@ class EmbeddedFlinkClusterTest {
     private static EmbeddedFlinkCluster oneSlotCluster() {
         Configuration configuration = new Configuration();
         configuration.set(TaskManagerOptions.NUM_TASK_SLOTS, 1);
+        // any free port, as the starter's mapping gives it: Flink's default 8081 may be another test JVM's
+        configuration.set(RestOptions.BIND_PORT, "0");
         return new EmbeddedFlinkCluster(configuration);
     }
 }

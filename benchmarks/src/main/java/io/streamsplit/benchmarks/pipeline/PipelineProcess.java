@@ -81,6 +81,7 @@ final class PipelineProcess {
             long allWritten = 0;
             long lastCount = -1;
             long confirmedBelowAt = -1; // the sum of the ends at which a read found fewer than all records
+            long visible = -1; // the records a read found, once they are all out (transactional runs)
             long lastProgress = System.nanoTime();
             while (true) {
                 long count = 0;
@@ -118,13 +119,14 @@ final class PipelineProcess {
                     if (read < records) {
                         confirmedBelowAt = Arrays.stream(lso).sum(); // read again once the end moves
                     } else {
-                        count = read;
+                        visible = read;
                     }
                 }
                 if (count >= records
                         && (!transactional
                                 || confirmedBelowAt != Arrays.stream(lso).sum())) {
                     double cpu = ProcStats.cpuSeconds(app.pid()) - cpuAtFirst;
+                    // the rates compare estimates with estimates (first sight and now); the records out are exact
                     long counted = count - countAtFirst;
                     double seconds = Math.max(now - first, 1) / 1e9;
                     long writtenCounted = records - writtenAtFirst;
@@ -135,7 +137,7 @@ final class PipelineProcess {
                             counted == 0 ? Double.NaN : cpu / counted * 1e6,
                             writtenCounted <= 0 ? Double.NaN : writtenCounted / writtenSeconds,
                             ProcStats.peakRssMb(app.pid()),
-                            count,
+                            visible >= 0 ? visible : count,
                             log);
                     break;
                 }

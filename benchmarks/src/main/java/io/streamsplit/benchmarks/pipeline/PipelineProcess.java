@@ -112,19 +112,18 @@ final class PipelineProcess {
                     countAtFirst = count;
                     cpuAtFirst = ProcStats.cpuSeconds(app.pid());
                 }
-                if (count >= records && transactional && Arrays.stream(lso).sum() != confirmedBelowAt) {
+                long end = Arrays.stream(lso).sum();
+                if (count >= records && transactional && visible < 0 && end != confirmedBelowAt) {
                     // markers are counted one per commit seen, and two commits between polls (or two writers'
                     // commits on one partition) leave two: confirm by reading what is visible
                     long read = BenchmarkSupport.readToEnd(bootstrap, output);
                     if (read < records) {
-                        confirmedBelowAt = Arrays.stream(lso).sum(); // read again once the end moves
+                        confirmedBelowAt = end; // read again once the end moves
                     } else {
                         visible = read;
                     }
                 }
-                if (count >= records
-                        && (!transactional
-                                || confirmedBelowAt != Arrays.stream(lso).sum())) {
+                if (count >= records && (!transactional || visible >= 0)) {
                     double cpu = ProcStats.cpuSeconds(app.pid()) - cpuAtFirst;
                     // the rates compare estimates with estimates (first sight and now); the records out are exact
                     long counted = count - countAtFirst;

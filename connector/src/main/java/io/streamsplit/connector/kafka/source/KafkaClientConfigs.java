@@ -6,6 +6,7 @@ import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jspecify.annotations.Nullable;
@@ -99,6 +100,25 @@ final class KafkaClientConfigs {
         });
         admin.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-enumerator");
         return admin;
+    }
+
+    /**
+     * A dead-letter producer's settings: the user's that a producer knows, less a client id (its own, or
+     * JMX names clash) and a transactional id (it runs no transactions), with {@code acks=all} by default.
+     */
+    static Properties deadLetterProducer(Properties user) {
+        Properties producer = new Properties();
+        Set<String> producerKeys = ProducerConfig.configNames();
+        user.forEach((k, v) -> {
+            String key = String.valueOf(k);
+            if (producerKeys.contains(key)
+                    && !key.equals(ProducerConfig.CLIENT_ID_CONFIG)
+                    && !key.equals(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
+                producer.put(k, v);
+            }
+        });
+        producer.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
+        return producer;
     }
 
     /** The consumer's isolation level: the enumerator's end offsets must mean what the readers read. */

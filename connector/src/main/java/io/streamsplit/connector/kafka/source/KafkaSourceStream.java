@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.common.eventtime.TimestampAssignerSupplier;
@@ -26,7 +25,6 @@ import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jspecify.annotations.Nullable;
 
@@ -207,15 +205,7 @@ public final class KafkaSourceStream<T> {
         DeadLetterWriter(String sourceName, String topic, Properties producerProperties) {
             this.sourceName = sourceName;
             this.topic = topic;
-            this.producerProperties = new Properties();
-            Set<String> known = ProducerConfig.configNames();
-            producerProperties.stringPropertyNames().stream()
-                    // a client id of its own (JMX names clash otherwise), never a transactional one
-                    .filter(key -> known.contains(key)
-                            && !key.equals(ProducerConfig.CLIENT_ID_CONFIG)
-                            && !key.equals(ProducerConfig.TRANSACTIONAL_ID_CONFIG))
-                    .forEach(key -> this.producerProperties.setProperty(key, producerProperties.getProperty(key)));
-            this.producerProperties.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
+            this.producerProperties = KafkaClientConfigs.deadLetterProducer(producerProperties);
         }
 
         @Override

@@ -111,6 +111,19 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         return processes.get(0).isAlive();
     }
 
+    /** Whether the JobManager exited because a port it was given was taken meanwhile (its log shows a BindException). */
+    boolean lostPortRace() {
+        if (processes.isEmpty() || isJobManagerAlive()) {
+            return false;
+        }
+        try {
+            return Files.readString(workDir.resolve("jobmanager.log"), StandardCharsets.UTF_8)
+                    .contains("java.net.BindException");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Waits up to {@code timeout} for the JobManager JVM to exit; its exit code, or -1 if it still runs. */
     public int awaitJobManagerExit(Duration timeout) throws InterruptedException {
         Process jobManager = processes.get(0);

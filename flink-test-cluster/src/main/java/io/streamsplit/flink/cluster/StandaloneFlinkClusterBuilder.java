@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -36,6 +37,8 @@ public final class StandaloneFlinkClusterBuilder {
     private @Nullable Path userLib;
     private final List<String> applicationArgs = new ArrayList<>();
     private String jobManagerHeap = "384m";
+    private static final int PORT_ATTEMPTS = 3;
+    private IntSupplier portProbe = StandaloneFlinkClusterBuilder::freePort;
 
     StandaloneFlinkClusterBuilder() {}
 
@@ -85,7 +88,18 @@ public final class StandaloneFlinkClusterBuilder {
         return this;
     }
 
-    /** Writes {@code config.yaml}, starts the JVMs and waits until the TaskManagers' slots are registered. */
+    /** Where the JobManager's ports come from (a test hands out a taken one). */
+    StandaloneFlinkClusterBuilder portProbe(IntSupplier portProbe) {
+        this.portProbe = portProbe;
+        return this;
+    }
+
+    /**
+     * Writes {@code config.yaml}, starts the JVMs and waits until the TaskManagers' slots are registered.
+     * The JobManager's ports are probed free just before it binds them; when another process takes one
+     * in between (a busy build starts many), the JobManager fails with a {@code BindException} and the
+     * cluster starts again on fresh ports, up to three times.
+     */
     public StandaloneFlinkCluster start() {
         try {
             Path dir = workDir != null
@@ -93,26 +107,49 @@ public final class StandaloneFlinkClusterBuilder {
                     : Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "flink-cluster-");
             Files.createDirectories(dir.resolve("conf"));
             Files.createDirectories(dir.resolve("tmp"));
-            int restPort = freePort();
-            Map<String, String> config = defaults(dir, restPort);
-            config.putAll(configuration);
-            StringBuilder yaml = new StringBuilder();
-            config.forEach((key, value) ->
-                    yaml.append(key).append(": ").append(quoted(value)).append('\n'));
-            Files.writeString(dir.resolve("conf").resolve("config.yaml"), yaml.toString());
-
-            StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort, taskSlots, jobManager(dir))
-                    .startProcesses(taskManagers, startTimeout, jobManagerHeap);
-            LOG.info(
-                    "Standalone Flink {} cluster up at {} ({} slots), work dir {}",
-                    applicationClass == null ? "session" : "application",
-                    cluster.restAddress(),
-                    taskSlots * taskManagers,
-                    dir);
-            return cluster;
+            JobManager jobManager = jobManager(dir);
+            for (int attempt = 1; ; attempt++) {
+                StandaloneFlinkCluster cluster =
+                        new StandaloneFlinkCluster(dir, writeConfig(dir), taskSlots, jobManager);
+                boolean lastAttempt = attempt == PORT_ATTEMPTS;
+                try {
+                    cluster.startProcesses(taskManagers, startTimeout, jobManagerHeap);
+                } catch (IllegalStateException notStarted) {
+                    if (lastAttempt || !cluster.lostPortRace()) {
+                        throw notStarted;
+                    }
+                }
+                if (!lastAttempt && cluster.lostPortRace()) {
+                    cluster.close();
+                    LOG.info(
+                            "Another process took a port of the Flink JobManager in {} as it started (a"
+                                    + " BindException in jobmanager.log); starting the cluster again on fresh ports",
+                            dir);
+                    continue;
+                }
+                LOG.info(
+                        "Standalone Flink {} cluster up at {} ({} slots), work dir {}",
+                        applicationClass == null ? "session" : "application",
+                        cluster.restAddress(),
+                        taskSlots * taskManagers,
+                        dir);
+                return cluster;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start the standalone Flink test cluster", e);
         }
+    }
+
+    /** Writes {@code conf/config.yaml} with fresh ports; returns the REST port. */
+    private int writeConfig(Path dir) throws IOException {
+        int restPort = portProbe.getAsInt();
+        Map<String, String> config = defaults(dir, restPort);
+        config.putAll(configuration);
+        StringBuilder yaml = new StringBuilder();
+        config.forEach((key, value) ->
+                yaml.append(key).append(": ").append(quoted(value)).append('\n'));
+        Files.writeString(dir.resolve("conf").resolve("config.yaml"), yaml.toString());
+        return restPort;
     }
 
     /** The JobManager's entry point, its arguments and environment. */
@@ -144,10 +181,10 @@ public final class StandaloneFlinkClusterBuilder {
                 APPLICATION, args, Map.of("FLINK_LIB_DIR", dir.resolve("lib").toString()));
     }
 
-    private Map<String, String> defaults(Path dir, int restPort) throws IOException {
+    private Map<String, String> defaults(Path dir, int restPort) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("jobmanager.rpc.address", "localhost");
-        config.put("jobmanager.rpc.port", Integer.toString(freePort()));
+        config.put("jobmanager.rpc.port", Integer.toString(portProbe.getAsInt()));
         config.put("jobmanager.bind-host", "localhost");
         config.put("rest.address", "localhost");
         config.put("rest.bind-address", "localhost");
@@ -178,9 +215,11 @@ public final class StandaloneFlinkClusterBuilder {
         return "'" + value.replace("'", "''") + "'";
     }
 
-    private static int freePort() throws IOException {
+    private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free port for the Flink JobManager", e);
         }
     }
 }

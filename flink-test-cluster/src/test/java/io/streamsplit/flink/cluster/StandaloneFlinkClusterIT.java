@@ -3,7 +3,11 @@ package io.streamsplit.flink.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class StandaloneFlinkClusterIT {
@@ -24,6 +28,25 @@ class StandaloneFlinkClusterIT {
     }
 
     @Test
+    void startsAgainOnFreshPortsWhenAnotherProcessTakesTheRestPortFirst() throws Exception {
+        // another process binds the port between the probe and the JobManager's bind, as in a busy build
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("localhost"))) {
+            AtomicInteger probes = new AtomicInteger();
+            StandaloneFlinkCluster cluster = StandaloneFlinkCluster.builder()
+                    .portProbe(() -> probes.getAndIncrement() == 0 ? taken.getLocalPort() : freePort())
+                    .start();
+            try {
+                assertThat(cluster.restPort()).isNotEqualTo(taken.getLocalPort());
+                assertThat(cluster.get("/overview")).contains("\"taskmanagers\":1");
+                // the first attempt's REST and RPC ports, then the second's
+                assertThat(probes).hasValue(4);
+            } finally {
+                cluster.close();
+            }
+        }
+    }
+
+    @Test
     void classpathHoldsOnlyFlinkAndItsDependencies() {
         String classpath = StandaloneFlinkCluster.clusterClasspath();
         assertThat(classpath)
@@ -32,5 +55,13 @@ class StandaloneFlinkClusterIT {
                 .doesNotContain("spring")
                 .doesNotContain("streamsplit")
                 .doesNotContain("kafka-clients");
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

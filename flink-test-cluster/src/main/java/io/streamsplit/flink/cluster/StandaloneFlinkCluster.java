@@ -221,24 +221,29 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
     /** The raw body of a GET on the cluster's REST API, e.g. {@code get("/jobs/overview")}. */
     public String get(String path) {
-        return send("GET", path, HttpRequest.BodyPublishers.noBody(), 200);
+        return send("GET", path, HttpRequest.BodyPublishers.noBody(), Duration.ofSeconds(10), 200);
     }
 
     /** The raw body of a POST of {@code json} on the cluster's REST API, e.g. {@code post("/jobs/<id>/stop", …)}. */
     public String post(String path, String json) {
-        return send("POST", path, HttpRequest.BodyPublishers.ofString(json), 200, 202);
+        return send("POST", path, HttpRequest.BodyPublishers.ofString(json), Duration.ofSeconds(10), 200, 202);
     }
 
     /** Cancels job {@code jobId} ({@code PATCH /jobs/<id>?mode=cancel}); returns once the cluster accepted it. */
     public void cancel(String jobId) {
-        send("PATCH", "/jobs/" + jobId + "?mode=cancel", HttpRequest.BodyPublishers.noBody(), 202);
+        send(
+                "PATCH",
+                "/jobs/" + jobId + "?mode=cancel",
+                HttpRequest.BodyPublishers.noBody(),
+                Duration.ofSeconds(10),
+                202);
     }
 
-    private String send(String method, String path, HttpRequest.BodyPublisher body, int... expected) {
+    private String send(String method, String path, HttpRequest.BodyPublisher body, Duration timeout, int... expected) {
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(restAddress().resolve(path))
-                            .timeout(Duration.ofSeconds(10))
+                            .timeout(timeout)
                             .header("Content-Type", "application/json")
                             .method(method, body)
                             .build(),
@@ -329,7 +334,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                 }
             }
             try {
-                last = get("/overview");
+                // a starting JobManager answers in milliseconds; a process that took its port may never
+                last = send("GET", "/overview", HttpRequest.BodyPublishers.noBody(), Duration.ofSeconds(1), 200);
                 Matcher tms = TASK_MANAGERS.matcher(last);
                 Matcher total = SLOTS.matcher(last);
                 if (tms.find()

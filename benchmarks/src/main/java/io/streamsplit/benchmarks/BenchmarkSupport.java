@@ -1,6 +1,8 @@
 package io.streamsplit.benchmarks;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -25,6 +27,25 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class BenchmarkSupport {
 
     private BenchmarkSupport() {}
+
+    /**
+     * Refuses to measure in a JVM that compiles with the client compiler only. Maven's own JVM does
+     * ({@code .mvn/jvm.config}: the build is faster), and {@code exec:java} runs a harness inside it; what
+     * such a JVM measures is not what an application gets. Harnesses that measure in their own JVM call this
+     * first in {@code main}; their smoke tests call {@code run} and are not affected.
+     */
+    public static void requireFullJit(Class<?> harness) {
+        HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        boolean tiered =
+                Boolean.parseBoolean(hotSpot.getVMOption("TieredCompilation").getValue());
+        int level = Integer.parseInt(hotSpot.getVMOption("TieredStopAtLevel").getValue());
+        if (tiered && level < 4) {
+            throw new IllegalStateException(harness.getSimpleName() + " measures in its own JVM, and this one compiles"
+                    + " with the client compiler only (-XX:TieredStopAtLevel=" + level + ", which .mvn/jvm.config"
+                    + " gives Maven's JVM, where exec:java runs it): its figures would not be an application's. Give"
+                    + " it the full JIT: MAVEN_OPTS=-XX:TieredStopAtLevel=4 mvn -B -q exec:java -pl benchmarks ...");
+        }
+    }
 
     /** {@code --name value} pairs over {@code defaults}; an unknown flag fails and lists the known ones. */
     public static Map<String, Integer> flags(Map<String, Integer> defaults, String... args) {

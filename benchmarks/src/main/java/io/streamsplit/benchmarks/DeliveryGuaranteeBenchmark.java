@@ -64,6 +64,7 @@ public final class DeliveryGuaranteeBenchmark {
     private DeliveryGuaranteeBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        BenchmarkSupport.requireFullJit(DeliveryGuaranteeBenchmark.class);
         run(Settings.parse(args), System.out);
     }
 

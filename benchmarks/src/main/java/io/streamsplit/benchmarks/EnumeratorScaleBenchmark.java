@@ -49,6 +49,7 @@ public final class EnumeratorScaleBenchmark {
     private EnumeratorScaleBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        BenchmarkSupport.requireFullJit(EnumeratorScaleBenchmark.class);
         Map<String, Integer> defaults = new LinkedHashMap<>();
         defaults.put("max-partitions", 100_000);
         defaults.put("partitions-per-topic", 100);

@@ -142,6 +142,7 @@ public final class LatencyBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        BenchmarkSupport.requireFullJit(LatencyBenchmark.class);
         Map<String, Integer> f = BenchmarkSupport.flags(defaults(), args);
         run(
                 f.get("rate"),

@@ -60,6 +60,7 @@ public final class SourceMatrixBenchmark {
     private SourceMatrixBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        BenchmarkSupport.requireFullJit(SourceMatrixBenchmark.class);
         Map<String, String> f = options(args);
         List<Row> rows = run(
                 shapes(f, Integer.parseInt(f.get("runs")), Integer.parseInt(f.get("object-reuse")) != 0), System.out);

@@ -90,6 +90,7 @@ public final class SourceThroughputBenchmark {
     private SourceThroughputBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        BenchmarkSupport.requireFullJit(SourceThroughputBenchmark.class);
         run(ThroughputSettings.parse(args), System.out);
     }
 

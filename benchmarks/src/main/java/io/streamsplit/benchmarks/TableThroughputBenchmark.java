@@ -36,6 +36,7 @@ public final class TableThroughputBenchmark {
     private TableThroughputBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        BenchmarkSupport.requireFullJit(TableThroughputBenchmark.class);
         Map<String, String> f = options(Map.of(), args);
         run(
                 Integer.parseInt(f.get("records")),

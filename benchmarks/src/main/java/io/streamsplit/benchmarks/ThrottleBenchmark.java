@@ -36,6 +36,7 @@ public final class ThrottleBenchmark {
     private ThrottleBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        BenchmarkSupport.requireFullJit(ThrottleBenchmark.class);
         Map<String, Integer> flags =
                 BenchmarkSupport.flags(Map.of("seconds", 10, "partitions", 4, "parallelism", 2), args);
         run(flags.get("seconds"), flags.get("partitions"), flags.get("parallelism"), LIMITS, System.out);

@@ -49,6 +49,7 @@ public final class PipelineLatencyBenchmark {
     private PipelineLatencyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        BenchmarkSupport.requireFullJit(PipelineLatencyBenchmark.class);
         Map<String, String> f = PipelineBenchmark.options(
                 Map.of("rate", "5000", "seconds", "30", "warmup-seconds", "5", "checkpoint", "1s"), args);
         run(

@@ -111,14 +111,20 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
         return processes.get(0).isAlive();
     }
 
-    /** Whether the JobManager exited because a port it was given was taken meanwhile (its log shows a BindException). */
-    boolean lostPortRace() {
+    /**
+     * Whether the JobManager exited because one of {@code ports}, probed free for it, was taken meanwhile: its
+     * log has a {@code BindException} naming the port (not one of an application's own, which fails as it is).
+     */
+    boolean lostPortRace(int... ports) {
         if (processes.isEmpty() || isJobManagerAlive()) {
             return false;
         }
         try {
-            return Files.readString(workDir.resolve("jobmanager.log"), StandardCharsets.UTF_8)
-                    .contains("java.net.BindException");
+            List<String> lines = Files.readAllLines(workDir.resolve("jobmanager.log"), StandardCharsets.UTF_8);
+            return lines.stream()
+                    .filter(line -> line.contains("BindException"))
+                    .anyMatch(line ->
+                            java.util.Arrays.stream(ports).anyMatch(port -> line.matches(".*\\D" + port + "(\\D.*)?")));
         } catch (IOException e) {
             return false;
         }

@@ -27,6 +27,7 @@ public final class StandaloneFlinkClusterBuilder {
     private static final String SESSION = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
     private static final String APPLICATION =
             "org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint";
+    private static final int PORT_ATTEMPTS = 3;
 
     private int taskSlots = 2;
     private int taskManagers = 1;
@@ -37,7 +38,6 @@ public final class StandaloneFlinkClusterBuilder {
     private @Nullable Path userLib;
     private final List<String> applicationArgs = new ArrayList<>();
     private String jobManagerHeap = "384m";
-    private static final int PORT_ATTEMPTS = 3;
     private IntSupplier portProbe = StandaloneFlinkClusterBuilder::freePort;
 
     StandaloneFlinkClusterBuilder() {}
@@ -109,17 +109,19 @@ public final class StandaloneFlinkClusterBuilder {
             Files.createDirectories(dir.resolve("tmp"));
             JobManager jobManager = jobManager(dir);
             for (int attempt = 1; ; attempt++) {
-                StandaloneFlinkCluster cluster =
-                        new StandaloneFlinkCluster(dir, writeConfig(dir), taskSlots, jobManager);
+                int restPort = portProbe.getAsInt();
+                int rpcPort = portProbe.getAsInt();
+                writeConfig(dir, restPort, rpcPort);
+                StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort, taskSlots, jobManager);
                 boolean lastAttempt = attempt == PORT_ATTEMPTS;
                 try {
                     cluster.startProcesses(taskManagers, startTimeout, jobManagerHeap);
                 } catch (IllegalStateException notStarted) {
-                    if (lastAttempt || !cluster.lostPortRace()) {
+                    if (lastAttempt || !cluster.lostPortRace(restPort, rpcPort)) {
                         throw notStarted;
                     }
                 }
-                if (!lastAttempt && cluster.lostPortRace()) {
+                if (!lastAttempt && cluster.lostPortRace(restPort, rpcPort)) {
                     cluster.close();
                     LOG.info(
                             "Another process took a port of the Flink JobManager in {} as it started (a"
@@ -140,16 +142,14 @@ public final class StandaloneFlinkClusterBuilder {
         }
     }
 
-    /** Writes {@code conf/config.yaml} with fresh ports; returns the REST port. */
-    private int writeConfig(Path dir) throws IOException {
-        int restPort = portProbe.getAsInt();
-        Map<String, String> config = defaults(dir, restPort);
+    /** Writes {@code conf/config.yaml} with the JobManager's REST and RPC ports. */
+    private void writeConfig(Path dir, int restPort, int rpcPort) throws IOException {
+        Map<String, String> config = defaults(dir, restPort, rpcPort);
         config.putAll(configuration);
         StringBuilder yaml = new StringBuilder();
         config.forEach((key, value) ->
                 yaml.append(key).append(": ").append(quoted(value)).append('\n'));
         Files.writeString(dir.resolve("conf").resolve("config.yaml"), yaml.toString());
-        return restPort;
     }
 
     /** The JobManager's entry point, its arguments and environment. */
@@ -181,10 +181,10 @@ public final class StandaloneFlinkClusterBuilder {
                 APPLICATION, args, Map.of("FLINK_LIB_DIR", dir.resolve("lib").toString()));
     }
 
-    private Map<String, String> defaults(Path dir, int restPort) {
+    private Map<String, String> defaults(Path dir, int restPort, int rpcPort) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("jobmanager.rpc.address", "localhost");
-        config.put("jobmanager.rpc.port", Integer.toString(portProbe.getAsInt()));
+        config.put("jobmanager.rpc.port", Integer.toString(rpcPort));
         config.put("jobmanager.bind-host", "localhost");
         config.put("rest.address", "localhost");
         config.put("rest.bind-address", "localhost");

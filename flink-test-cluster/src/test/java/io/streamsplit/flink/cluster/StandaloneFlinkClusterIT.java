@@ -9,6 +9,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class StandaloneFlinkClusterIT {
 
@@ -27,13 +29,15 @@ class StandaloneFlinkClusterIT {
         assertThatThrownBy(() -> cluster.get("/overview")).isInstanceOf(UncheckedIOException.class);
     }
 
-    @Test
-    void startsAgainOnFreshPortsWhenAnotherProcessTakesTheRestPortFirst() throws Exception {
+    /** The first attempt's REST port (probe 0) or RPC port (probe 1) is held by another socket. */
+    @ParameterizedTest(name = "taken: probe {0}")
+    @ValueSource(ints = {0, 1})
+    void startsAgainOnFreshPortsWhenAnotherProcessTakesAPortFirst(int takenProbe) throws Exception {
         // another process binds the port between the probe and the JobManager's bind, as in a busy build
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("localhost"))) {
             AtomicInteger probes = new AtomicInteger();
             StandaloneFlinkCluster cluster = StandaloneFlinkCluster.builder()
-                    .portProbe(() -> probes.getAndIncrement() == 0 ? taken.getLocalPort() : freePort())
+                    .portProbe(() -> probes.getAndIncrement() == takenProbe ? taken.getLocalPort() : freePort())
                     .start();
             try {
                 assertThat(cluster.restPort()).isNotEqualTo(taken.getLocalPort());

@@ -6,14 +6,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.streamsplit.boot.job.RestPoller;
 import io.streamsplit.boot.job.StreamSplitJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
@@ -39,7 +37,7 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
     private volatile JobCheckpoints checkpoints;
     private MultiGauge lag;
     private MultiGauge offset;
-    private ScheduledExecutorService scheduler;
+    private @Nullable RestPoller poller;
 
     public StreamSplitMeters(
             KafkaSplitStates splits, StreamSplitJob job, JobProgress progress, List<String> sourceNames) {
@@ -180,34 +178,25 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
 
     @Override
     public synchronized void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "streamsplit-meters-" + job.jobName());
-            thread.setDaemon(true);
-            return thread;
+        poller = new RestPoller("streamsplit-meters-" + job.jobName(), REFRESH, () -> {
+            try {
+                refresh();
+            } catch (RuntimeException e) {
+                // the next refresh tries again; meters keep their last values
+            }
         });
-        scheduler.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        refresh();
-                    } catch (RuntimeException e) {
-                        // the next refresh tries again; meters keep their last values
-                    }
-                },
-                REFRESH.toMillis(),
-                REFRESH.toMillis(),
-                TimeUnit.MILLISECONDS);
     }
 
     @Override
     public synchronized void stop() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
+        if (poller != null) {
+            poller.stop();
+            poller = null;
         }
     }
 
     @Override
     public synchronized boolean isRunning() {
-        return scheduler != null;
+        return poller != null;
     }
 }

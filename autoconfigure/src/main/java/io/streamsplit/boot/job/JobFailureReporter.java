@@ -4,9 +4,6 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
@@ -33,7 +30,7 @@ final class JobFailureReporter implements AutoCloseable {
     private final FlinkRestClient rest;
     private final JobFailures failures;
     private final Set<String> reported = new HashSet<>();
-    private final ScheduledExecutorService scheduler;
+    private final RestPoller poller;
     private final @Nullable Consumer<JobStatus> onEnd;
     private long lastSeen;
 
@@ -52,12 +49,7 @@ final class JobFailureReporter implements AutoCloseable {
         this.jobId = jobId;
         this.rest = rest;
         this.failures = failures;
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "streamsplit-failures-" + jobName);
-            thread.setDaemon(true);
-            return thread;
-        });
-        scheduler.scheduleWithFixedDelay(this::poll, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        this.poller = new RestPoller("streamsplit-failures-" + jobName, INTERVAL, this::poll);
     }
 
     private void poll() {
@@ -86,7 +78,7 @@ final class JobFailureReporter implements AutoCloseable {
         }
         lastSeen = newest;
         if (onEnd != null && state != null && state.isGloballyTerminalState()) {
-            scheduler.shutdown(); // no further polls; not shutdownNow, which would interrupt this thread
+            poller.stop(); // no further polls
             onEnd.accept(state);
         }
     }
@@ -109,6 +101,6 @@ final class JobFailureReporter implements AutoCloseable {
 
     @Override
     public void close() {
-        scheduler.shutdownNow();
+        poller.stop();
     }
 }

@@ -64,6 +64,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private static final Pattern TASK_MANAGERS = Pattern.compile("\"taskmanagers\"\\s*:\\s*(\\d+)");
     private static final Pattern SLOTS = Pattern.compile("\"slots-total\"\\s*:\\s*(\\d+)");
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final Pattern STATE = Pattern.compile("\"state\"\\s*:\\s*\"([A-Z_]+)\"");
 
     private final Path workDir;
@@ -109,25 +110,6 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     /** Whether the JobManager JVM runs (an application cluster's ends when its application does). */
     public boolean isJobManagerAlive() {
         return processes.get(0).isAlive();
-    }
-
-    /**
-     * Whether the JobManager exited because one of {@code ports}, probed free for it, was taken meanwhile: its
-     * log has a {@code BindException} naming the port (not one of an application's own, which fails as it is).
-     */
-    boolean lostPortRace(int... ports) {
-        if (processes.isEmpty() || isJobManagerAlive()) {
-            return false;
-        }
-        try {
-            List<String> lines = Files.readAllLines(workDir.resolve("jobmanager.log"), StandardCharsets.UTF_8);
-            return lines.stream()
-                    .filter(line -> line.contains("BindException"))
-                    .anyMatch(line ->
-                            java.util.Arrays.stream(ports).anyMatch(port -> line.matches(".*\\D" + port + "(\\D.*)?")));
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     /** Waits up to {@code timeout} for the JobManager JVM to exit; its exit code, or -1 if it still runs. */
@@ -227,22 +209,17 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
     /** The raw body of a GET on the cluster's REST API, e.g. {@code get("/jobs/overview")}. */
     public String get(String path) {
-        return send("GET", path, HttpRequest.BodyPublishers.noBody(), Duration.ofSeconds(10), 200);
+        return send("GET", path, HttpRequest.BodyPublishers.noBody(), REQUEST_TIMEOUT, 200);
     }
 
     /** The raw body of a POST of {@code json} on the cluster's REST API, e.g. {@code post("/jobs/<id>/stop", …)}. */
     public String post(String path, String json) {
-        return send("POST", path, HttpRequest.BodyPublishers.ofString(json), Duration.ofSeconds(10), 200, 202);
+        return send("POST", path, HttpRequest.BodyPublishers.ofString(json), REQUEST_TIMEOUT, 200, 202);
     }
 
     /** Cancels job {@code jobId} ({@code PATCH /jobs/<id>?mode=cancel}); returns once the cluster accepted it. */
     public void cancel(String jobId) {
-        send(
-                "PATCH",
-                "/jobs/" + jobId + "?mode=cancel",
-                HttpRequest.BodyPublishers.noBody(),
-                Duration.ofSeconds(10),
-                202);
+        send("PATCH", "/jobs/" + jobId + "?mode=cancel", HttpRequest.BodyPublishers.noBody(), REQUEST_TIMEOUT, 202);
     }
 
     private String send(String method, String path, HttpRequest.BodyPublisher body, Duration timeout, int... expected) {

@@ -3,10 +3,12 @@ package io.streamsplit.flink.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,21 +115,22 @@ public final class StandaloneFlinkClusterBuilder {
                 int rpcPort = portProbe.getAsInt();
                 writeConfig(dir, restPort, rpcPort);
                 StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort, taskSlots, jobManager);
-                boolean lastAttempt = attempt == PORT_ATTEMPTS;
+                IllegalStateException notStarted = null;
                 try {
                     cluster.startProcesses(taskManagers, startTimeout, jobManagerHeap);
-                } catch (IllegalStateException notStarted) {
-                    if (lastAttempt || !cluster.lostPortRace(restPort, rpcPort)) {
-                        throw notStarted;
-                    }
+                } catch (IllegalStateException e) {
+                    notStarted = e;
                 }
-                if (!lastAttempt && cluster.lostPortRace(restPort, rpcPort)) {
+                if (attempt < PORT_ATTEMPTS && lostPortRace(cluster, dir, restPort, rpcPort)) {
                     cluster.close();
                     LOG.info(
                             "Another process took a port of the Flink JobManager in {} as it started (a"
                                     + " BindException in jobmanager.log); starting the cluster again on fresh ports",
                             dir);
                     continue;
+                }
+                if (notStarted != null) {
+                    throw notStarted;
                 }
                 LOG.info(
                         "Standalone Flink {} cluster up at {} ({} slots), work dir {}",
@@ -139,6 +142,22 @@ public final class StandaloneFlinkClusterBuilder {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start the standalone Flink test cluster", e);
+        }
+    }
+
+    /**
+     * Whether the JobManager exited because one of {@code ports}, probed free for it, was taken meanwhile: its
+     * log has a {@code BindException} naming the port (not one of an application's own, which fails as it is).
+     */
+    private static boolean lostPortRace(StandaloneFlinkCluster cluster, Path dir, int... ports) {
+        if (cluster.isJobManagerAlive()) {
+            return false;
+        }
+        try (Stream<String> lines = Files.lines(dir.resolve("jobmanager.log"), StandardCharsets.UTF_8)) {
+            return lines.filter(line -> line.contains("BindException"))
+                    .anyMatch(line -> Arrays.stream(ports).anyMatch(port -> line.matches(".*\\D" + port + "(\\D.*)?")));
+        } catch (IOException | UncheckedIOException e) {
+            return false;
         }
     }
 
@@ -215,7 +234,8 @@ public final class StandaloneFlinkClusterBuilder {
         return "'" + value.replace("'", "''") + "'";
     }
 
-    private static int freePort() {
+    /** A port no socket holds at this moment. */
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -3,7 +3,6 @@ package io.streamsplit.flink.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -37,7 +36,9 @@ class StandaloneFlinkClusterIT {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("localhost"))) {
             AtomicInteger probes = new AtomicInteger();
             StandaloneFlinkCluster cluster = StandaloneFlinkCluster.builder()
-                    .portProbe(() -> probes.getAndIncrement() == takenProbe ? taken.getLocalPort() : freePort())
+                    .portProbe(() -> probes.getAndIncrement() == takenProbe
+                            ? taken.getLocalPort()
+                            : StandaloneFlinkClusterBuilder.freePort())
                     .start();
             try {
                 assertThat(cluster.restPort()).isNotEqualTo(taken.getLocalPort());
@@ -59,13 +60,5 @@ class StandaloneFlinkClusterIT {
                 .doesNotContain("spring")
                 .doesNotContain("streamsplit")
                 .doesNotContain("kafka-clients");
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -16,6 +16,7 @@ class RestPollerTest {
     @Test
     void stopWaitsForThePollInFlightAndRunsNoMore() throws Exception {
         CountDownLatch polling = new CountDownLatch(1);
+        CountDownLatch answered = new CountDownLatch(1); // the HTTP exchange under way until counted down
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicBoolean finished = new AtomicBoolean();
         AtomicInteger polls = new AtomicInteger();
@@ -23,18 +24,25 @@ class RestPollerTest {
             polls.incrementAndGet();
             polling.countDown();
             try {
-                Thread.sleep(300); // an HTTP exchange under way
-                finished.set(true);
+                finished.set(answered.await(10, TimeUnit.SECONDS));
             } catch (InterruptedException e) {
                 interrupted.set(true);
             }
         });
         assertThat(polling.await(10, TimeUnit.SECONDS)).isTrue();
 
-        poller.stop();
+        Thread stopper = new Thread(poller::stop, "stopper");
+        stopper.start();
+        // waiting for the poll (or, if stop aborted it, already done)
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> stopper.getState() == Thread.State.TIMED_WAITING
+                        || stopper.getState() == Thread.State.TERMINATED);
+        answered.countDown();
+        stopper.join(10_000);
 
         assertThat(interrupted).as("the poll in flight was not interrupted").isFalse();
-        assertThat(finished).as("stop returned after the poll in flight").isTrue();
+        assertThat(finished).as("the poll in flight got its answer").isTrue();
+        assertThat(stopper.isAlive()).as("stop returned once the poll was done").isFalse();
         int after = polls.get();
         await().during(Duration.ofMillis(100))
                 .atMost(Duration.ofSeconds(1))

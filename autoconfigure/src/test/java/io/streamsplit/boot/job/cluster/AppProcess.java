@@ -39,7 +39,6 @@ final class AppProcess implements AutoCloseable {
                     "-Xmx384m",
                     "-Xss512k",
                     "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1",
                     "-Djava.io.tmpdir=" + tmp,
                     "-cp",
                     System.getProperty("java.class.path"),

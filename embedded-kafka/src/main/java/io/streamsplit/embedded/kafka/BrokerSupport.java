@@ -1,12 +1,15 @@
 package io.streamsplit.embedded.kafka;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -15,6 +18,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +59,39 @@ final class BrokerSupport {
                 TimeUnit.MILLISECONDS.sleep(50);
             }
         }
+    }
+
+    /** Finds a free port for a listener (the broker binds it later). */
+    interface PortProbe {
+        int freePort() throws IOException;
+    }
+
+    /** Formats {@code logDir} as a single-node KRaft cluster (a directory already formatted is left as it is). */
+    static void format(Path logDir, String clusterId, @Nullable Short transactionVersion) throws Exception {
+        Formatter formatter = new Formatter()
+                .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                .setNodeId(EmbeddedKafkaBroker.NODE_ID)
+                .setClusterId(clusterId)
+                .setDirectories(List.of(logDir.toString()))
+                .setMetadataLogDirectory(logDir.toString())
+                .setReleaseVersion(MetadataVersion.latestProduction())
+                .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
+                .setControllerListenerName("CONTROLLER")
+                .setIgnoreFormatted(true);
+        if (transactionVersion != null) {
+            formatter.setFeatureLevel(Feature.TRANSACTION_VERSION.featureName(), transactionVersion);
+        }
+        formatter.run();
+    }
+
+    /** Whether {@code failure} comes from a listener that could not bind its port. */
+    static boolean failedToBind(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.BindException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static int freePort() throws IOException {

@@ -1,8 +1,6 @@
 package io.streamsplit.embedded.kafka;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +22,6 @@ import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.metadata.storage.Formatter;
-import org.apache.kafka.server.common.Feature;
-import org.apache.kafka.server.common.MetadataVersion;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +51,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
     static final int NODE_ID = 1;
+    private static final int PORT_ATTEMPTS = 3;
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final int requestedPort;
@@ -63,6 +59,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final Map<String, String> brokerProperties;
     private final @Nullable Short transactionVersion;
     private final @Nullable BrokerSecurity security;
+    private final BrokerSupport.PortProbe ports;
 
     private @Nullable Path logDir;
     private boolean ownsLogDir;
@@ -78,6 +75,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         this.brokerProperties = new LinkedHashMap<>(builder.brokerProperties);
         this.transactionVersion = builder.transactionVersion;
         this.security = builder.security;
+        this.ports = builder.ports;
     }
 
     /** Starts building a broker; {@code builder().build().start()} gives one on a free port. */
@@ -95,6 +93,32 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         if (server != null) {
             return this;
         }
+        boolean firstStart = logDir == null;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce();
+            } catch (IllegalStateException e) {
+                // ports are probed free, then bound by Kafka: another process may take one in between
+                if (!firstStart
+                        || requestedPort != 0
+                        || !ownsLogDir
+                        || attempt == PORT_ATTEMPTS
+                        || !BrokerSupport.failedToBind(e)) {
+                    throw e;
+                }
+                LOG.warn(
+                        "Another process took a port of the embedded Kafka broker before it bound it ({});"
+                                + " starting again on new ports (attempt {} of {})",
+                        e.getMessage(),
+                        attempt + 1,
+                        PORT_ATTEMPTS);
+                BrokerSupport.deleteRecursively(logDir);
+                logDir = null;
+            }
+        }
+    }
+
+    private EmbeddedKafkaBroker startOnce() {
         try {
             if (logDir == null) {
                 prepareFirstStart();
@@ -104,8 +128,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                             port, controllerPort, internalPort, logDir, security, brokerProperties),
                     false);
             KafkaRaftServer raftServer = new KafkaRaftServer(config, Time.SYSTEM);
+            server = raftServer; // before startup: a start that fails half-way is shut down, not leaked
             raftServer.startup();
-            server = raftServer;
             BrokerSupport.awaitReady(clientProperties(), ADMIN_TIMEOUT);
             if (security != null) {
                 SecuritySetup.createScramUsers(this, security);
@@ -113,6 +137,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             LOG.info("Embedded Kafka broker (KRaft) is up at {} (log dir {})", bootstrapServers(), logDir);
             return this;
         } catch (IOException e) {
+            stopQuietly();
             throw new UncheckedIOException("Could not prepare the embedded Kafka broker's log directory " + logDir, e);
         } catch (Exception e) {
             stopQuietly();
@@ -279,24 +304,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             logDir = Files.createTempDirectory("streamsplit-kafka-");
             ownsLogDir = true;
         }
-        port = requestedPort != 0 ? requestedPort : BrokerSupport.freePort();
-        controllerPort = BrokerSupport.freePort();
-        internalPort = security != null ? BrokerSupport.freePort() : 0;
+        port = requestedPort != 0 ? requestedPort : ports.freePort();
+        controllerPort = ports.freePort();
+        internalPort = security != null ? ports.freePort() : 0;
         clusterId = Uuid.randomUuid().toString();
-        Formatter formatter = new Formatter()
-                .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
-                .setNodeId(NODE_ID)
-                .setClusterId(clusterId)
-                .setDirectories(List.of(logDir.toString()))
-                .setMetadataLogDirectory(logDir.toString())
-                .setReleaseVersion(MetadataVersion.latestProduction())
-                .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
-                .setControllerListenerName("CONTROLLER")
-                .setIgnoreFormatted(true);
-        if (transactionVersion != null) {
-            formatter.setFeatureLevel(Feature.TRANSACTION_VERSION.featureName(), transactionVersion);
-        }
-        formatter.run();
+        BrokerSupport.format(logDir, clusterId, transactionVersion);
     }
 
     private void stopQuietly() {
@@ -319,8 +331,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private @Nullable Short transactionVersion;
         private @Nullable BrokerSecurity security;
+        private BrokerSupport.PortProbe ports = BrokerSupport::freePort;
 
         private Builder() {}
+
+        /** How free ports are found (tests: a port taken between the probe and the bind). */
+        Builder ports(BrokerSupport.PortProbe ports) {
+            this.ports = ports;
+            return this;
+        }
 
         /**
          * Secures the client listener (SASL_PLAINTEXT, SSL or SASL_SSL, users, ACLs); see

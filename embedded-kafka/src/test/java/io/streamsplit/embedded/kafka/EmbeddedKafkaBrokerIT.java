@@ -3,12 +3,15 @@ package io.streamsplit.embedded.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -81,6 +84,27 @@ class EmbeddedKafkaBrokerIT {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build();
         assertThatThrownBy(broker::bootstrapServers).hasMessageContaining("call start() first");
         assertThatThrownBy(() -> EmbeddedKafkaBroker.builder().port(70000)).hasMessageContaining("port is 70000");
+    }
+
+    /**
+     * Ports are probed free and bound later by Kafka: another process may take one in between (seen in CI
+     * with brokers and Flink clusters starting side by side). The broker starts again on new ports.
+     */
+    @Test
+    void aPortTakenBetweenTheProbeAndTheBindIsReplaced() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("localhost"))) {
+            AtomicInteger probes = new AtomicInteger();
+            EmbeddedKafkaBroker.Builder builder = EmbeddedKafkaBroker.builder()
+                    .ports(() -> probes.getAndIncrement() == 0 ? taken.getLocalPort() : BrokerSupport.freePort());
+            try (EmbeddedKafkaBroker broker = builder.build().start()) {
+                assertThat(broker.port()).isNotEqualTo(taken.getLocalPort());
+                assertThat(probes.get()).as("a second pair of ports was probed").isEqualTo(4);
+                broker.createTopic("after-retry", 1);
+                try (Admin admin = Admin.create(broker.clientProperties())) {
+                    assertThat(admin.listTopics().names().get()).contains("after-retry");
+                }
+            }
+        }
     }
 
     static Properties producerProps(EmbeddedKafkaBroker broker, String transactionalId) {

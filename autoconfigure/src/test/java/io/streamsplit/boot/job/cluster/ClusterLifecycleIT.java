@@ -93,22 +93,41 @@ class ClusterLifecycleIT {
         }
     }
 
+    /**
+     * SIGTERM mid-stream with the default settings: the job keeps running; the rest of the ids arrive while
+     * no instance of the application runs, and the job reads and writes them; the next instance adopts
+     * the same run, which never restarted.
+     */
     @Test
-    void sigtermWithTheDefaultsThenRestartAdoptsTheRunningJob() throws Exception {
+    void sigtermThenInputWhileDownThenRestartAdoptsTheSameRun() throws Exception {
         try (Scenario scenario = new Scenario("sigterm")) {
             AppProcess first = scenario.app("a1", 1);
             scenario.awaitLine(first, SUBMITTED);
             String jobId = scenario.activeRun();
-            CompletableFuture<Void> sending = scenario.traffic.send(0, IDS, RATE);
-            scenario.awaitSent(IDS / 2);
+            String startedAt = JSON.readTree(cluster.get("/jobs/" + jobId))
+                    .path("start-time")
+                    .asText();
+            CompletableFuture<Void> sending = scenario.traffic.send(0, IDS / 2, RATE);
+            scenario.awaitSent(IDS / 4);
             first.sigterm();
             assertThat(first.log()).contains("keeps running on");
             assertThat(scenario.activeRuns()).containsExactly(jobId);
+            sending.get(2, TimeUnit.MINUTES);
+            scenario.traffic.send(IDS / 2, IDS, RATE).get(2, TimeUnit.MINUTES);
+            assertThat(scenario.traffic.awaitAll(IDS, Duration.ofSeconds(60)).lost())
+                    .as("ids sent while no instance ran, written by the job alone")
+                    .isZero();
             AppProcess second = scenario.app("a2", 1);
             double adopted = scenario.awaitLine(second, ADOPTED);
-            sending.get(2, TimeUnit.MINUTES);
+            JsonNode job = JSON.readTree(cluster.get("/jobs/" + jobId));
+            assertThat(job.path("state").asText()).isEqualTo("RUNNING");
+            assertThat(job.path("start-time").asText())
+                    .as("the same run, not restarted")
+                    .isEqualTo(startedAt);
             scenario.finish(
-                    "SIGTERM (graceful stop, default settings), start again", jobId, "adopt %.1f s".formatted(adopted));
+                    "SIGTERM mid-stream (default settings), input arrives while no instance runs, start again",
+                    jobId,
+                    "adopt %.1f s, job not restarted".formatted(adopted));
         }
     }
 
@@ -181,35 +200,6 @@ class ClusterLifecycleIT {
                     jobId,
                     String.join(", ", upgrades));
             assertThat(tally.versions()).containsOnlyKeys("v1", "v2", "v3");
-        }
-    }
-
-    @Test
-    void theJobKeepsRunningWhileTheApplicationIsDownAndIsAdoptedWithoutARestart() throws Exception {
-        try (Scenario scenario = new Scenario("down")) {
-            AppProcess first = scenario.app("a1", 1);
-            scenario.awaitLine(first, SUBMITTED);
-            String jobId = scenario.activeRun();
-            scenario.traffic.send(0, IDS / 2, RATE).get(2, TimeUnit.MINUTES);
-            first.sigterm();
-            // new input while no instance of the application runs: the job reads and writes it
-            scenario.traffic.send(IDS / 2, IDS, RATE).get(2, TimeUnit.MINUTES);
-            assertThat(scenario.traffic.awaitAll(IDS, Duration.ofSeconds(60)).lost())
-                    .isZero();
-            String startedAt = JSON.readTree(cluster.get("/jobs/" + jobId))
-                    .path("start-time")
-                    .asText();
-            AppProcess second = scenario.app("a2", 1);
-            double adopted = scenario.awaitLine(second, ADOPTED);
-            JsonNode job = JSON.readTree(cluster.get("/jobs/" + jobId));
-            assertThat(job.path("state").asText()).isEqualTo("RUNNING");
-            assertThat(job.path("start-time").asText())
-                    .as("the same run, not restarted")
-                    .isEqualTo(startedAt);
-            scenario.finish(
-                    "application down while the job runs and new input arrives, then started again",
-                    jobId,
-                    "adopt %.1f s, job not restarted".formatted(adopted));
         }
     }
 

@@ -155,9 +155,9 @@ final class BrokerSupport {
         props.put("share.coordinator.state.topic.replication.factor", "1");
         props.put("share.coordinator.state.topic.min.isr", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
-        // a lone controller has no one to show it is alive: without its no-op record (and a metadata log flush)
-        // every 500 ms an idle broker leaves the disk alone, and ten brokers side by side in a build do not
-        // queue their flushes behind each other (Kafka logged "exceptionally slow controller event" there)
+        // no no-op record (each a metadata log append and flush) every 500 ms: a lone controller has no one to
+        // prove its liveness to, so an idle broker leaves the disk alone, and ten brokers side by side in a
+        // build do not queue flushes behind each other (Kafka logged "exceptionally slow controller event")
         props.put("metadata.max.idle.interval.ms", "0");
         props.put("num.partitions", "1");
         props.putAll(brokerProperties);

@@ -115,11 +115,14 @@ class ClusterJobStateIT {
                     .contains("streamsplit.flink.job-name", "belongs to another application")
                     .contains(ClusterIdsApplication.class.getName(), OtherIdsApplication.class.getName());
 
+            // after a failed savepoint the application waits shutdown.timeout for the job to end (another
+            // instance upgrading it) before it reports the failure: 5 s instead of the default 30 s
             FailureAnalysis savepoint = job.failure(
                     ClusterIdsApplication.class,
                     2,
                     "streamsplit.flink.checkpointing.storage=",
-                    "streamsplit.flink.shutdown.savepoint-directory=file://" + notADirectory.resolve("savepoints"));
+                    "streamsplit.flink.shutdown.savepoint-directory=file://" + notADirectory.resolve("savepoints"),
+                    "streamsplit.flink.shutdown.timeout=5s");
             assertThat(savepoint.getDescription())
                     .contains("streamsplit.flink.upgrade-mode", "savepoint to upgrade", "keeps running unchanged");
 

@@ -266,6 +266,10 @@ class ApplicationModeIT {
                     "--streamsplit.flink.restart.attempts=100"));
             StandaloneFlinkCluster cluster = StandaloneFlinkCluster.builder()
                     .taskSlots(2)
+                    // as the shared session cluster: the killed TaskManager is found in about 2 s, not the
+                    // 15 s two failed heartbeat RPCs take at Flink's default 10 s interval
+                    .config("heartbeat.interval", "1000")
+                    .config("heartbeat.timeout", "5000")
                     .workDir(work.resolve("cluster-" + clusters.size()))
                     .application(ClusterIdsApplication.class.getName(), userLib, args.toArray(String[]::new))
                     .start();

@@ -112,14 +112,24 @@ public final class ClusterJobController {
             } else {
                 ClusterJob current = active.get(0);
                 stopOlderRuns(active.subList(1, active.size()));
-                JobLabels labels = jobs.labels(current.id());
-                requireSameOwner(current, labels);
                 if (!stopper.awaitSettled(current)) {
                     run = null; // it is being stopped (by another instance); look again
-                } else if (fingerprint.fingerprint().equals(labels.fingerprint())) {
-                    run = adopt(current, labels, fingerprint);
                 } else {
-                    run = upgrade(graph, fingerprint, current, labels);
+                    JobLabels labels = jobs.labels(current.id());
+                    requireSameOwner(current, labels);
+                    if (labels.fingerprint() == null && attempt < ATTEMPTS) {
+                        // a run another instance has just submitted: the cluster shows its configuration only once
+                        // it has initialized, and its REST cache may lag a few seconds; look again
+                        LOG.debug(
+                                "Flink job '{}' run {} shows no labels yet; looking again",
+                                identity.name(),
+                                current.id());
+                        run = null;
+                    } else if (fingerprint.fingerprint().equals(labels.fingerprint())) {
+                        run = adopt(current, labels, fingerprint);
+                    } else {
+                        run = upgrade(graph, fingerprint, current, labels);
+                    }
                 }
             }
             if (run != null) {
@@ -214,6 +224,9 @@ public final class ClusterJobController {
         for (ClusterJob run : jobs.read().active()) {
             if (identity.generation(run.id()) > ended.generation()) {
                 JobLabels labels = jobs.labels(run.id());
+                if (labels.fingerprint() == null) {
+                    return Optional.empty(); // still initializing: its configuration is not shown yet
+                }
                 return Optional.of(new ClusterRun(
                         connection.client(run.id()),
                         identity.generation(run.id()),

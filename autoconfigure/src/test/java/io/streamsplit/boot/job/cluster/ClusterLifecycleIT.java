@@ -142,7 +142,11 @@ class ClusterLifecycleIT {
             for (AppProcess app : List.of(one, two)) {
                 await().atMost(START)
                         .until(() -> app.log().contains(SUBMITTED) || app.log().contains(ADOPTED) || !app.isAlive());
-                outcomes.add(app.log().contains(SUBMITTED) ? "submitted" : "adopted");
+                String log = app.log();
+                outcomes.add(
+                        log.contains(SUBMITTED)
+                                ? "submitted"
+                                : log.contains(ADOPTED) ? "adopted" : app.name() + " exited:\n" + app.tail());
             }
             assertThat(outcomes)
                     .as("one instance submits, the other adopts")

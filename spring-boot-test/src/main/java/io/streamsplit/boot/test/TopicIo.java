@@ -1,30 +1,25 @@
 package io.streamsplit.boot.test;
 
+import io.streamsplit.embedded.kafka.CommittedRecords;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jspecify.annotations.Nullable;
 
@@ -126,37 +121,9 @@ final class TopicIo implements AutoCloseable {
     /** Every record in {@code topic} that a read_committed consumer sees, up to the end offsets as of now. */
     List<ReceivedRecord> read(String topic) {
         requireTopic(topic);
-        Properties props = new Properties();
-        props.putAll(client);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "streamsplit-test-" + UUID.randomUUID());
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<ReceivedRecord> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, CALL_TIMEOUT).stream()
-                    .map(info -> new TopicPartition(topic, info.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            // read_committed end offsets are the last stable offsets: open transactions are not waited for
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, CALL_TIMEOUT);
-            long deadline = System.nanoTime() + CALL_TIMEOUT.toNanos();
-            while (!caughtUp(consumer, end)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("Reading topic '" + topic + "' did not reach its end offsets " + end
-                            + " within " + CALL_TIMEOUT.toSeconds() + " s");
-                }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                    records.add(received(record));
-                }
-            }
-        }
-        return records;
-    }
-
-    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
-        return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+        return CommittedRecords.read(client, topic, CALL_TIMEOUT).stream()
+                .map(TopicIo::received)
+                .toList();
     }
 
     private static ReceivedRecord received(ConsumerRecord<byte[], byte[]> record) {

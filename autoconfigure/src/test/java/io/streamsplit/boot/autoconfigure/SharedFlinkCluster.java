@@ -1,6 +1,7 @@
 package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
+import io.streamsplit.flink.cluster.StandaloneFlinkClusterBuilder;
 
 /**
  * One standalone Flink session cluster for the remote-mode test classes of this module (they run one
@@ -26,16 +27,21 @@ public final class SharedFlinkCluster {
 
     private static StandaloneFlinkCluster cluster;
 
+    /**
+     * Tests only: 1 s / 5 s heartbeats, so a killed TaskManager is found in about a second (two failed
+     * heartbeat RPCs), not the ~15 s Flink's 10 s interval takes or its 50 s timeout.
+     */
+    public static StandaloneFlinkClusterBuilder fastHeartbeats(StandaloneFlinkClusterBuilder builder) {
+        return builder.config("heartbeat.interval", "1000").config("heartbeat.timeout", "5000");
+    }
+
     private SharedFlinkCluster() {}
 
     public static synchronized StandaloneFlinkCluster get() {
         if (cluster == null) {
-            cluster = StandaloneFlinkCluster.builder()
+            cluster = fastHeartbeats(StandaloneFlinkCluster.builder())
                     .taskManagers(2)
                     .taskSlots(2)
-                    // tests only: find a killed TaskManager in seconds, not after the 50 s default heartbeat timeout
-                    .config("heartbeat.interval", "1000")
-                    .config("heartbeat.timeout", "5000")
                     // the split endpoint and the autoscaler's view are as fresh as the REST metric store
                     .config("metrics.fetcher.update-interval", "500 ms")
                     // a standalone resource manager waits for TaskManagers only during its start-up period (by

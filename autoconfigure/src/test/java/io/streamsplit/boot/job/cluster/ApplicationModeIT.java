@@ -3,6 +3,7 @@ package io.streamsplit.boot.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import java.io.File;
@@ -264,12 +265,8 @@ class ApplicationModeIT {
                             + work.resolve("checkpoints").toUri(),
                     "--streamsplit.flink.restart.delay=500ms",
                     "--streamsplit.flink.restart.attempts=100"));
-            StandaloneFlinkCluster cluster = StandaloneFlinkCluster.builder()
+            StandaloneFlinkCluster cluster = SharedFlinkCluster.fastHeartbeats(StandaloneFlinkCluster.builder())
                     .taskSlots(2)
-                    // as the shared session cluster: the killed TaskManager is found in about 2 s, not the
-                    // 15 s two failed heartbeat RPCs take at Flink's default 10 s interval
-                    .config("heartbeat.interval", "1000")
-                    .config("heartbeat.timeout", "5000")
                     .workDir(work.resolve("cluster-" + clusters.size()))
                     .application(ClusterIdsApplication.class.getName(), userLib, args.toArray(String[]::new))
                     .start();

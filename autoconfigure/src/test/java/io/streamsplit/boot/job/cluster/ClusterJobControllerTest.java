@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -113,8 +114,8 @@ class ClusterJobControllerTest {
     }
 
     private String labels() {
-        Map<String, String> values = new java.util.LinkedHashMap<>(
-                JobLabels.of(JOB, FINGERPRINT, OWNER).values());
+        Map<String, String> values =
+                new LinkedHashMap<>(JobLabels.of(JOB, FINGERPRINT, OWNER).values());
         values.put(JobLabels.INSTANCE, "4242@other-host");
         return values.entrySet().stream()
                 .map(entry -> "\"" + entry.getKey() + "\":\"" + entry.getValue() + "\"")

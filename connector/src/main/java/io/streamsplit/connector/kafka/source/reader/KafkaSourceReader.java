@@ -11,6 +11,7 @@ import io.streamsplit.connector.kafka.source.enumerator.PartitionsRemovedEvent;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplitState;
 import io.streamsplit.connector.kafka.trace.RecordTracer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -51,8 +52,10 @@ public final class KafkaSourceReader<T, OUT>
         extends SingleThreadMultiplexSourceReaderBase<
                 KafkaRecordRun, OUT, KafkaPartitionSplit, KafkaPartitionSplitState> {
 
-    /** Retriable commit failures (coordinator not known yet, rebalancing) stay at DEBUG until this many in a row. */
+    /** Retriable commit failures (coordinator not known yet, rebalancing) stay at DEBUG until this many in a row */
     static final int COMMIT_FAILURES_BEFORE_WARNING = 3;
+    /** and failing this long: at a checkpoint every 100 ms, three fail before a new group's coordinator loads. */
+    static final Duration COMMIT_FAILURE_GRACE = Duration.ofSeconds(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceReader.class);
     /** What one fetch of a reader may carry when the user has not sized it, shared among its partitions. */
@@ -108,6 +111,8 @@ public final class KafkaSourceReader<T, OUT>
     private final SortedMap<Long, Map<TopicPartition, Long>> offsetsToCommit = new TreeMap<>();
     /** Written by commit callbacks on the fetcher thread only. */
     private int commitFailuresInARow;
+
+    private long commitFailingSince;
 
     private final @Nullable AdjustableRateLimiter<KafkaPartitionSplit> limiter;
     private final SerializableSupplier<KafkaMetadata> metadataFactory;
@@ -327,8 +332,12 @@ public final class KafkaSourceReader<T, OUT>
         ((KafkaSourceFetcherManager) splitFetcherManager).commitOffsets(commit, (committed, error) -> {
             if (error != null) {
                 metrics.recordCommitFailed();
-                commitFailuresInARow++;
-                if (error instanceof RetriableException && commitFailuresInARow < COMMIT_FAILURES_BEFORE_WARNING) {
+                if (commitFailuresInARow++ == 0) {
+                    commitFailingSince = System.nanoTime();
+                }
+                if (error instanceof RetriableException
+                        && (commitFailuresInARow < COMMIT_FAILURES_BEFORE_WARNING
+                                || System.nanoTime() - commitFailingSince < COMMIT_FAILURE_GRACE.toNanos())) {
                     // e.g. the group coordinator is not known yet right after start: the next checkpoint commits
                     LOG.debug(
                             "Source {}: offsets of checkpoint {} not committed yet ({}); the next checkpoint"

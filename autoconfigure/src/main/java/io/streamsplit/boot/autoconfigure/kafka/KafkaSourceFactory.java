@@ -239,6 +239,9 @@ public final class KafkaSourceFactory {
     }
 
     private static StartingOffsets startingOffsets(KafkaSourceProperties source, String p) {
+        if (source.getStartingOffsets() == null) {
+            return StartingOffsets.defaultFor(source.getGroupId(), source.effectiveOnMissingCommit());
+        }
         return switch (source.getStartingOffsets()) {
             case EARLIEST -> StartingOffsets.earliest();
             case LATEST -> StartingOffsets.latest();

@@ -35,8 +35,12 @@ public class KafkaSourceProperties {
     /** Consumer group id; offsets are committed to it on every completed checkpoint (for monitoring). */
     private @Nullable String groupId;
 
-    /** Where a new job starts reading. */
-    private StartingOffsetsMode startingOffsets = StartingOffsetsMode.EARLIEST;
+    /**
+     * Where a new job starts reading (a job resumed from its state continues from its offsets). Unset: with a
+     * group-id, the group's committed offsets (partitions without a commit per on-missing-commit), as a Kafka
+     * consumer continues where its group stopped; without one, earliest.
+     */
+    private @Nullable StartingOffsetsMode startingOffsets;
 
     /** Record time to start from when starting-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
     private @Nullable Instant startingTimestamp;
@@ -48,8 +52,8 @@ public class KafkaSourceProperties {
     private @Nullable OffsetResetStrategy onOffsetOutOfRange;
 
     /**
-     * Where starting-offsets 'committed' starts a partition the consumer group has no commit for: earliest,
-     * latest or fail. Unset: earliest.
+     * Where starting-offsets 'committed' (the default with a group-id) starts a partition the consumer group has
+     * no commit for: earliest, latest or fail. Unset: earliest.
      */
     private @Nullable OffsetResetStrategy onMissingCommit;
 
@@ -184,11 +188,11 @@ public class KafkaSourceProperties {
         this.groupId = groupId;
     }
 
-    public StartingOffsetsMode getStartingOffsets() {
+    public @Nullable StartingOffsetsMode getStartingOffsets() {
         return startingOffsets;
     }
 
-    public void setStartingOffsets(StartingOffsetsMode startingOffsets) {
+    public void setStartingOffsets(@Nullable StartingOffsetsMode startingOffsets) {
         this.startingOffsets = startingOffsets;
     }
 

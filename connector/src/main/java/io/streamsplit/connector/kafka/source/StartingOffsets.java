@@ -58,6 +58,16 @@ public final class StartingOffsets implements Serializable {
         this.fallback = fallback;
     }
 
+    /**
+     * Where a source starts when no starting offsets are set: with a consumer group ({@code groupId} not
+     * {@code null}), the group's committed offsets, partitions without a commit from {@code whenMissing}, so
+     * that a job started without its state continues where its group stopped, as a Kafka consumer does;
+     * without a group, the earliest offsets.
+     */
+    public static StartingOffsets defaultFor(@Nullable String groupId, OffsetResetStrategy whenMissing) {
+        return groupId != null ? committed(whenMissing) : earliest();
+    }
+
     /** The earliest offset still in the log. */
     public static StartingOffsets earliest() {
         return new StartingOffsets(Kind.EARLIEST, null, -1, null, null);

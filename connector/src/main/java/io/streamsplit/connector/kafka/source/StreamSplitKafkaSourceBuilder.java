@@ -50,7 +50,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     private @Nullable String name;
     private @Nullable Subscription subscription;
-    private StartingOffsets startingOffsets = StartingOffsets.earliest();
+    private @Nullable StartingOffsets startingOffsets;
     private @Nullable StoppingOffsets stoppingOffsets;
     private @Nullable OffsetResetStrategy offsetResetStrategy;
     private Duration discoveryInterval = Duration.ZERO;
@@ -159,7 +159,12 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                 InvalidKafkaSourceException.requireText(groupId, Setting.GROUP_ID, "group id"));
     }
 
-    /** Where a new job starts; default {@link StartingOffsets#earliest()}. */
+    /**
+     * Where a new job starts (a job restored from a checkpoint continues from its offsets). Default
+     * {@link StartingOffsets#defaultFor}: with a group id, the group's committed offsets (partitions without a
+     * commit from the offset reset strategy), so that a job started again without its state continues where
+     * its group stopped, as a Kafka consumer does; without one, {@link StartingOffsets#earliest()}.
+     */
     public StreamSplitKafkaSourceBuilder<T> setStartingOffsets(StartingOffsets startingOffsets) {
         this.startingOffsets = Objects.requireNonNull(startingOffsets, "startingOffsets");
         return this;
@@ -316,7 +321,8 @@ public final class StreamSplitKafkaSourceBuilder<T> {
 
     /** Checks the settings and builds the source. */
     public StreamSplitKafkaSource<T> build() {
-        sanityCheck();
+        StartingOffsets startingOffsets = startingOffsets();
+        sanityCheck(startingOffsets);
         String groupId = properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG);
         OffsetResetStrategy reset = KafkaClientConfigs.resetStrategy(properties, offsetResetStrategy);
         KafkaSubscription chosen = Objects.requireNonNull(subscription).subscription(); // sanityCheck: one is set
@@ -347,8 +353,17 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         return new StreamSplitKafkaSource<>(config, ElementMapping.elementsOnly(), Objects.requireNonNull(elementType));
     }
 
+    /** The starting offsets as set, else the default: committed with a group id, earliest without. */
+    private StartingOffsets startingOffsets() {
+        return startingOffsets != null
+                ? startingOffsets
+                : StartingOffsets.defaultFor(
+                        properties.getProperty(ConsumerConfig.GROUP_ID_CONFIG),
+                        KafkaClientConfigs.resetStrategy(properties, offsetResetStrategy));
+    }
+
     /** Every rule the settings must satisfy together, each failing with the setting it is about. */
-    private void sanityCheck() {
+    private void sanityCheck(StartingOffsets startingOffsets) {
         InvalidKafkaSourceException.requireSet(
                 subscription != null,
                 Setting.TOPICS,

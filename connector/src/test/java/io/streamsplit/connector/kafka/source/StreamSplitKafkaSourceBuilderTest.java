@@ -32,6 +32,35 @@ class StreamSplitKafkaSourceBuilderTest {
                 .hasMessageContaining("setTopicPattern(x)");
     }
 
+    /**
+     * Without starting offsets, a source with a consumer group continues where the group stopped (its
+     * committed offsets, partitions without a commit from the reset strategy), as a Kafka consumer does:
+     * a job started again without its state does not read its topics from the start. Without a group it
+     * reads from the earliest offsets.
+     */
+    @Test
+    void aGroupIdMakesTheCommittedOffsetsTheDefaultStart() {
+        assertThat(valid().build().startingOffsets().kind()).isEqualTo(StartingOffsets.Kind.EARLIEST);
+
+        StartingOffsets withGroup = valid().setGroupId("orders-app").build().startingOffsets();
+        assertThat(withGroup.kind()).isEqualTo(StartingOffsets.Kind.COMMITTED);
+        assertThat(withGroup.missingCommitStrategy()).isEqualTo(OffsetResetStrategy.EARLIEST);
+        assertThat(valid().setGroupId("orders-app")
+                        .setOffsetResetStrategy(OffsetResetStrategy.LATEST)
+                        .build()
+                        .startingOffsets()
+                        .missingCommitStrategy())
+                .as("a partition without a commit follows the reset strategy")
+                .isEqualTo(OffsetResetStrategy.LATEST);
+        assertThat(valid().setGroupId("orders-app")
+                        .setStartingOffsets(StartingOffsets.earliest())
+                        .build()
+                        .startingOffsets()
+                        .kind())
+                .as("set explicitly, it wins")
+                .isEqualTo(StartingOffsets.Kind.EARLIEST);
+    }
+
     @Test
     void missingPiecesNameWhatToCall() {
         assertThatThrownBy(() -> StreamSplitKafkaSource.<String>builder()

@@ -22,12 +22,10 @@ public class KafkaSplitsEndpoint {
 
     private final KafkaSplitStates splits;
     private final StreamSplitJob job;
-    private final @Nullable String savepointDirectory;
 
-    public KafkaSplitsEndpoint(KafkaSplitStates splits, StreamSplitJob job, @Nullable String savepointDirectory) {
+    public KafkaSplitsEndpoint(KafkaSplitStates splits, StreamSplitJob job) {
         this.splits = splits;
         this.job = job;
-        this.savepointDirectory = savepointDirectory;
     }
 
     @ReadOperation
@@ -54,7 +52,7 @@ public class KafkaSplitsEndpoint {
             return Map.of("error", "no running job");
         }
         JobClient client = job.submission().join();
-        String path = client.triggerSavepoint(savepointDirectory, SavepointFormatType.CANONICAL)
+        String path = client.triggerSavepoint(job.savepointDirectory(), SavepointFormatType.CANONICAL)
                 .get(5, TimeUnit.MINUTES);
         return Map.of("savepoint", path, "jobId", client.getJobID().toString());
     }

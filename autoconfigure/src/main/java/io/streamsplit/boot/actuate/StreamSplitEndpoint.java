@@ -44,7 +44,6 @@ public class StreamSplitEndpoint {
     private final KafkaSplitStates splits;
     private final JobProgress progress;
     private final StreamSplitProperties properties;
-    private final @Nullable String savepointDirectory;
     private final Supplier<Map<String, StreamSplitKafkaSource<?>>> built;
     private final SourceControls controls;
     private final Supplier<Map<String, Object>> sinkFreshness;
@@ -55,7 +54,6 @@ public class StreamSplitEndpoint {
             KafkaSplitStates splits,
             JobProgress progress,
             StreamSplitProperties properties,
-            @Nullable String savepointDirectory,
             Supplier<Map<String, Object>> sinkFreshness) {
         this.built = built;
         this.sinkFreshness = sinkFreshness;
@@ -64,7 +62,6 @@ public class StreamSplitEndpoint {
         this.splits = splits;
         this.progress = progress;
         this.properties = properties;
-        this.savepointDirectory = savepointDirectory;
     }
 
     @ReadOperation
@@ -179,7 +176,7 @@ public class StreamSplitEndpoint {
         result.put("operation", operation);
         try {
             switch (operation) {
-                case "stop" -> result.put("savepoint", job.commands().stopWithSavepoint(savepointDirectory));
+                case "stop" -> result.put("savepoint", job.commands().stopWithSavepoint(job.savepointDirectory()));
                 case "start" -> result.put("jobId", submitted(job.commands().startFromSavepoint(null)));
                 case "rescale" -> {
                     if (parallelism == null) {
@@ -187,7 +184,7 @@ public class StreamSplitEndpoint {
                                 "rescale needs a parallelism, e.g. {\"operation\":\"rescale\",\"parallelism\":4}",
                                 "missing parallelism");
                     }
-                    result.put("savepoint", job.commands().rescale(parallelism, savepointDirectory));
+                    result.put("savepoint", job.commands().rescale(parallelism, job.savepointDirectory()));
                     result.put("jobId", submitted(job.submission()));
                     result.put("parallelism", parallelism);
                 }
@@ -208,8 +205,9 @@ public class StreamSplitEndpoint {
             throw new IllegalStateException(
                     "Could not " + operation + " Flink job '" + job.jobName() + "': "
                             + e.getMessage()
-                            + (operation.equals("stop") && savepointDirectory == null
-                                    ? " (no savepoint directory: set streamsplit.flink.shutdown.savepoint-directory)"
+                            + (operation.equals("stop") && job.savepointDirectory() == null
+                                    ? " (no savepoint directory: set streamsplit.flink.checkpointing.storage or"
+                                            + " streamsplit.flink.shutdown.savepoint-directory)"
                                     : ""),
                     e);
         }

@@ -3,6 +3,7 @@ package io.streamsplit.boot.actuate;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaProblem;
 import io.streamsplit.boot.job.StreamSplitJob;
+import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +29,10 @@ import org.springframework.boot.health.contributor.Status;
  * flight and the operator it waits on, the latest failure in StreamSplit's words, or a problem of the
  * Kafka startup check ({@code startup-check.mode: warn}). RESTARTING is OUT_OF_SERVICE (DOWN past the
  * grace period without any checkpoint), FAILED and a cancel from outside DOWN, a stop by the application
- * OUT_OF_SERVICE. Values are read when health is asked; restarts in-process in embedded mode, else
+ * OUT_OF_SERVICE. On a cluster, what the application last saw there comes first: a cluster that has not
+ * answered for {@code streamsplit.health.unreachable-grace}, a job the cluster no longer lists (being put
+ * back), one cancelled outside or failed for good, or a run the application must not touch are DOWN.
+ * Values are read when health is asked; restarts in-process in embedded mode, else
  * from Flink's REST API (its metrics are up to {@code metrics.fetcher.update-interval} old). Never
  * shows client properties.
  */
@@ -43,6 +47,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     private final JobProgress progress;
     private final Supplier<List<KafkaProblem>> startupProblems;
     private final Duration startupGrace;
+    private final Duration unreachableGrace;
     private final Supplier<Map<String, Object>> sinkFreshness;
 
     public StreamSplitHealthIndicator(
@@ -53,8 +58,10 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
             JobProgress progress,
             Supplier<List<KafkaProblem>> startupProblems,
             Duration startupGrace,
+            Duration unreachableGrace,
             Supplier<Map<String, Object>> sinkFreshness) {
         this.startupGrace = startupGrace;
+        this.unreachableGrace = unreachableGrace;
         this.sinkFreshness = sinkFreshness;
         this.job = job;
         this.flink = flink;
@@ -114,6 +121,16 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         String jobId = client.getJobID().toString();
         health.withDetail("jobId", jobId);
         Instant now = Instant.now();
+        ClusterJobKeeper.Status seen = job.clusterStatus();
+        if (seen != null) {
+            String problem = seen.problem(now, unreachableGrace, job.target());
+            if (problem != null) {
+                return health.down()
+                        .withDetail("reason", problem)
+                        .withDetail("seenAt", seen.at().toString())
+                        .build();
+            }
+        }
         try {
             JobStatus status = client.getJobStatus().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             health.withDetail("status", status.name());
@@ -137,7 +154,15 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                 }
             }
         } catch (Exception e) {
-            health.unknown().withDetail("error", "could not read the job's state: " + e);
+            String unreachable = seen == null ? null : seen.unreachableFor(now);
+            health.unknown()
+                    .withDetail(
+                            "error",
+                            unreachable == null
+                                    ? "could not read the job's state: " + e
+                                    : job.target() + " is " + unreachable + " (DOWN after "
+                                            + unreachableGrace.toSeconds() + " s,"
+                                            + " streamsplit.health.unreachable-grace): " + e);
         }
         return health.build();
     }

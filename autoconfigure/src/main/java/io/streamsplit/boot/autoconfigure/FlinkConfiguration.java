@@ -12,6 +12,7 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.remote.JobJars;
+import io.streamsplit.boot.job.EmbeddedCheckpoints;
 import io.streamsplit.boot.job.StaleCheckpointCheck;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.nio.file.Path;
@@ -42,14 +43,22 @@ class FlinkConfiguration {
             KafkaClientProperties clientProperties) {
         FlinkProperties flink = properties.getFlink();
         UnitlessDurations.check(properties, environment);
-        return FlinkJobDefinition.of(
+        FlinkJobDefinition definition = EmbeddedCheckpoints.define(
                 flink,
-                environment,
-                new StaleCheckpointCheck(
-                        properties.getKafka(),
-                        flink.getCheckpointing().getOnStaleCheckpoint(),
-                        bootstrapServers,
-                        clientProperties));
+                FlinkJobDefinition.name(flink, environment),
+                bootstrapServers,
+                clientProperties,
+                properties.getKafka().getStartupCheck().getTimeout());
+        StaleCheckpointCheck policy = new StaleCheckpointCheck(
+                properties.getKafka(),
+                flink.getCheckpointing().getOnStaleCheckpoint(),
+                bootstrapServers,
+                clientProperties);
+        if (flink.getRestorePath() != null) {
+            policy.checkRestorePath(flink.getRestorePath());
+        }
+        EmbeddedCheckpoints.resume(definition, flink, policy);
+        return definition;
     }
 
     @Bean

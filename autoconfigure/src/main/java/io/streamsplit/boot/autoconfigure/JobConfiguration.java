@@ -15,9 +15,11 @@ import io.streamsplit.boot.job.cluster.ClusterStart;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * The job: built from the {@code StreamSplitPipeline} beans and submitted after startup, its failures
@@ -42,7 +44,7 @@ class JobConfiguration {
         FlinkProperties flink = properties.getFlink();
         return new StreamSplitJob(
                 flink,
-                job.name(),
+                job,
                 streamExecutionEnvironment,
                 beanFactory,
                 () -> new DefaultPipelineContext(streamExecutionEnvironment, beanFactory, sources, sinks),
@@ -51,6 +53,15 @@ class JobConfiguration {
                 failures,
                 cluster.getIfAvailable(),
                 clusterStart.getIfAvailable());
+    }
+
+    /**
+     * The job's shutdown phase waits as long as {@code streamsplit.flink.shutdown.timeout} lets the stop take
+     * (a savepoint), not only Spring's per-phase timeout.
+     */
+    @Bean
+    static BeanPostProcessor streamSplitShutdownPhaseTimeout(Environment environment) {
+        return new ShutdownPhaseTimeout(environment);
     }
 
     /** Where the job runs, for messages: "the Flink cluster at host:port" or "the embedded Flink MiniCluster". */

@@ -7,18 +7,22 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.PropertiesStreamSplitK
 import io.streamsplit.boot.autoconfigure.kafka.connection.StreamSplitKafkaConnectionDetails;
 import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * Where Kafka is and how to reach it: the connection details (Spring Boot's when spring-boot-kafka
@@ -48,13 +52,14 @@ class KafkaConnectionConfiguration {
             ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
             ObjectProvider<SslBundles> sslBundles) {
         EmbeddedKafkaDevBroker broker = devBroker.getIfAvailable();
-        Supplier<String> servers = broker == null ? null : broker::bootstrapServers;
+        Supplier<String> servers = broker == null || !broker.allowed() ? null : broker::bootstrapServers;
         return new PropertiesStreamSplitKafkaConnectionDetails(
                 kafka.getBootstrapServers(),
                 kafka.getSslBundle(),
                 environment,
                 boot,
                 servers,
+                broker == null ? null : broker.whyNotStarted(),
                 sslBundles::getIfAvailable);
     }
 
@@ -122,16 +127,28 @@ class KafkaConnectionConfiguration {
         }
     }
 
-    /** Dev mode: an in-JVM broker when streamsplit-embedded-kafka is on the classpath and no Kafka is configured. */
+    /**
+     * Dev mode: an in-JVM broker when streamsplit-embedded-kafka is on the classpath and no Kafka is configured,
+     * in a development run or when {@code streamsplit.kafka.embedded.enabled=true} asks for it.
+     */
     @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(EmbeddedKafkaBroker.class)
-    @ConditionalOnProperty(name = "streamsplit.kafka.embedded.enabled", havingValue = "true", matchIfMissing = true)
     static final class EmbeddedKafkaDevModeConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        EmbeddedKafkaDevBroker embeddedKafkaDevBroker(StreamSplitProperties properties) {
-            return new EmbeddedKafkaDevBroker(properties.getKafka());
+        EmbeddedKafkaDevBroker embeddedKafkaDevBroker(
+                StreamSplitProperties properties, ConfigurableListableBeanFactory beanFactory) {
+            List<Class<?>> applications = Arrays.stream(
+                            beanFactory.getBeanNamesForAnnotation(SpringBootConfiguration.class))
+                    .map(beanFactory::getType)
+                    .filter(Objects::nonNull)
+                    .<Class<?>>map(ClassUtils::getUserClass)
+                    .toList();
+            // a context without an application class (a test's context runner) counts as development
+            return new EmbeddedKafkaDevBroker(
+                    properties.getKafka(),
+                    applications.isEmpty() || applications.stream().anyMatch(EmbeddedKafkaDevBroker::isDevelopmentRun));
         }
     }
 }

@@ -80,6 +80,20 @@ public class StreamSplitProperties {
         /** The job is DOWN when no checkpoint completed for this long. Unset: five checkpoint intervals, at least one minute. */
         private @Nullable Duration maxCheckpointAge;
 
+        /**
+         * How long the Flink cluster (remote mode) may not answer before the job is DOWN: the application can
+         * neither see nor keep its job meanwhile.
+         */
+        private Duration unreachableGrace = Duration.ofSeconds(30);
+
+        public Duration getUnreachableGrace() {
+            return unreachableGrace;
+        }
+
+        public void setUnreachableGrace(Duration unreachableGrace) {
+            this.unreachableGrace = unreachableGrace;
+        }
+
         public Duration getStartupGrace() {
             return startupGrace;
         }

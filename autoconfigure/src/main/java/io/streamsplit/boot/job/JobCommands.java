@@ -1,6 +1,7 @@
 package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.job.cluster.JobIdentity;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -88,7 +89,6 @@ public final class JobCommands {
         if (savepoint == null) {
             throw new IllegalStateException("the job was not stopped from the endpoint; nothing to start");
         }
-        requireRestartable(savepoint);
         if (parallelism != null) {
             if (parallelism < 1) {
                 throw new IllegalStateException("parallelism " + parallelism + " is not positive");
@@ -102,7 +102,7 @@ public final class JobCommands {
         }
         StreamGraph graph = job.buildGraph();
         if (embedded) {
-            graph.setJobId(new JobID()); // a run is a new Flink job
+            graph.setJobId(nextRun()); // a run is a new Flink job
         }
         operatorSavepoint = null;
         LOG.info(
@@ -113,9 +113,23 @@ public final class JobCommands {
         return job.startRun(graph, savepoint);
     }
 
+    /**
+     * The id of the embedded job's next run: the next generation of its {@link JobIdentity} when it has one
+     * (checkpoints kept in storage, where the next start of the application looks for every generation's),
+     * else a new id.
+     */
+    private JobID nextRun() {
+        JobIdentity identity = JobIdentity.of(job.jobName());
+        JobID previous = job.submission().isCompletedExceptionally()
+                ? null
+                : job.submission().join().getJobID();
+        return previous != null && identity.owns(previous)
+                ? identity.jobId(identity.generation(previous) + 1)
+                : new JobID();
+    }
+
     /** Stops the job with a savepoint and starts it again from there at {@code parallelism}; returns the savepoint. */
     public synchronized String rescale(int parallelism, @Nullable String directory) throws Exception {
-        requireRestartable("<the savepoint>");
         requireSlots(parallelism);
         String savepoint = stopWithSavepoint(directory);
         startFromSavepoint(parallelism);
@@ -150,15 +164,6 @@ public final class JobCommands {
                     + " task slots and the embedded cluster has " + slots
                     + "; rescale to at most " + slots + ", or start the application with"
                     + " streamsplit.flink.embedded.task-slots=" + parallelism);
-        }
-    }
-
-    private void requireRestartable(String savepoint) {
-        if (!job.onCluster() && flink.getCheckpointing().getStorage() != null) {
-            // embedded, the job keeps one id across runs so that a restarted app finds its checkpoints; a second
-            // run in this app would need another id, and the next app start would resume from the older one
-            throw new IllegalStateException("with streamsplit.flink.checkpointing.storage the embedded job is resumed"
-                    + " by restarting the application with streamsplit.flink.restore-path=" + savepoint);
         }
     }
 }

@@ -4,8 +4,6 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.function.Consumer;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -15,9 +13,7 @@ import org.slf4j.LoggerFactory;
  * Reads the running job's exception history (Flink REST, every few seconds) and logs each new cause
  * once, in the application's terms: one ERROR line naming the source or sink, the property, the
  * value and the fix when it is a Kafka problem StreamSplit can name, the root cause otherwise. The
- * stack trace goes to DEBUG; the same cause again (the next restart) only to DEBUG. With an
- * {@code onEnd} callback it also reads the job's state and calls it once when the run has ended, for
- * a run on a cluster that the application does not hold a blocking handle on.
+ * stack trace goes to DEBUG; the same cause again (the next restart) only to DEBUG.
  */
 final class JobFailureReporter implements AutoCloseable {
 
@@ -31,20 +27,9 @@ final class JobFailureReporter implements AutoCloseable {
     private final JobFailures failures;
     private final Set<String> reported = new HashSet<>();
     private final RestPoller poller;
-    private final @Nullable Consumer<JobStatus> onEnd;
     private long lastSeen;
 
     JobFailureReporter(String jobName, String jobId, FlinkRestClient rest, JobFailures failures) {
-        this(jobName, jobId, rest, failures, null);
-    }
-
-    JobFailureReporter(
-            String jobName,
-            String jobId,
-            FlinkRestClient rest,
-            JobFailures failures,
-            @Nullable Consumer<JobStatus> onEnd) {
-        this.onEnd = onEnd;
         this.jobName = jobName;
         this.jobId = jobId;
         this.rest = rest;
@@ -54,12 +39,8 @@ final class JobFailureReporter implements AutoCloseable {
 
     private void poll() {
         JsonNode entries;
-        JobStatus state = null;
         try {
             entries = rest.exceptions(jobId).path("exceptionHistory").path("entries");
-            if (onEnd != null) {
-                state = JobStatus.valueOf(rest.job(jobId).path("state").asText());
-            }
         } catch (Exception e) {
             return; // the cluster is busy or gone; the next poll tries again
         }
@@ -77,10 +58,6 @@ final class JobFailureReporter implements AutoCloseable {
             }
         }
         lastSeen = newest;
-        if (onEnd != null && state != null && state.isGloballyTerminalState()) {
-            poller.stop(); // no further polls
-            onEnd.accept(state);
-        }
     }
 
     /** Logs {@code stacktrace} once per distinct cause; returns the line it logged (or would have). */

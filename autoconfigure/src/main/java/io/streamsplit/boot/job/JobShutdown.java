@@ -2,11 +2,14 @@ package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkShutdownProperties;
+import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * What the application's shutdown does to its job, per {@code streamsplit.flink.shutdown.job}: keep it
  * running (on a cluster; the next start adopts it), stop it with a savepoint (the next start resumes
  * from it), or cancel it (its latest retained checkpoint is where the next start resumes). Says in one
- * line what it did.
+ * line what it did, and on a cluster only what it knows: a job it last saw running keeps running.
+ * All of it within {@code streamsplit.flink.shutdown.timeout} from the moment the stop began.
  */
 final class JobShutdown {
 
@@ -24,39 +28,45 @@ final class JobShutdown {
     private final String jobName;
     private final String target;
     private final boolean onCluster;
+    private final @Nullable String savepointDirectory;
 
-    JobShutdown(FlinkProperties flink, String jobName, String target, boolean onCluster) {
+    JobShutdown(
+            FlinkProperties flink,
+            String jobName,
+            String target,
+            boolean onCluster,
+            @Nullable String savepointDirectory) {
         this.flink = flink;
         this.jobName = jobName;
         this.target = target;
         this.onCluster = onCluster;
+        this.savepointDirectory = savepointDirectory;
     }
 
-    void stop(JobClient client, JobCommands commands) {
-        Duration timeout = flink.getShutdown().getTimeout();
+    /**
+     * Stops (or keeps) the job of {@code client} by {@code deadline}.
+     *
+     * @param seen what the application last saw of the job on a cluster, {@code null} embedded
+     */
+    void stop(JobClient client, JobCommands commands, ClusterJobKeeper.@Nullable Status seen, long deadline) {
         FlinkShutdownProperties.ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
         if (action == FlinkShutdownProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.APPLICATION) {
             LOG.info("Flink job '{}' ({}) is left to {}", jobName, client.getJobID(), target);
             return;
         }
         if (action == FlinkShutdownProperties.ShutdownJob.KEEP) {
-            LOG.info(
-                    "Flink job '{}' ({}) keeps running on {} (streamsplit.flink.shutdown.job=keep); the next start of"
-                            + " the application adopts it",
-                    jobName,
-                    client.getJobID(),
-                    target);
+            LOG.info("{}", keepLine(client, seen));
             return;
         }
+        Duration timeout = flink.getShutdown().getTimeout();
         try {
-            JobStatus status = client.getJobStatus().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            JobStatus status = client.getJobStatus().get(remaining(deadline), TimeUnit.MILLISECONDS);
             if (status.isGloballyTerminalState()) {
                 return;
             }
             if (action == FlinkShutdownProperties.ShutdownJob.SAVEPOINT) {
-                String path = client.stopWithSavepoint(
-                                false, flink.getShutdown().getSavepointDirectory(), SavepointFormatType.CANONICAL)
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                String path = client.stopWithSavepoint(false, savepointDirectory, SavepointFormatType.CANONICAL)
+                        .get(remaining(deadline), TimeUnit.MILLISECONDS);
                 LOG.info(
                         "Stopped Flink job '{}' ({}) with savepoint {}; {}",
                         jobName,
@@ -64,11 +74,13 @@ final class JobShutdown {
                         path,
                         onCluster
                                 ? "the next start of the application resumes from it"
-                                : "start from it with streamsplit.flink.restore-path=" + path);
+                                : "the next start of the application resumes from it when it is the newest state in"
+                                        + " the checkpoint storage, else start from it with"
+                                        + " streamsplit.flink.restore-path=" + path);
             } else {
-                client.cancel().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                client.cancel().get(remaining(deadline), TimeUnit.MILLISECONDS);
                 // cancel() returns once Flink accepted it; wait until the tasks are really gone
-                commands.awaitEnd(client, timeout);
+                commands.awaitEnd(client, Duration.ofMillis(remaining(deadline)));
                 LOG.info(
                         "Cancelled Flink job '{}' ({}){}",
                         jobName,
@@ -79,12 +91,34 @@ final class JobShutdown {
             }
         } catch (Exception e) {
             LOG.warn(
-                    "Could not stop Flink job '{}' ({}) within {}: {}",
+                    "Could not stop Flink job '{}' ({}) within {} (streamsplit.flink.shutdown.timeout): {}",
                     jobName,
                     client.getJobID(),
                     timeout,
                     StreamSplitJob.rootMessage(e),
                     e);
         }
+    }
+
+    /** "keeps running", said only of a job the application last saw running; otherwise what it knows. */
+    private String keepLine(JobClient client, ClusterJobKeeper.@Nullable Status seen) {
+        if (seen == null || seen.runSeenActive()) {
+            return "Flink job '" + jobName + "' (" + client.getJobID() + ") keeps running on " + target
+                    + " (streamsplit.flink.shutdown.job=keep); the next start of the application adopts it";
+        }
+        String unreachable = seen.unreachableFor(Instant.now());
+        if (unreachable != null) {
+            return "Flink job '" + jobName + "' (" + client.getJobID() + ") is left on " + target + ", which is "
+                    + unreachable + ": if the job runs there it keeps running, and the next start of the application"
+                    + " adopts it or puts it back";
+        }
+        return "Flink job '" + jobName + "' (" + client.getJobID() + ") was not running on " + target
+                + " when the application stopped; the next start of the application starts it from its newest"
+                + " retained state";
+    }
+
+    /** Milliseconds left until {@code deadline} ({@link System#nanoTime()}), at least 1. */
+    static long remaining(long deadline) {
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
     }
 }

@@ -69,6 +69,14 @@ public final class JobSources {
         return topics;
     }
 
+    /** Where each source starts when the job has no state ("committed", "earliest", …), by source name. */
+    public Map<String, String> startingOffsets() {
+        Map<String, String> starts = new LinkedHashMap<>();
+        found.forEach((name, each) ->
+                starts.put(name, each.source().startingOffsets().kind().name().toLowerCase(java.util.Locale.ROOT)));
+        return starts;
+    }
+
     /** The operator that reads source {@code name}: the name the job gave it, else the source's own name. */
     public String operator(String name) {
         Found each = found.get(name);

@@ -2,20 +2,22 @@ package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
+import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
+import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
 import io.streamsplit.boot.job.cluster.ClusterRun;
 import io.streamsplit.boot.job.cluster.ClusterStart;
 import io.streamsplit.boot.job.cluster.JobFingerprint;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -32,7 +34,9 @@ import org.springframework.context.SmartLifecycle;
  * job on a background thread, so the application keeps starting. On a cluster it acts as the job's
  * controller before the context is ready ({@link ClusterJobController}): it adopts the job's run when
  * it runs unchanged, upgrades it when the application changed, or starts it from the newest state it
- * left; what cannot be done fails startup. On shutdown it does what
+ * left; what cannot be done fails startup. While the application runs it keeps the job there
+ * ({@link ClusterJobKeeper}): a run the cluster forgot is put back, a run another instance submitted is
+ * followed. On shutdown it does what
  * {@code streamsplit.flink.shutdown.job} says: keep the job running (on a cluster, by default), stop
  * it with a savepoint, or cancel it. Operator commands (stop, start, rescale) are {@link JobCommands}.
  */
@@ -45,6 +49,7 @@ public class StreamSplitJob implements SmartLifecycle {
 
     private final FlinkProperties flink;
     private final String jobName;
+    private final @Nullable String notRetained;
     private final StreamExecutionEnvironment environment;
     private final ListableBeanFactory beanFactory;
     private final String target;
@@ -60,6 +65,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private volatile @Nullable ClusterRun clusterRun;
     private volatile JobFingerprint.@Nullable Parts fingerprint;
     private volatile @Nullable JobFailureReporter reporter;
+    private volatile @Nullable ClusterJobKeeper keeper;
     private volatile boolean running;
     private volatile boolean stopping;
 
@@ -83,7 +89,7 @@ public class StreamSplitJob implements SmartLifecycle {
      */
     public StreamSplitJob(
             FlinkProperties flink,
-            String jobName,
+            FlinkJobDefinition definition,
             StreamExecutionEnvironment environment,
             ListableBeanFactory beanFactory,
             Supplier<PipelineContext> contextFactory,
@@ -95,7 +101,8 @@ public class StreamSplitJob implements SmartLifecycle {
         this.rest = rest;
         this.failures = failures;
         this.flink = flink;
-        this.jobName = jobName;
+        this.jobName = definition.name();
+        this.notRetained = definition.notRetained();
         this.environment = environment;
         this.beanFactory = beanFactory;
         this.target = target;
@@ -104,6 +111,11 @@ public class StreamSplitJob implements SmartLifecycle {
         this.commands = new JobCommands(this, flink, environment);
         this.graphs = new PipelineGraphs(jobName, environment, contextFactory);
         this.embeddedSlots = FlinkConfigurationMapper.embeddedSlots(flink, environment.getParallelism());
+    }
+
+    /** Where the job runs, for messages: "the Flink cluster at host:port", "the embedded Flink MiniCluster". */
+    public String target() {
+        return target;
     }
 
     /** The job name ({@code streamsplit.flink.job-name}, else {@code spring.application.name}). */
@@ -169,10 +181,23 @@ public class StreamSplitJob implements SmartLifecycle {
             return;
         }
         StreamGraph graph = graphs.build(pipelines);
+        EmbeddedCheckpoints.warnIfRestartsReprocess(
+                jobName, notRetained, graphs.sources().startingOffsets());
         if (cluster != null && clusterStart != null) {
-            fingerprint = clusterStart.check(graph);
+            JobFingerprint.Parts parts = clusterStart.check(graph);
+            fingerprint = parts;
             try {
-                attach(cluster.reconcile(oneThenRebuilt(graph), fingerprint));
+                ClusterRun run = cluster.reconcile(oneThenRebuilt(graph), parts);
+                attach(run);
+                keeper = new ClusterJobKeeper(
+                        cluster,
+                        flink.getRemote().getWatchInterval(),
+                        run,
+                        this::buildGraph,
+                        parts,
+                        this::attach,
+                        () -> commands.operatorSavepoint() != null,
+                        () -> (stopping && commands.operatorSavepoint() == null) || !submission.isDone());
                 keepAlive.start(); // only once attached: a failed start must let the JVM exit
             } catch (RuntimeException e) {
                 throw e;
@@ -236,19 +261,44 @@ public class StreamSplitJob implements SmartLifecycle {
         return run;
     }
 
-    /** Makes {@code run} this instance's run: its client, failure reports and what happens when it ends. */
+    /** Makes {@code run} this instance's run: its client, the keeper's run, and its failure reports. */
     private void attach(ClusterRun run) {
         clusterRun = run;
-        CompletableFuture<JobClient> current = submission;
-        if (current.isDone()) {
-            current = new CompletableFuture<>();
-            submission = current;
+        ClusterJobKeeper current = keeper;
+        if (current != null) {
+            current.following(run);
         }
-        current.complete(run.client());
-        watch(run.client(), state -> ended(run, state));
+        CompletableFuture<JobClient> pending = submission;
+        if (pending.isDone()) {
+            pending = new CompletableFuture<>();
+            submission = pending;
+        }
+        pending.complete(run.client());
+        watch(run.client());
         if (run.submittedHere()) {
             firstCheckpoint(run.client());
         }
+    }
+
+    /** What the application last saw of its job on the cluster; {@code null} on the embedded cluster. */
+    public ClusterJobKeeper.@Nullable Status clusterStatus() {
+        ClusterJobKeeper current = keeper;
+        return current == null ? null : current.status();
+    }
+
+    /**
+     * Where savepoints of the job go (the endpoint's stop, the shutdown's, an upgrade's): on a cluster the
+     * application's directory, else the cluster's, else {@code <checkpoint storage>/savepoints}; embedded the
+     * configured one, else {@code <checkpoint storage>/savepoints}. {@code null} when there is none.
+     */
+    public @Nullable String savepointDirectory() {
+        if (cluster != null) {
+            return cluster.savepointDirectory();
+        }
+        return environment
+                .getConfiguration()
+                .getOptional(CheckpointingOptions.SAVEPOINT_DIRECTORY)
+                .orElse(null);
     }
 
     private void runInBackground(StreamGraph graph, CompletableFuture<JobClient> run) {
@@ -264,7 +314,7 @@ public class StreamSplitJob implements SmartLifecycle {
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
             run.complete(client);
             firstCheckpoint(client);
-            watch(client, null);
+            watch(client);
             client.getJobExecutionResult().whenComplete((result, failure) -> {
                 closeReporter();
                 if (failure != null && !stopping) {
@@ -286,17 +336,36 @@ public class StreamSplitJob implements SmartLifecycle {
             });
         } catch (Exception e) {
             run.completeExceptionally(e);
+            String why = rootMessage(e) + restoreHint(e);
             if (failStart) {
                 throw new IllegalStateException(
-                        "Could not submit Flink job '" + jobName + "' to " + target + ": " + rootMessage(e), e);
+                        "Could not submit Flink job '" + jobName + "' to " + target + ": " + why, e);
             }
             LOG.error(
                     "Could not submit Flink job '{}' to {}: {}. The application keeps running without the job.",
                     jobName,
                     target,
-                    rootMessage(e),
+                    why,
                     e);
         }
+    }
+
+    /**
+     * What to do when the job cannot start from the state it resumes (its operators changed): Flink's own
+     * message speaks of a command-line option the application has no use for.
+     */
+    private String restoreHint(Exception e) {
+        if (!ExceptionUtils.stringifyException(e).contains("Cannot map checkpoint/savepoint state")) {
+            return "";
+        }
+        String from = environment
+                .getConfiguration()
+                .getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
+                .orElse("its retained state");
+        return ". The job changed since " + from + " was taken: give its operators the uid(\"…\") they had there,"
+                + " drop the state of operators it no longer has with"
+                + " streamsplit.flink.configuration.execution.state-recovery.ignore-unclaimed-state=true, or start"
+                + " without state by moving that checkpoint's directory aside";
     }
 
     private void firstCheckpoint(JobClient client) {
@@ -307,19 +376,11 @@ public class StreamSplitJob implements SmartLifecycle {
         }
     }
 
-    private void watch(JobClient client, java.util.function.@Nullable Consumer<JobStatus> onEnd) {
+    private void watch(JobClient client) {
         closeReporter();
         if (failures != null && rest != null) {
-            reporter = new JobFailureReporter(jobName, client.getJobID().toString(), rest, failures, onEnd);
+            reporter = new JobFailureReporter(jobName, client.getJobID().toString(), rest, failures);
         }
-    }
-
-    /** A run on the cluster ended without this instance stopping it: follow the run that replaced it, if any. */
-    private void ended(ClusterRun run, JobStatus state) {
-        if (stopping || cluster == null || run != clusterRun) {
-            return;
-        }
-        cluster.afterEnd(run, state, () -> stopping).ifPresent(this::attach);
     }
 
     @Override
@@ -347,18 +408,24 @@ public class StreamSplitJob implements SmartLifecycle {
         stopping = value;
     }
 
+    /** Stops (or keeps) the job, all of it within {@code streamsplit.flink.shutdown.timeout}. */
     private void stopJob() {
+        long deadline = System.nanoTime() + flink.getShutdown().getTimeout().toNanos();
         stopping = true;
         keepAlive.interrupt();
+        ClusterJobKeeper lastKeeper = keeper;
+        if (lastKeeper != null) {
+            lastKeeper.close();
+        }
         closeReporter();
-        Duration timeout = flink.getShutdown().getTimeout();
         JobClient client;
         try {
-            client = submission.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            client = submission.get(JobShutdown.remaining(deadline), TimeUnit.MILLISECONDS);
         } catch (Exception notSubmitted) {
             return;
         }
-        new JobShutdown(flink, jobName, target, cluster != null).stop(client, commands);
+        new JobShutdown(flink, jobName, target, cluster != null, savepointDirectory())
+                .stop(client, commands, lastKeeper == null ? null : lastKeeper.status(), deadline);
     }
 
     private void closeReporter() {

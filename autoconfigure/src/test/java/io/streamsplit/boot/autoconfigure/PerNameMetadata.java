@@ -126,7 +126,7 @@ final class PerNameMetadata {
     }
 
     private static String values(String type) throws ClassNotFoundException {
-        if (!type.contains("<")) {
+        if (!type.contains("<") && type.contains(".")) { // not a primitive
             Class<?> c = Class.forName(type);
             if (c.isEnum()) {
                 List<String> names = new ArrayList<>();

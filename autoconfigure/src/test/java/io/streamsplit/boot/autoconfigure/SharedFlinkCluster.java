@@ -25,6 +25,9 @@ public final class SharedFlinkCluster {
             + "streamsplit-flink-test-cluster-*.jar,streamsplit-test-schema-registry-*.jar,argparse4j-*.jar,"
             + "jopt-simple-*.jar,metrics-core-*.jar,pcollections-*.jar";
 
+    private static final java.nio.file.Path CHECKPOINTS =
+            java.nio.file.Path.of("target", "tmp", "shared-cluster-checkpoints").toAbsolutePath();
+
     private static StandaloneFlinkCluster cluster;
 
     /**
@@ -39,6 +42,8 @@ public final class SharedFlinkCluster {
 
     public static synchronized StandaloneFlinkCluster get() {
         if (cluster == null) {
+            // the brokers are new on every run: so must be the checkpoints the cluster keeps
+            org.springframework.util.FileSystemUtils.deleteRecursively(CHECKPOINTS.toFile());
             cluster = fastHeartbeats(StandaloneFlinkCluster.builder())
                     .taskManagers(2)
                     .taskSlots(2)
@@ -49,6 +54,9 @@ public final class SharedFlinkCluster {
                     // the tests share this cluster for longer than that, and one of them (ClusterJobStateIT) needs
                     // a job whose subtasks wait for slots, as during that period or while a TaskManager restarts
                     .config("resourcemanager.standalone.start-up-time", "3600000")
+                    // as a production cluster has it: checkpoints in storage every run can reach (savepoints of
+                    // upgrades and stops then go to <dir>/savepoints unless an application names its own)
+                    .config("execution.checkpointing.dir", CHECKPOINTS.toUri().toString())
                     .start();
         }
         return cluster;

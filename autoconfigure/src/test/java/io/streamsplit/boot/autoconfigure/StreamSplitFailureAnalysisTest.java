@@ -375,7 +375,29 @@ class StreamSplitFailureAnalysisTest {
         assertThat(analysis[0].getDescription())
                 .contains("streamsplit.kafka.sources.orders.bootstrap-servers", "no Kafka cluster");
         assertThat(analysis[0].getAction())
-                .contains("streamsplit.kafka.bootstrap-servers", "streamsplit-embedded-kafka");
+                .contains("streamsplit.kafka.bootstrap-servers", "streamsplit.kafka.embedded.enabled=false");
+    }
+
+    /**
+     * A packaged run (java -jar) with streamsplit-embedded-kafka on the class path and the bootstrap setting
+     * missing runs on no in-JVM broker whose data is deleted at shutdown: startup is refused, naming the key.
+     */
+    @Test
+    void aPackagedRunWithoutBootstrapServersIsRefusedNotRunOnTheDevBroker() {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        new ApplicationContextRunner()
+                .withPropertyValues(NO_KAFKA_CHECK)
+                .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+                .withUserConfiguration(TestDeserializers.OneStringDeserializer.class)
+                .withBean(
+                        io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker.class,
+                        () -> new io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker(
+                                new io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties(), false))
+                .withPropertyValues("streamsplit.kafka.sources.orders.topics=o")
+                .run(context -> analysis[0] = FailureReports.analyze(context.getStartupFailure()));
+        assertThat(analysis[0].getDescription()).contains("no Kafka cluster", "packaged (java -jar)");
+        assertThat(analysis[0].getAction())
+                .contains("streamsplit.kafka.bootstrap-servers", "streamsplit.kafka.embedded.enabled=true");
     }
 
     @Test

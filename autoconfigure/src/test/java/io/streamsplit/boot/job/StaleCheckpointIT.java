@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.Words;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
+import io.streamsplit.boot.job.cluster.JobIdentity;
 import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.nio.file.Files;
@@ -50,9 +50,8 @@ class StaleCheckpointIT {
             // committed on checkpoint completion: once all six are committed, a retained checkpoint holds them
             await().atMost(Duration.ofSeconds(60)).until(() -> committed("stale") == 6);
         }
-        Path jobDirectory =
-                Path.of(RetainedCheckpoints.jobDirectory(checkpoints.toUri().toString(), "stale")
-                        .toUri());
+        // the first run of job 'stale': generation 1 of its identity
+        Path jobDirectory = checkpoints.resolve(JobIdentity.of("stale").jobId(1).toHexString());
         Path newest = newestCheckpoint(jobDirectory);
         assertThat(CheckpointedOffsets.read(newest.toUri().toString()).values().stream()
                         .mapToLong(Long::longValue)

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>{@link #killTaskManager(int)} kills a TaskManager as {@code kill -9} would and
- * {@link #startTaskManager()} starts a replacement, for recovery tests.
+ * {@link #startTaskManager()} starts a replacement, for recovery tests; {@link #killJobManager()} and
+ * {@link #startJobManager()} do the same to the JobManager: a fresh one at the same address, which
+ * (without high availability) knows no job, as a restarted JobManager pod.
  *
  * <p>Processes are killed on {@link #close()} and, as a last resort, by a JVM shutdown hook, so a
  * failing test does not leave a cluster behind. Logs go to {@code <workDir>/jobmanager.log} and
@@ -83,6 +85,8 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private final List<String> jobManagerArgs;
     private final Map<String, String> jobManagerEnvironment;
     private final boolean application;
+    private String jobManagerHeap = "256m";
+    private int jobManagerStarts = 1;
 
     StandaloneFlinkCluster(
             Path workDir, int restPort, int taskSlots, StandaloneFlinkClusterBuilder.JobManager jobManager) {
@@ -99,6 +103,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     StandaloneFlinkCluster startProcesses(int taskManagers, Duration timeout, String jobManagerHeap)
             throws IOException {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
+        this.jobManagerHeap = jobManagerHeap;
         launch("jobmanager", jobManagerClass, jobManagerHeap, jobManagerArgs, jobManagerEnvironment);
         for (int i = 0; i < taskManagers; i++) {
             startTaskManager();
@@ -116,6 +121,45 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     public int awaitJobManagerExit(Duration timeout) throws InterruptedException {
         Process jobManager = processes.get(0);
         return jobManager.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? jobManager.exitValue() : -1;
+    }
+
+    /** Kills the JobManager as {@code kill -9} would (no shutdown hooks) and waits until it is gone. */
+    public void killJobManager() {
+        Process jobManager = processes.get(0);
+        jobManager.destroyForcibly();
+        try {
+            if (!jobManager.waitFor(20, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("The JobManager (pid " + jobManager.pid() + ") did not die");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        LOG.info("Killed the Flink JobManager (pid {})", jobManager.pid());
+    }
+
+    /**
+     * Starts a fresh JobManager at the same ports after {@link #killJobManager()}, and waits until it answers
+     * and the TaskManagers still alive have registered with it. Its log is {@code jobmanager-<n>.log}.
+     */
+    public void startJobManager() {
+        if (isJobManagerAlive()) {
+            throw new IllegalStateException("The JobManager still runs; kill it first");
+        }
+        jobManagerStarts++;
+        try {
+            Process started = launch(
+                    "jobmanager-" + jobManagerStarts,
+                    jobManagerClass,
+                    jobManagerHeap,
+                    jobManagerArgs,
+                    jobManagerEnvironment);
+            processes.remove(started);
+            processes.set(0, started);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the JobManager again", e);
+        }
+        awaitReady(liveTaskManagers().size(), Duration.ofSeconds(60));
     }
 
     /** Kills TaskManager {@code index} as {@code kill -9} would (no shutdown hooks) and waits until it is gone. */

@@ -83,17 +83,13 @@ final class StreamSplitTestContextCustomizer implements ContextCustomizer {
     }
 
     /**
-     * An application that keeps its checkpoints ({@code streamsplit.flink.checkpointing.storage}) would
-     * resume its tests from the previous test run's (on another broker): each test context checkpoints
-     * to a directory of its own instead, deleted with the context. A test that sets the property itself
-     * (its own properties win) keeps it.
+     * An embedded job keeps its checkpoints ({@code streamsplit.flink.checkpointing.storage}, by default a
+     * directory under {@code java.io.tmpdir}), and a test context would resume from the previous test run's
+     * (on another broker): each test context checkpoints to a directory of its own instead, deleted with the
+     * context. A test that sets the property itself (its own properties win) keeps it.
      */
     private static void isolateCheckpoints(
             ConfigurableEnvironment environment, DefaultListableBeanFactory beanFactory, Map<String, Object> defaults) {
-        String storage = environment.getProperty(STORAGE);
-        if (storage == null || storage.isBlank()) {
-            return;
-        }
         Path directory;
         try {
             directory = Files.createTempDirectory("streamsplit-test-checkpoints-");

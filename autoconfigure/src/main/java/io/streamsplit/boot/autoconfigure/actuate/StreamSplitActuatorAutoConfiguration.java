@@ -81,14 +81,6 @@ public final class StreamSplitActuatorAutoConfiguration {
                 sources, job, SplitMetricsReader.inProcess(embedded.getObject().inProcessMetrics()), "embedded");
     }
 
-    /** Where savepoints go: {@code shutdown.savepoint-directory}, else Flink's own setting. */
-    private static @Nullable String savepointDirectory(StreamSplitProperties properties) {
-        String directory = properties.getFlink().getShutdown().getSavepointDirectory();
-        return directory != null
-                ? directory
-                : properties.getFlink().getConfiguration().get("execution.checkpointing.savepoint-dir");
-    }
-
     /** Every source bean by name: the YAML-configured ones and any the application defines itself. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Map<String, StreamSplitKafkaSource<?>> sources(ListableBeanFactory beanFactory) {
@@ -128,6 +120,9 @@ public final class StreamSplitActuatorAutoConfiguration {
                     PropertyChecks.positive(
                             "streamsplit.health.startup-grace",
                             properties.getHealth().getStartupGrace()),
+                    PropertyChecks.positive(
+                            "streamsplit.health.unreachable-grace",
+                            properties.getHealth().getUnreachableGrace()),
                     () -> {
                         SinkFreshness measured = freshness.getIfAvailable();
                         return measured == null ? Map.<String, Object>of() : measured.describeAll();
@@ -142,9 +137,8 @@ public final class StreamSplitActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        KafkaSplitsEndpoint kafkaSplitsEndpoint(
-                KafkaSplitStates splits, StreamSplitJob job, StreamSplitProperties properties) {
-            return new KafkaSplitsEndpoint(splits, job, savepointDirectory(properties));
+        KafkaSplitsEndpoint kafkaSplitsEndpoint(KafkaSplitStates splits, StreamSplitJob job) {
+            return new KafkaSplitsEndpoint(splits, job);
         }
     }
 
@@ -162,17 +156,10 @@ public final class StreamSplitActuatorAutoConfiguration {
                 StreamSplitProperties properties,
                 ListableBeanFactory beanFactory,
                 ObjectProvider<SinkFreshness> freshness) {
-            return new StreamSplitEndpoint(
-                    () -> sources(beanFactory, job),
-                    job,
-                    splits,
-                    progress,
-                    properties,
-                    savepointDirectory(properties),
-                    () -> {
-                        SinkFreshness measured = freshness.getIfAvailable();
-                        return measured == null ? Map.<String, Object>of() : measured.describeAll();
-                    });
+            return new StreamSplitEndpoint(() -> sources(beanFactory, job), job, splits, progress, properties, () -> {
+                SinkFreshness measured = freshness.getIfAvailable();
+                return measured == null ? Map.<String, Object>of() : measured.describeAll();
+            });
         }
 
         @Bean

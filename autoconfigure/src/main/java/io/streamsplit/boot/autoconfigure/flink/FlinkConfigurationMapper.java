@@ -18,6 +18,7 @@ import org.apache.flink.configuration.SecurityOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns {@code streamsplit.flink.*} into a Flink {@link Configuration}, checking every value on the
@@ -28,10 +29,18 @@ public final class FlinkConfigurationMapper {
 
     private static final String PREFIX = "streamsplit.flink.";
 
+    /** The directory under the checkpoint storage that takes savepoints when no directory is set for them. */
+    public static final String SAVEPOINTS = "savepoints";
+
     private FlinkConfigurationMapper() {}
 
-    /** Job-level settings: parallelism, checkpointing, restarts, restore path, raw configuration. */
-    static Configuration jobConfiguration(FlinkProperties flink, String jobName) {
+    /**
+     * Job-level settings: parallelism, checkpointing, restarts, restore path, raw configuration.
+     *
+     * @param storage where checkpoints are kept: {@code streamsplit.flink.checkpointing.storage}, or the
+     *     embedded default; {@code null} for the JobManager's memory (or, on a cluster, its own default)
+     */
+    static Configuration jobConfiguration(FlinkProperties flink, String jobName, @Nullable String storage) {
         Configuration config = new Configuration();
         config.set(PipelineOptions.NAME, jobName);
         if (flink.getParallelism() != null) {
@@ -54,11 +63,11 @@ public final class FlinkConfigurationMapper {
                         CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS,
                         positive(PREFIX + "checkpointing.min-pause", checkpointing.getMinPause()));
             }
-            if (checkpointing.getStorage() != null) {
+            if (storage != null) {
                 config.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-                config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointing.getStorage());
+                config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, storage);
             }
-            if (checkpointing.getStorage() != null || flink.getMode() != FlinkProperties.Mode.EMBEDDED) {
+            if (storage != null || flink.getMode() != FlinkProperties.Mode.EMBEDDED) {
                 // kept after a cancel, a failure or an upgrade, so the next run can start from the newest one
                 // (on a cluster also where the cluster's own configuration names the directory)
                 config.set(
@@ -91,14 +100,33 @@ public final class FlinkConfigurationMapper {
         if (flink.getRestorePath() != null) {
             config.set(StateRecoveryOptions.SAVEPOINT_PATH, flink.getRestorePath());
         }
-        if (flink.getShutdown().getSavepointDirectory() != null) {
-            config.set(
-                    CheckpointingOptions.SAVEPOINT_DIRECTORY,
-                    flink.getShutdown().getSavepointDirectory());
+        String savepoints = savepointDirectory(flink, storage);
+        if (savepoints != null) {
+            config.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, savepoints);
         }
         positive(PREFIX + "shutdown.timeout", flink.getShutdown().getTimeout());
         applyRaw(config, flink.getConfiguration());
         return config;
+    }
+
+    /**
+     * Where savepoints go: {@code streamsplit.flink.shutdown.savepoint-directory}, else beside the
+     * checkpoints in {@code <storage>/savepoints}; {@code null} when neither is there.
+     */
+    public static @Nullable String savepointDirectory(FlinkProperties flink, @Nullable String storage) {
+        String configured = flink.getShutdown().getSavepointDirectory();
+        if (configured != null) {
+            return configured;
+        }
+        if (storage == null || !flink.getCheckpointing().isEnabled()) {
+            return null;
+        }
+        return savepointsUnder(storage);
+    }
+
+    /** {@code <storage>/savepoints}: where savepoints go beside checkpoints kept in {@code storage}. */
+    public static String savepointsUnder(String storage) {
+        return storage.endsWith("/") ? storage + SAVEPOINTS : storage + "/" + SAVEPOINTS;
     }
 
     /** Cluster-level settings of the embedded MiniCluster: memory, slots, REST port. */

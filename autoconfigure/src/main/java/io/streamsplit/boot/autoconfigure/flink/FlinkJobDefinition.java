@@ -3,6 +3,7 @@ package io.streamsplit.boot.autoconfigure.flink;
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
 
 /**
@@ -11,28 +12,35 @@ import org.springframework.core.env.Environment;
  *
  * @param name {@code streamsplit.flink.job-name}, else {@code spring.application.name}, else "streamsplit"
  * @param configuration the job-level Flink configuration, including where to resume from
+ * @param checkpointStorage where the job's checkpoints are kept ({@code checkpointing.storage}, or the
+ *     embedded default), {@code null} for the JobManager's memory
+ * @param notRetained why a restart of the application would not find the embedded job's state ("checkpointing is
+ *     off"), {@code null} when it would, on a cluster, and on the dev-mode broker (whose data goes with it)
  */
-public record FlinkJobDefinition(String name, Configuration configuration) {
+public record FlinkJobDefinition(
+        String name,
+        Configuration configuration,
+        @Nullable String checkpointStorage,
+        @Nullable String notRetained) {
 
     private static final String DEFAULT_JOB_NAME = "streamsplit";
 
-    public static FlinkJobDefinition of(FlinkProperties flink, Environment environment) {
-        return of(flink, environment, RetainedCheckpointPolicy.ALWAYS);
-    }
-
-    /** With {@code policy} deciding whether a retained checkpoint is resumed from. */
-    public static FlinkJobDefinition of(
-            FlinkProperties flink, Environment environment, RetainedCheckpointPolicy policy) {
-        String name = flink.getJobName() != null && !flink.getJobName().isBlank()
+    /** The job's name: {@code streamsplit.flink.job-name}, else {@code spring.application.name}, else "streamsplit". */
+    public static String name(FlinkProperties flink, Environment environment) {
+        return flink.getJobName() != null && !flink.getJobName().isBlank()
                 ? flink.getJobName()
                 : environment.getProperty("spring.application.name", DEFAULT_JOB_NAME);
-        Configuration configuration = FlinkConfigurationMapper.jobConfiguration(flink, name);
+    }
+
+    /**
+     * The definition of job {@code name}, its checkpoints kept in {@code storage} ({@code null}: memory, for
+     * the reason {@code notRetained} when a restart would miss them).
+     */
+    public static FlinkJobDefinition of(
+            FlinkProperties flink, String name, @Nullable String storage, @Nullable String notRetained) {
+        Configuration configuration = FlinkConfigurationMapper.jobConfiguration(flink, name, storage);
         checkShutdown(flink, configuration);
-        if (flink.getRestorePath() != null) {
-            policy.checkRestorePath(flink.getRestorePath());
-        }
-        RetainedCheckpoints.resume(flink, name, configuration, policy);
-        return new FlinkJobDefinition(name, configuration);
+        return new FlinkJobDefinition(name, configuration, storage, notRetained);
     }
 
     /** The shutdown settings fit together and the mode: keep needs a cluster, a savepoint needs a directory. */
@@ -62,8 +70,10 @@ public record FlinkJobDefinition(String name, Configuration configuration) {
             throw new InvalidStreamSplitConfigurationException(
                     "streamsplit.flink.shutdown.savepoint-directory",
                     null,
-                    "the job is stopped with a savepoint on shutdown but there is no directory to write the savepoint to",
-                    "Set streamsplit.flink.shutdown.savepoint-directory (e.g. file:///var/lib/app/savepoints).");
+                    "the job is stopped with a savepoint on shutdown but there is no directory to write the savepoint"
+                            + " to (no savepoint-directory, and no checkpoint storage to put it beside)",
+                    "Set streamsplit.flink.shutdown.savepoint-directory (e.g. file:///var/lib/app/savepoints), or"
+                            + " streamsplit.flink.checkpointing.storage (savepoints then go to <storage>/savepoints).");
         }
     }
 

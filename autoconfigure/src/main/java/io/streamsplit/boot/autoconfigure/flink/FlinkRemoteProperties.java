@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +29,13 @@ public class FlinkRemoteProperties {
      * then have them in its lib/ folder.
      */
     private List<String> excludeJars = new ArrayList<>();
+
+    /**
+     * How often the running application looks at its job on the cluster: it puts back a run the cluster
+     * forgot (a JobManager restarted without high availability), follows a run another instance submitted,
+     * and notices a cluster that stops answering.
+     */
+    private Duration watchInterval = Duration.ofSeconds(5);
 
     public @Nullable String getHost() {
         return host;
@@ -67,5 +75,13 @@ public class FlinkRemoteProperties {
 
     public void setJars(List<String> jars) {
         this.jars = jars;
+    }
+
+    public Duration getWatchInterval() {
+        return watchInterval;
+    }
+
+    public void setWatchInterval(Duration watchInterval) {
+        this.watchInterval = watchInterval;
     }
 }

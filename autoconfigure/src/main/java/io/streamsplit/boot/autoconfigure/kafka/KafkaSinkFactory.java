@@ -240,8 +240,40 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
      * ("Topic selector already set") and a missing one on build; this only says which properties.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
+    /**
+     * A sink that writes into a topic one of the application's sources reads, on the same Kafka cluster, feeds
+     * the job its own output: a loop that runs on by itself with health UP. Refused unless the sink says the
+     * loop is meant ({@code allow-feedback-loop}).
+     */
+    private void refuseFeedbackLoop(KafkaSinkProperties sink, String p) {
+        String topic = sink.getTopic();
+        if (sink.isAllowFeedbackLoop() || topic == null) {
+            return;
+        }
+        String sinkServers = bootstrapServers.resolve(p + "bootstrap-servers", sink.getBootstrapServers());
+        kafka.getSources().forEach((name, source) -> {
+            String pattern = source.getPattern();
+            boolean reads = source.getTopics().contains(topic)
+                    || (pattern != null && java.util.regex.Pattern.matches(pattern, topic));
+            if (reads
+                    && sinkServers.equals(bootstrapServers.resolve(
+                            KafkaSourceFactory.prefix(name) + "bootstrap-servers", source.getBootstrapServers()))) {
+                throw new InvalidStreamSplitConfigurationException(
+                        p + "topic",
+                        topic,
+                        "the sink writes into topic '" + topic + "', which source '" + name + "' reads"
+                                + (pattern != null ? " (pattern " + pattern + ")" : "")
+                                + ": every record the job writes would come back as its input, a loop that runs on"
+                                + " by itself",
+                        "Write to another topic, or set " + p + "allow-feedback-loop=true if the loop is meant (a"
+                                + " topic the job reads its own output back from).");
+            }
+        });
+    }
+
     private <T> void topic(KafkaRecordSerializationSchemaBuilder<T> builder, KafkaSinkProperties sink, String p) {
         if (sink.getTopic() != null && !sink.getTopic().isBlank()) {
+            refuseFeedbackLoop(sink, p);
             builder.setTopic(sink.getTopic());
         }
         if (sink.getTopicSelector() != null) {

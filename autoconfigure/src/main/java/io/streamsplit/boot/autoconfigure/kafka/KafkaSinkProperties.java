@@ -74,6 +74,12 @@ public class KafkaSinkProperties {
     /** Bean name of a TopicSelector choosing each record's topic. Set either this or {@code topic}. */
     private @Nullable String topicSelector;
 
+    /**
+     * Whether the sink may write into a topic one of the application's sources reads (a loop the job feeds
+     * itself, e.g. a retry topic); refused at startup otherwise.
+     */
+    private boolean allowFeedbackLoop = false;
+
     /** Kafka bootstrap servers for this sink; defaults to streamsplit.kafka.bootstrap-servers, then Spring Boot's Kafka settings. */
     private List<String> bootstrapServers = new ArrayList<>();
 
@@ -124,6 +130,14 @@ public class KafkaSinkProperties {
 
     public void setTopic(@Nullable String topic) {
         this.topic = topic;
+    }
+
+    public boolean isAllowFeedbackLoop() {
+        return allowFeedbackLoop;
+    }
+
+    public void setAllowFeedbackLoop(boolean allowFeedbackLoop) {
+        this.allowFeedbackLoop = allowFeedbackLoop;
     }
 
     public @Nullable String getTopicSelector() {

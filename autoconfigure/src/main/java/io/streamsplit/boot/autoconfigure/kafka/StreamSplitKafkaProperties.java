@@ -283,8 +283,13 @@ public class StreamSplitKafkaProperties {
     /** Dev-mode broker settings. */
     public static class Embedded {
 
-        /** Whether to start the in-JVM broker when no bootstrap servers are configured anywhere. */
-        private boolean enabled = true;
+        /**
+         * Whether to start the in-JVM broker (streamsplit-embedded-kafka on the class path) when no bootstrap
+         * servers are configured anywhere. Unset: only in a development run (the application's classes loaded
+         * from a directory: the IDE, mvn spring-boot:run, tests), never in a packaged one (java -jar), as
+         * Spring Boot's devtools do.
+         */
+        private @Nullable Boolean enabled;
 
         /** Fixed broker port. Unset: a free port. */
         private @Nullable Integer port;
@@ -292,11 +297,11 @@ public class StreamSplitKafkaProperties {
         /** Partitions of the topics the dev broker creates for the configured sources and sinks. */
         private int partitions = 3;
 
-        public boolean isEnabled() {
+        public @Nullable Boolean getEnabled() {
             return enabled;
         }
 
-        public void setEnabled(boolean enabled) {
+        public void setEnabled(@Nullable Boolean enabled) {
             this.enabled = enabled;
         }
 

@@ -6,14 +6,12 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
+import io.streamsplit.boot.job.cluster.ClusterView.ActiveRun;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.jspecify.annotations.Nullable;
@@ -21,23 +19,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The application as the controller of its job on a session cluster, as the Flink Kubernetes
- * Operator is of a {@code FlinkDeployment}: at startup it finds the job by its {@link JobIdentity}
- * and
- *
- * <ul>
- *   <li>adopts the run it finds when its fingerprint is the application's own (no submission);
- *   <li>upgrades a run of another version per {@code streamsplit.flink.upgrade-mode}: stops it with a
- *       savepoint ({@code savepoint}), or cancels it and takes its latest retained checkpoint
- *       ({@code last-state}) or nothing ({@code stateless}), then submits the next generation from there;
- *   <li>with no run active, submits the next generation from {@code restore-path}, else from the newest
- *       checkpoint or savepoint any earlier run left (the cluster's record first, checkpoint storage
- *       when the cluster has forgotten), else fresh.
- * </ul>
+ * The application as the controller of its job on a session cluster, as the Flink Kubernetes Operator
+ * is of a {@code FlinkDeployment}: it reads the cluster ({@link ClusterJobs#view}), lets
+ * {@link JobDecision#decide} say what to do, and does it: adopt or follow a run, upgrade one of another
+ * version per {@code streamsplit.flink.upgrade-mode}, start the job from {@code restore-path} or the
+ * newest state an earlier run left, put back a run the cluster forgot, cancel older runs. At start-up
+ * ({@link #reconcile}) until it follows a run; while the application runs, one look at a time
+ * ({@link #look}, from {@link ClusterJobKeeper}).
  *
  * <p>Races between instances are decided by Flink: every instance that decides to submit generation
  * <i>n</i> submits the same job id, the cluster accepts the first and refuses the others, and the
- * losers look again and adopt the winner's run. A decision is therefore always taken on a fresh read
+ * losers look again and follow the winner's run. A decision is therefore always taken on a fresh read
  * of the cluster, and repeated after a lost race.
  */
 public final class ClusterJobController {
@@ -53,9 +45,10 @@ public final class ClusterJobController {
     private final String owner;
     private final String target;
     private final RetainedCheckpointPolicy policy;
-    private final StorageStates storage;
     private final RunStopper stopper;
     private final RunSubmitter submitter;
+    private final Configuration jobConfiguration;
+    private volatile @Nullable ClusterStorage storage;
 
     /**
      * @param rest the cluster's REST API
@@ -79,15 +72,13 @@ public final class ClusterJobController {
         this.identity = JobIdentity.of(jobName);
         this.jobs = new ClusterJobs(rest, identity);
         this.connection = new ClusterConnection(configuration, classLoader);
+        this.jobConfiguration = configuration;
         this.flink = flink;
         this.owner = owner;
         this.target = target;
         this.policy = policy;
-        this.storage = new StorageStates(
-                identity,
-                flink.getCheckpointing().getStorage(),
-                flink.getShutdown().getSavepointDirectory());
-        this.stopper = new RunStopper(jobs, connection, identity, flink, target);
+        this.stopper =
+                new RunStopper(jobs, connection, identity, flink.getShutdown().getTimeout(), target);
         this.submitter = new RunSubmitter(jobs, connection, identity, owner, target);
     }
 
@@ -96,53 +87,92 @@ public final class ClusterJobController {
         return identity;
     }
 
+    /** "the Flink cluster at host:port". */
+    public String target() {
+        return target;
+    }
+
     /**
      * Brings the cluster to one active run of this application's job and returns it: adopted,
      * upgraded, resumed or submitted. {@code graph} builds the job (called for each submission);
-     * {@code fingerprint} is its {@link JobFingerprint}.
+     * {@code fingerprint} is its {@link JobFingerprint}. Fails, before anything is submitted, when the
+     * default upgrade could not work: {@code upgrade-mode: savepoint} with no savepoint directory anywhere.
      */
     public ClusterRun reconcile(Supplier<StreamGraph> graph, JobFingerprint.Parts fingerprint) throws Exception {
+        ClusterStorage places = storage();
+        places.requireUpgradeState(flink.getUpgradeMode(), identity.name());
         for (int attempt = 1; ; attempt++) {
-            ClusterJobs.Snapshot snapshot = jobs.read();
-            refuseStrangers(snapshot);
-            List<ClusterJob> active = snapshot.active();
-            ClusterRun run;
-            if (active.isEmpty()) {
-                run = start(graph, fingerprint, snapshot);
-            } else {
-                ClusterJob current = active.get(0);
-                stopOlderRuns(active.subList(1, active.size()));
-                if (!stopper.awaitSettled(current)) {
-                    run = null; // it is being stopped (by another instance); look again
-                } else {
-                    JobLabels labels = jobs.labels(current.id());
-                    requireSameOwner(current, labels);
-                    if (labels.fingerprint() == null && attempt < ATTEMPTS) {
-                        // a run another instance has just submitted: the cluster shows its configuration only once
-                        // it has initialized, and its REST cache may lag a few seconds; look again
-                        LOG.debug(
-                                "Flink job '{}' run {} shows no labels yet; looking again",
-                                identity.name(),
-                                current.id());
-                        run = null;
-                    } else if (fingerprint.fingerprint().equals(labels.fingerprint())) {
-                        run = adopt(current, labels, fingerprint);
-                    } else {
-                        run = upgrade(graph, fingerprint, current, labels);
-                    }
-                }
+            ClusterView view = jobs.view();
+            if (view.notAnswering() != null) {
+                throw new IllegalStateException("Flink job '" + identity.name() + "': " + target + " did not answer: "
+                        + view.notAnswering() + ". Check streamsplit.flink.remote.host and remote.port.");
             }
+            JobDecision.Application app =
+                    application(JobDecision.Phase.STARTING, null, 0, fingerprint, attempt >= ATTEMPTS);
+            JobDecision decision = JobDecision.decide(view, app);
+            ClusterRun run = carryOut(decision, app, graph, fingerprint);
             if (run != null) {
                 return run;
+            }
+            if (decision instanceof JobDecision.Refuse refused) {
+                throw new InvalidStreamSplitConfigurationException(
+                        "streamsplit.flink.job-name",
+                        identity.name(),
+                        refused.problem() + " (on " + target + ")",
+                        refused.fix());
             }
             if (attempt >= ATTEMPTS) {
                 throw new IllegalStateException("Flink job '" + identity.name() + "' did not settle on " + target
                         + " after " + ATTEMPTS + " attempts: other instances of the application kept changing it."
                         + " Start the instances one after another.");
             }
-            RunStopper.pause(POLL.multipliedBy(attempt));
+            if (decision instanceof JobDecision.Wait wait && wait.why() == JobDecision.Why.STARTING) {
+                stopper.awaitSettled(view.newest().job()); // a restore may take longer than the attempts
+            } else if (!(decision instanceof JobDecision.CancelOlder)) {
+                RunStopper.pause(POLL.multipliedBy(attempt));
+            }
         }
     }
+
+    /**
+     * One look while the application runs: reads the cluster, decides for an instance in {@code phase}
+     * following {@code attached} ({@code null} when none), and carries the decision out.
+     */
+    public Look look(
+            JobDecision.Phase phase,
+            @Nullable ClusterRun attached,
+            Supplier<StreamGraph> graph,
+            JobFingerprint.Parts fingerprint)
+            throws Exception {
+        ClusterView view = jobs.view();
+        JobDecision.Application app = application(
+                phase,
+                attached == null ? null : attached.jobId(),
+                attached == null ? 0 : attached.generation(),
+                fingerprint,
+                false);
+        if (view.notAnswering() == null
+                && view.newest() == null
+                && phase == JobDecision.Phase.ATTACHED
+                && attached != null
+                && view.run(attached.jobId()).isEmpty()) {
+            app = app.withRecovery(jobs.recoversJobs());
+        }
+        JobDecision decision = JobDecision.decide(view, app);
+        return new Look(view, decision, carryOut(decision, app, graph, fingerprint));
+    }
+
+    /**
+     * What one look found and did.
+     *
+     * @param view the cluster as read
+     * @param decision what was decided
+     * @param run the run this instance follows from now on, {@code null} when that did not change
+     */
+    public record Look(
+            ClusterView view,
+            JobDecision decision,
+            @Nullable ClusterRun run) {}
 
     /**
      * Submits the next generation of the job from {@code savepoint} (a stop from the endpoint, then
@@ -150,11 +180,15 @@ public final class ClusterJobController {
      */
     public ClusterRun startFrom(Supplier<StreamGraph> graph, JobFingerprint.Parts fingerprint, String savepoint)
             throws Exception {
-        RetainedState state = new RetainedState(savepoint, "savepoint", -1, Instant.now(), "taken from the endpoint");
+        RetainedState state = new RetainedState(
+                savepoint, RetainedState.Kind.SAVEPOINT, -1, Instant.now(), "taken from the endpoint");
         for (int attempt = 1; ; attempt++) {
-            ClusterJobs.Snapshot snapshot = jobs.read();
             ClusterRun run = submitter.submit(
-                    graph, fingerprint, submitter.nextGeneration(snapshot), state, ClusterRun.How.RESUMED);
+                    graph,
+                    fingerprint,
+                    submitter.nextGeneration(jobs.view().lastGeneration()),
+                    state,
+                    ClusterRun.How.RESUMED);
             if (run != null) {
                 return run;
             }
@@ -165,117 +199,98 @@ public final class ClusterJobController {
         }
     }
 
-    /**
-     * After {@code ended} stopped ({@code state}) without this instance stopping it: the newer run another
-     * instance submitted (an upgrade, a start from the endpoint), waited for as long as a stop may take
-     * (an upgrade submits it seconds after the old run ended). Logs what this instance does: follow the
-     * newer run, or, with none, that the job failed for good or was stopped outside the application.
-     * {@code abandoned} says this instance is stopping meanwhile (then nothing is logged).
-     */
-    public Optional<ClusterRun> afterEnd(ClusterRun ended, JobStatus state, BooleanSupplier abandoned) {
-        Optional<ClusterRun> successor = Optional.empty();
-        try {
-            long deadline = System.nanoTime() + flink.getShutdown().getTimeout().toNanos();
-            successor = newerThan(ended);
-            while (successor.isEmpty() && !abandoned.getAsBoolean() && System.nanoTime() < deadline) {
-                RunStopper.pause(Duration.ofSeconds(1));
-                successor = newerThan(ended);
-            }
-        } catch (Exception e) {
-            LOG.debug("Could not look for a newer run of Flink job '{}': {}", identity.name(), e.toString());
-        }
-        if (abandoned.getAsBoolean()) {
-            return Optional.empty();
-        }
-        if (successor.isPresent()) {
-            ClusterRun next = successor.get();
-            LOG.info(
-                    "Flink job '{}' run {} ended ({}) and another instance's run replaced it: this instance now"
-                            + " follows {} (generation {}, fingerprint {}{}, submitted by {})",
-                    identity.name(),
-                    ended.jobId(),
-                    state,
-                    next.jobId(),
-                    next.generation(),
-                    next.runFingerprint(),
-                    next.fingerprint().equals(next.runFingerprint()) ? "" : ", another version of this application",
-                    next.submittedBy());
-        } else if (state == JobStatus.FAILED) {
-            LOG.error(
-                    "Flink job '{}' ({}) on {} failed for good after its restarts; the last cause is in the log above"
-                            + " and in health. Fix it and restart the application: it resumes from the job's newest"
-                            + " retained checkpoint.",
-                    identity.name(),
-                    ended.jobId(),
-                    target);
-        } else {
-            LOG.warn(
-                    "Flink job '{}' ({}) on {} is {} and no other run replaced it: it was stopped outside the"
-                            + " application. Restart the application to start it again from its newest retained state.",
-                    identity.name(),
-                    ended.jobId(),
-                    target,
-                    state);
-        }
-        return successor;
+    private JobDecision.Application application(
+            JobDecision.Phase phase,
+            org.apache.flink.api.common.@Nullable JobID attached,
+            long generation,
+            JobFingerprint.Parts fingerprint,
+            boolean lastLook) {
+        return new JobDecision.Application(
+                phase,
+                attached,
+                generation,
+                fingerprint.fingerprint(),
+                owner,
+                flink.getUpgradeMode(),
+                flink.getShutdown().getTimeout(),
+                lastLook,
+                false);
     }
 
-    private Optional<ClusterRun> newerThan(ClusterRun ended) throws Exception {
-        for (ClusterJob run : jobs.read().active()) {
-            if (identity.generation(run.id()) > ended.generation()) {
-                JobLabels labels = jobs.labels(run.id());
-                if (labels.fingerprint() == null) {
-                    return Optional.empty(); // still initializing: its configuration is not shown yet
-                }
-                return Optional.of(new ClusterRun(
-                        connection.client(run.id()),
+    /** Does what {@code decision} says; the run this instance follows from now on, or {@code null}. */
+    private @Nullable ClusterRun carryOut(
+            JobDecision decision,
+            JobDecision.Application app,
+            Supplier<StreamGraph> graph,
+            JobFingerprint.Parts fingerprint)
+            throws Exception {
+        if (decision instanceof JobDecision.Attach attach) {
+            return attach(attach.run(), attach.how(), fingerprint);
+        }
+        if (decision instanceof JobDecision.Upgrade upgrade) {
+            return upgrade(graph, fingerprint, upgrade);
+        }
+        if (decision instanceof JobDecision.Start start) {
+            return start(graph, fingerprint, start, app.phase());
+        }
+        if (decision instanceof JobDecision.CancelOlder older) {
+            for (ClusterJob run : older.runs()) {
+                LOG.warn(
+                        "Flink job '{}' has more than one active run on {}: cancelling generation {} ({}), older than"
+                                + " the newest; two runs would write the same transactions",
+                        identity.name(),
+                        target,
                         identity.generation(run.id()),
-                        ClusterRun.How.FOLLOWED,
-                        ended.fingerprint(),
-                        labels.fingerprint(),
-                        labels.instance(),
-                        null));
+                        run.id());
+                stopper.cancel(run);
             }
+        } else if (decision instanceof JobDecision.Wait wait) {
+            LOG.debug("Flink job '{}' on {}: waiting ({})", identity.name(), target, wait.reason());
         }
-        return Optional.empty();
+        return null; // Keep, Wait, Refuse, LeaveStopped: nothing to change here
     }
 
-    private ClusterRun adopt(ClusterJob current, JobLabels labels, JobFingerprint.Parts fingerprint) {
-        long generation = identity.generation(current.id());
-        LOG.info(
-                "Adopted Flink job '{}' ({}, generation {}, {}) on {}: it runs this application's job unchanged"
-                        + " (fingerprint {}), submitted by {} at {}; nothing was submitted",
-                identity.name(),
-                current.id(),
-                generation,
-                current.state(),
-                target,
-                fingerprint.fingerprint(),
-                labels.instance(),
-                current.startedAt());
+    private ClusterRun attach(ActiveRun run, ClusterRun.How how, JobFingerprint.Parts fingerprint) {
+        if (how == ClusterRun.How.ADOPTED) {
+            LOG.info(
+                    "Adopted Flink job '{}' ({}, generation {}, {}) on {}: it runs this application's job unchanged"
+                            + " (fingerprint {}), submitted by {} at {}; nothing was submitted",
+                    identity.name(),
+                    run.id(),
+                    run.generation(),
+                    run.job().state(),
+                    target,
+                    fingerprint.fingerprint(),
+                    run.labels().instance(),
+                    run.job().startedAt());
+        }
         return new ClusterRun(
-                connection.client(current.id()),
-                generation,
-                ClusterRun.How.ADOPTED,
+                connection.client(run.id()),
+                run.generation(),
+                how,
                 fingerprint.fingerprint(),
-                labels.fingerprint(),
-                labels.instance(),
+                run.labels().fingerprint(),
+                run.labels().instance(),
                 null);
     }
 
     private @Nullable ClusterRun start(
-            Supplier<StreamGraph> graph, JobFingerprint.Parts fingerprint, ClusterJobs.Snapshot snapshot)
+            Supplier<StreamGraph> graph,
+            JobFingerprint.Parts fingerprint,
+            JobDecision.Start start,
+            JobDecision.Phase phase)
             throws Exception {
-        StorageStates.Found stored = storage.scan();
+        ClusterStorage places = storage();
+        StorageStates.Found stored = places.states(identity).scan();
         RetainedState newest = stored.newest();
-        for (ClusterJob run : snapshot.runs()) {
+        for (ClusterJob run : jobs.view().runs()) {
             newest = RetainedState.newer(newest, jobs.latestState(run.id()).orElse(null));
         }
         String restorePath = flink.getRestorePath();
         RetainedState from;
-        if (restorePath != null) {
+        if (restorePath != null && (phase == JobDecision.Phase.STARTING || newest == null)) {
             from = new RetainedState(
-                    restorePath, "savepoint or checkpoint", -1, Instant.EPOCH, "streamsplit.flink.restore-path");
+                    restorePath, RetainedState.Kind.GIVEN, -1, Instant.EPOCH, "streamsplit.flink.restore-path");
             if (newest != null) {
                 LOG.warn(
                         "Flink job '{}' starts from streamsplit.flink.restore-path={} as configured, although an earlier"
@@ -290,53 +305,67 @@ public final class ClusterJobController {
         } else {
             from = null;
         }
-        long generation = Math.max(submitter.nextGeneration(snapshot), stored.lastGeneration() + 1);
+        if (start.putBack()) {
+            LOG.warn(
+                    "Flink job '{}' is no longer on {} (its JobManager restarted without high availability, or the"
+                            + " cluster was replaced): putting it back {}",
+                    identity.name(),
+                    target,
+                    from != null
+                            ? "from " + from.describe()
+                            : "without state (no retained checkpoint or savepoint: set"
+                                    + " streamsplit.flink.checkpointing.storage so that checkpoints outlive the"
+                                    + " JobManager); sources start from their starting offsets");
+        }
+        long generation =
+                Math.max(Math.max(start.generation(), stored.lastGeneration() + 1), submitter.nextGeneration(0));
         return submitter.submit(
                 graph, fingerprint, generation, from, from == null ? ClusterRun.How.SUBMITTED : ClusterRun.How.RESUMED);
     }
 
     private @Nullable ClusterRun upgrade(
-            Supplier<StreamGraph> graph, JobFingerprint.Parts fingerprint, ClusterJob current, JobLabels labels)
+            Supplier<StreamGraph> graph, JobFingerprint.Parts fingerprint, JobDecision.Upgrade upgrade)
             throws Exception {
-        UpgradeMode mode = flink.getUpgradeMode();
+        ActiveRun current = upgrade.run();
+        UpgradeMode mode = upgrade.mode();
         RetainedState from;
         long started = System.nanoTime();
-        if (mode == UpgradeMode.SAVEPOINT && current.state() == JobStatus.RUNNING) {
-            from = stopper.stopWithSavepoint(current);
+        if (mode == UpgradeMode.SAVEPOINT) {
+            from = stopper.stopWithSavepoint(current.job(), storage().savepointDirectory());
             if (from == null) {
                 return null;
             }
         } else if (mode == UpgradeMode.STATELESS) {
-            stopper.cancel(current);
+            stopper.cancel(current.job());
             from = null;
         } else {
-            if (mode == UpgradeMode.SAVEPOINT) {
+            if (upgrade.notRunning()) {
                 LOG.warn(
                         "Flink job '{}' ({}) is {}, not RUNNING: no savepoint can be taken, so it is upgraded from its"
                                 + " latest retained checkpoint (as upgrade-mode last-state)",
                         identity.name(),
                         current.id(),
-                        current.state());
+                        current.job().state());
             }
-            stopper.requireRetainedCheckpoint(current, mode);
-            stopper.cancel(current);
+            stopper.requireRetainedCheckpoint(current.job(), flink.getUpgradeMode());
+            stopper.cancel(current.job());
             // a checkpoint may have completed between the check and the cancel
             from = jobs.latestCheckpoint(current.id()).orElseThrow();
         }
-        long generation = submitter.nextGeneration(jobs.read());
+        long generation = submitter.nextGeneration(jobs.view().lastGeneration());
         LOG.info(
                 "Upgrading Flink job '{}' on {} (upgrade-mode {}): run {} (generation {}, fingerprint {}, submitted by"
                         + " {}) runs another version of this application (changed: {}); {} in {} ms; submitting"
                         + " generation {} (fingerprint {}) {}",
                 identity.name(),
                 target,
-                mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+                flink.getUpgradeMode().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                 current.id(),
-                identity.generation(current.id()),
-                labels.fingerprint(),
-                labels.instance(),
-                String.join(", ", fingerprint.changedFrom(labels.fingerprintParts())),
-                from != null && from.kind().equals("savepoint") ? "stopped with a savepoint" : "cancelled",
+                current.generation(),
+                current.labels().fingerprint(),
+                current.labels().instance(),
+                String.join(", ", fingerprint.changedFrom(current.labels().fingerprintParts())),
+                from != null && from.kind() == RetainedState.Kind.SAVEPOINT ? "stopped with a savepoint" : "cancelled",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
                 generation,
                 fingerprint.fingerprint(),
@@ -344,52 +373,28 @@ public final class ClusterJobController {
         return submitter.submit(graph, fingerprint, generation, from, ClusterRun.How.UPGRADED);
     }
 
-    private void refuseStrangers(ClusterJobs.Snapshot snapshot) {
-        if (!snapshot.strangers().isEmpty()) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.job-name",
-                    identity.name(),
-                    "Flink job(s) named '" + identity.name() + "' already run on " + target + " " + snapshot.strangers()
-                            + ", but not as runs of this job (an older StreamSplit or another program submitted them);"
-                            + " a second job would read the same topics and write the same transactions",
-                    "Stop them (cancel, or stop with a savepoint and start this application with"
-                            + " streamsplit.flink.restore-path=<the savepoint>), or give this application its own"
-                            + " streamsplit.flink.job-name.");
-        }
+    /**
+     * Where savepoints of the job go (an upgrade's, a stop's from the endpoint, the shutdown's): the
+     * application's directory, else the cluster's, else {@code <checkpoint storage>/savepoints}; {@code null}
+     * when there is none or the cluster has not been read yet.
+     */
+    public @Nullable String savepointDirectory() {
+        ClusterStorage known = storage;
+        return known == null ? null : known.savepointDirectory();
     }
 
-    private void requireSameOwner(ClusterJob current, JobLabels labels) {
-        String theirs = labels.owner();
-        if (theirs != null && !theirs.equals(owner) && !JobLabels.UNKNOWN_OWNER.equals(owner)) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.job-name",
-                    identity.name(),
-                    "Flink job '" + identity.name() + "' on " + target + " (" + current.id() + ") belongs to another"
-                            + " application, " + theirs + " (submitted by " + labels.instance()
-                            + "); this application is "
-                            + owner + ", and one job name is one job",
-                    "Give one of the two applications its own streamsplit.flink.job-name (or spring.application.name)."
-                            + " If this application replaces the other (its main class moved), stop the other's job"
-                            + " with a savepoint and start this one with streamsplit.flink.restore-path=<the savepoint>.");
+    /** Where the job's checkpoints and savepoints are, the application's settings first, else the cluster's. */
+    private ClusterStorage storage() throws Exception {
+        ClusterStorage known = storage;
+        if (known == null) {
+            known = ClusterStorage.of(jobConfiguration, jobs.clusterConfiguration());
+            storage = known;
         }
-    }
-
-    /** Cancels runs of the job that should not be active beside the newest (two instances of an old version). */
-    private void stopOlderRuns(List<ClusterJob> older) throws Exception {
-        for (ClusterJob run : older) {
-            LOG.warn(
-                    "Flink job '{}' has more than one active run on {}: cancelling generation {} ({}), older than the"
-                            + " newest; two runs would write the same transactions",
-                    identity.name(),
-                    target,
-                    identity.generation(run.id()),
-                    run.id());
-            stopper.cancel(run);
-        }
+        return known;
     }
 
     private static RetainedCheckpoints.Checkpoint checkpoint(RetainedState state) {
-        String directory = state.kind().equals("checkpoint")
+        String directory = state.kind() == RetainedState.Kind.CHECKPOINT
                 ? new org.apache.flink.core.fs.Path(state.path()).getParent().toString()
                 : state.path();
         return new RetainedCheckpoints.Checkpoint(state.path(), state.checkpointId(), state.completedAt(), directory);

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.util.TimeUtils;
@@ -33,37 +33,83 @@ final class ClusterJobs {
         this.identity = identity;
     }
 
-    /** The cluster's jobs as it lists them now. */
-    Snapshot read() throws IOException, InterruptedException {
+    /**
+     * The cluster as it lists the job now, with the labels of its newest active run; a cluster that does not
+     * answer, or answers with an error, is a view that says so (the caller decides what that means).
+     */
+    ClusterView view() throws InterruptedException {
+        Instant now = Instant.now();
+        JsonNode overview;
+        try {
+            overview = rest.get("/jobs/overview");
+        } catch (IOException | RuntimeException e) {
+            return ClusterView.notAnswering(describe(e), now);
+        }
         List<ClusterJob> runs = new ArrayList<>();
         List<ClusterJob> strangers = new ArrayList<>();
-        for (JsonNode job : rest.get("/jobs/overview").path("jobs")) {
-            ClusterJob listed = new ClusterJob(
-                    JobID.fromHexString(job.path("jid").asText()),
-                    job.path("name").asText(),
-                    JobStatus.valueOf(job.path("state").asText()),
-                    Instant.ofEpochMilli(job.path("start-time").asLong()));
+        for (JsonNode job : overview.path("jobs")) {
+            ClusterJob listed = job(JobID.fromHexString(job.path("jid").asText()), job);
             if (identity.owns(listed.id())) {
                 runs.add(listed);
             } else if (listed.name().equals(identity.name()) && listed.active()) {
                 strangers.add(listed);
             }
         }
-        runs.sort(Comparator.comparingLong(run -> identity.generation(run.id())));
-        return new Snapshot(identity, List.copyOf(runs), List.copyOf(strangers));
+        List<ClusterJob> active = runs.stream()
+                .filter(ClusterJob::active)
+                .sorted(Comparator.comparingLong((ClusterJob run) -> identity.generation(run.id()))
+                        .reversed())
+                .toList();
+        ClusterView.ActiveRun newest = null;
+        if (!active.isEmpty()) {
+            ClusterJob run = active.get(0);
+            try {
+                newest = new ClusterView.ActiveRun(run, identity.generation(run.id()), labels(run.id()));
+            } catch (IOException | RuntimeException e) {
+                return ClusterView.notAnswering(describe(e), now);
+            }
+        }
+        long lastGeneration = runs.stream()
+                .mapToLong(run -> identity.generation(run.id()))
+                .max()
+                .orElse(0);
+        return new ClusterView(
+                null,
+                List.copyOf(strangers),
+                newest,
+                active.size() > 1 ? active.subList(1, active.size()) : List.of(),
+                List.copyOf(runs),
+                lastGeneration,
+                now);
+    }
+
+    /** "ConnectException: Connection refused", "Flink REST … answered 503: …": why the cluster did not answer. */
+    static String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
     }
 
     /** One run by id, or empty when the cluster does not know it (never submitted, or forgotten). */
     Optional<ClusterJob> find(JobID id) throws IOException, InterruptedException {
         JsonNode job = rest.find("/jobs/" + id);
-        if (job == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new ClusterJob(
+        return job == null ? Optional.empty() : Optional.of(job(id, job));
+    }
+
+    /** A job as {@code /jobs/overview} or {@code /jobs/<id>} shows it. */
+    private static ClusterJob job(JobID id, JsonNode job) {
+        long ended = job.path("end-time").asLong(-1);
+        return new ClusterJob(
                 id,
                 job.path("name").asText(),
                 JobStatus.valueOf(job.path("state").asText()),
-                Instant.ofEpochMilli(job.path("start-time").asLong())));
+                Instant.ofEpochMilli(job.path("start-time").asLong()),
+                ended > 0 ? Instant.ofEpochMilli(ended) : null);
+    }
+
+    /** Whether the cluster runs with high availability: a restarted JobManager then recovers its jobs itself. */
+    boolean recoversJobs() throws IOException, InterruptedException {
+        String type = jobManagerConfig().getOrDefault("high-availability.type", "NONE");
+        return !type.isBlank() && !type.equalsIgnoreCase("NONE");
     }
 
     /** The labels the application stored with run {@code id} ({@link JobLabels}); empty when it has none. */
@@ -91,8 +137,8 @@ final class ClusterJobs {
         }
         String from = "from the cluster's record of run " + id;
         return Optional.ofNullable(RetainedState.newer(
-                state(latest.path("completed"), "checkpoint", from),
-                state(latest.path("savepoint"), "savepoint", from)));
+                state(latest.path("completed"), RetainedState.Kind.CHECKPOINT, from),
+                state(latest.path("savepoint"), RetainedState.Kind.SAVEPOINT, from)));
     }
 
     /** The running job's latest completed checkpoint, for {@code last-state}: empty without one that is kept. */
@@ -100,8 +146,8 @@ final class ClusterJobs {
         awaitFinalStatistics(id);
         try {
             JsonNode latest = rest.get("/jobs/" + id + "/checkpoints").path("latest");
-            return Optional.ofNullable(
-                    state(latest.path("completed"), "checkpoint", "from the cluster's record of run " + id));
+            return Optional.ofNullable(state(
+                    latest.path("completed"), RetainedState.Kind.CHECKPOINT, "from the cluster's record of run " + id));
         } catch (IOException noCheckpointing) {
             return Optional.empty();
         }
@@ -142,9 +188,9 @@ final class ClusterJobs {
         return statisticsCacheMillis;
     }
 
-    /** The cluster's own default savepoint directory, if it has one. */
-    Optional<String> savepointDirectory() throws IOException, InterruptedException {
-        return Optional.ofNullable(jobManagerConfig().get(CheckpointingOptions.SAVEPOINT_DIRECTORY.key()));
+    /** The JobManager's configuration: the cluster's own defaults (checkpoint storage, savepoint directory). */
+    Configuration clusterConfiguration() throws IOException, InterruptedException {
+        return Configuration.fromMap(jobManagerConfig());
     }
 
     /** The JobManager's configuration ({@code GET /jobmanager/config}) by key. */
@@ -156,7 +202,7 @@ final class ClusterJobs {
         return config;
     }
 
-    private static @Nullable RetainedState state(JsonNode stats, String kind, String from) {
+    private static @Nullable RetainedState state(JsonNode stats, RetainedState.Kind kind, String from) {
         String path = stats.path("external_path").asText("");
         // checkpoints kept only in the JobManager's memory have no path a new run could start from
         if (stats.isMissingNode() || stats.isNull() || path.isEmpty() || path.startsWith("<")) {
@@ -168,29 +214,5 @@ final class ClusterJobs {
                 stats.path("id").asLong(-1),
                 Instant.ofEpochMilli(stats.path("latest_ack_timestamp").asLong()),
                 from);
-    }
-
-    /**
-     * The runs of the job the cluster lists, oldest generation first, and jobs of the same name that
-     * are not runs of it (submitted by an older StreamSplit or by another program).
-     */
-    record Snapshot(JobIdentity identity, List<ClusterJob> runs, List<ClusterJob> strangers) {
-
-        /** Runs that are not finished, cancelled or failed for good, newest generation first. */
-        List<ClusterJob> active() {
-            return runs.stream()
-                    .filter(ClusterJob::active)
-                    .sorted(Comparator.comparingLong((ClusterJob run) -> identity.generation(run.id()))
-                            .reversed())
-                    .toList();
-        }
-
-        /** The highest generation the cluster lists, 0 when none. */
-        long lastGeneration() {
-            return runs.stream()
-                    .mapToLong(run -> identity.generation(run.id()))
-                    .max()
-                    .orElse(0);
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.streamsplit.boot.job.cluster;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,46 +24,31 @@ final class RunStopper {
     private final ClusterJobs jobs;
     private final ClusterConnection connection;
     private final JobIdentity identity;
-    private final FlinkProperties flink;
     private final String target;
     private final Duration timeout;
 
-    RunStopper(
-            ClusterJobs jobs,
-            ClusterConnection connection,
-            JobIdentity identity,
-            FlinkProperties flink,
-            String target) {
+    RunStopper(ClusterJobs jobs, ClusterConnection connection, JobIdentity identity, Duration timeout, String target) {
         this.jobs = jobs;
         this.connection = connection;
         this.identity = identity;
-        this.flink = flink;
         this.target = target;
-        this.timeout = flink.getShutdown().getTimeout();
+        this.timeout = timeout;
     }
 
-    /** Stops {@code current} with a savepoint; {@code null} when another instance stopped it first. */
+    /**
+     * Stops {@code current} with a savepoint into {@code directory} ({@code null}: the cluster's default);
+     * {@code null} when another instance stopped it first.
+     */
     @Nullable
-    RetainedState stopWithSavepoint(ClusterJob current) throws Exception {
-        String directory = flink.getShutdown().getSavepointDirectory();
-        if (directory == null && jobs.savepointDirectory().isEmpty()) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.upgrade-mode",
-                    "savepoint",
-                    "the running Flink job '" + identity.name() + "' (" + current.id() + ") runs another version of"
-                            + " this application and must be stopped with a savepoint, but no savepoint directory is set"
-                            + " here or on the cluster; the job keeps running unchanged",
-                    "Set streamsplit.flink.shutdown.savepoint-directory to a directory the cluster can write (shared"
-                            + " storage such as s3://…), or set streamsplit.flink.upgrade-mode=last-state to upgrade"
-                            + " from the job's latest retained checkpoint.");
-        }
+    RetainedState stopWithSavepoint(ClusterJob current, @Nullable String directory) throws Exception {
         try {
             String path = connection
                     .client(current.id())
                     .stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             awaitEnded(current.id());
-            return new RetainedState(path, "savepoint", -1, Instant.now(), "taken to upgrade run " + current.id());
+            return new RetainedState(
+                    path, RetainedState.Kind.SAVEPOINT, -1, Instant.now(), "taken to upgrade run " + current.id());
         } catch (Exception e) {
             if (endsWithin(current.id(), timeout)) {
                 return null; // another instance is upgrading it: its run is what this one adopts
@@ -72,11 +56,12 @@ final class RunStopper {
             throw new InvalidStreamSplitConfigurationException(
                     "streamsplit.flink.upgrade-mode",
                     "savepoint",
-                    "the savepoint to upgrade Flink job '" + identity.name() + "' (" + current.id() + ") failed: "
-                            + rootCause(e) + "; the job keeps running unchanged",
-                    "Fix the cause (the savepoint directory must be writable by the cluster; a job that is restarting"
-                            + " cannot take one), or set streamsplit.flink.upgrade-mode=last-state to upgrade from its"
-                            + " latest retained checkpoint.",
+                    "the savepoint to upgrade Flink job '" + identity.name() + "' (" + current.id() + ") on " + target
+                            + " failed: " + rootCause(e) + "; the job keeps running unchanged",
+                    "Fix the cause (the savepoint directory " + (directory == null ? "(the cluster's)" : directory)
+                            + " must be writable by the cluster; a job that is restarting cannot take one), or set"
+                            + " streamsplit.flink.upgrade-mode=last-state to upgrade from its latest retained"
+                            + " checkpoint.",
                     e);
         }
     }

@@ -81,7 +81,7 @@ final class RunSubmitter {
             if (jobs.find(id).isEmpty()) {
                 // refused although not listed: a run the cluster has forgotten (it refuses ended ids for as long as it
                 // runs). Jump ahead, twice as far each time, the same way in every instance, so they still meet
-                long listed = jobs.read().lastGeneration() + 1;
+                long listed = jobs.view().lastGeneration() + 1;
                 generationFloor = Math.max(generationFloor, 2 * generation - listed + 1);
             }
             LOG.info(
@@ -127,7 +127,7 @@ final class RunSubmitter {
         LOG.info(
                 "Flink job '{}' continues reading where the {} left off: {}",
                 identity.name(),
-                from.kind(),
+                from.kind().word(),
                 byTopic.isEmpty()
                         ? "no partition was assigned yet"
                         : byTopic.entrySet().stream()
@@ -135,7 +135,8 @@ final class RunSubmitter {
                                 .collect(Collectors.joining(", ")));
     }
 
-    long nextGeneration(ClusterJobs.Snapshot snapshot) {
-        return Math.max(snapshot.lastGeneration() + 1, generationFloor);
+    /** The next generation after {@code listed}, the highest the cluster lists, and any it refused as forgotten. */
+    long nextGeneration(long listed) {
+        return Math.max(listed + 1, generationFloor);
     }
 }

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * shared file system, or Flink's file system plugin for the object store on its classpath); when it
  * cannot, the cluster's record is all there is.
  */
-final class StorageStates {
+public final class StorageStates {
 
     private static final Logger LOG = LoggerFactory.getLogger(StorageStates.class);
     private static final String METADATA = "_metadata";
@@ -29,14 +29,15 @@ final class StorageStates {
     private final @Nullable String checkpointStorage;
     private final @Nullable String savepointDirectory;
 
-    StorageStates(JobIdentity identity, @Nullable String checkpointStorage, @Nullable String savepointDirectory) {
+    public StorageStates(
+            JobIdentity identity, @Nullable String checkpointStorage, @Nullable String savepointDirectory) {
         this.identity = identity;
         this.checkpointStorage = checkpointStorage;
         this.savepointDirectory = savepointDirectory;
     }
 
     /** The newest checkpoint or savepoint of any run found in storage, and the highest generation seen. */
-    Found scan() {
+    public Found scan() {
         RetainedState newest = null;
         long generation = 0;
         if (checkpointStorage != null) {
@@ -57,7 +58,7 @@ final class StorageStates {
                                 newest,
                                 new RetainedState(
                                         checkpoint.path(),
-                                        "checkpoint",
+                                        RetainedState.Kind.CHECKPOINT,
                                         checkpoint.id(),
                                         checkpoint.writtenAt(),
                                         "found in checkpoint storage " + checkpointStorage));
@@ -83,7 +84,7 @@ final class StorageStates {
                                 newest,
                                 new RetainedState(
                                         entry.getPath().toString(),
-                                        "savepoint",
+                                        RetainedState.Kind.SAVEPOINT,
                                         -1,
                                         Instant.ofEpochMilli(
                                                 fs.getFileStatus(metadata).getModificationTime()),
@@ -123,5 +124,5 @@ final class StorageStates {
      * @param newest the newest state, or {@code null}
      * @param lastGeneration the highest generation that wrote checkpoints, 0 when none
      */
-    record Found(@Nullable RetainedState newest, long lastGeneration) {}
+    public record Found(@Nullable RetainedState newest, long lastGeneration) {}
 }

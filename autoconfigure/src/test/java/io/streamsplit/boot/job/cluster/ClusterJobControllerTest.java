@@ -40,6 +40,10 @@ class ClusterJobControllerTest {
     private final JobID run = JobIdentity.of(JOB).jobId(1);
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final AtomicInteger configReads = new AtomicInteger();
+    private volatile int sparseConfigReads = 2;
+    private volatile JobFingerprint.Parts runFingerprint = FINGERPRINT;
+    private volatile String clusterConfig =
+            "[{\"key\":\"execution.checkpointing.dir\",\"value\":\"file:///shared/checkpoints\"}]";
     private HttpServer cluster;
 
     @BeforeEach
@@ -53,12 +57,18 @@ class ClusterJobControllerTest {
             if (path.equals("/jobs/overview")) {
                 body = "{\"jobs\":[{\"jid\":\"" + run + "\",\"name\":\"" + JOB
                         + "\",\"state\":\"RUNNING\",\"start-time\":1}]}";
+            } else if (path.equals("/jobmanager/config")) {
+                body = clusterConfig;
             } else if (path.equals("/jobs/" + run + "/config")) {
                 // the first two reads: the sparse view Flink serves before the run has initialized
-                body = configReads.incrementAndGet() <= 2
+                body = configReads.incrementAndGet() <= sparseConfigReads
                         ? "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\"}"
                         : "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"execution-config\":{\"user-config\":"
                                 + labels() + "}}";
+            } else if (path.equals("/jobs/" + run)) {
+                body = "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"state\":\"RUNNING\",\"start-time\":1}";
+            } else if (path.equals("/jobs/" + run + "/checkpoints")) {
+                body = "{\"latest\":{\"completed\":null,\"savepoint\":null}}"; // none completed yet
             } else {
                 status = 404;
                 body = "{\"errors\":[\"not found\"]}";
@@ -97,7 +107,95 @@ class ClusterJobControllerTest {
                 .allMatch(request -> request.startsWith("GET "));
     }
 
+    @Test
+    void savepointsGoBesideTheClustersCheckpointStorageWhenNoDirectoryIsSet() throws Exception {
+        ClusterJobController controller = controller();
+        controller.reconcile(
+                () -> {
+                    throw new AssertionError("nothing is submitted");
+                },
+                FINGERPRINT);
+
+        assertThat(controller.savepointDirectory()).isEqualTo("file:///shared/checkpoints/savepoints");
+    }
+
+    /**
+     * The default upgrade (savepoint) of a job with nowhere to put savepoints would fail at the second deploy,
+     * with the first version running and the new pods crash-looping: refused at the first, before anything
+     * is submitted.
+     */
+    @Test
+    void theDefaultUpgradeWithNoSavepointDirectoryAnywhereIsRefusedAtTheFirstDeploy() {
+        clusterConfig = "[]";
+
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> controller()
+                .reconcile(
+                        () -> {
+                            throw new AssertionError("nothing is submitted");
+                        },
+                        FINGERPRINT));
+
+        assertThat(refused)
+                .isInstanceOf(
+                        io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException.class)
+                .hasMessageContaining("streamsplit.flink.checkpointing.storage")
+                .hasMessageContaining("streamsplit.flink.shutdown.savepoint-directory")
+                .hasMessageContaining("upgrade-mode");
+        assertThat(requests)
+                .as("nothing but the cluster's configuration was read")
+                .containsExactly("GET /jobmanager/config");
+    }
+
+    /** With last-state and checkpoints nowhere but in the JobManager's memory, the second deploy would fail. */
+    @Test
+    void lastStateWithNoCheckpointStorageAnywhereIsRefusedAtTheFirstDeploy() {
+        clusterConfig = "[]";
+        FlinkProperties flink = new FlinkProperties();
+        flink.setUpgradeMode(FlinkProperties.UpgradeMode.LAST_STATE);
+
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> controller(flink)
+                .reconcile(
+                        () -> {
+                            throw new AssertionError("nothing is submitted");
+                        },
+                        FINGERPRINT));
+
+        assertThat(refused)
+                .hasMessageContaining("streamsplit.flink.checkpointing.storage")
+                .hasMessageContaining("last-state");
+        assertThat(requests).containsExactly("GET /jobmanager/config");
+    }
+
+    /**
+     * An upgrade with last-state of a run that has not retained a checkpoint yet is refused, naming the
+     * setting, and the run is left alone: no cancel, no submission.
+     */
+    @Test
+    void aLastStateUpgradeWithoutARetainedCheckpointLeavesTheRunAlone() {
+        sparseConfigReads = 0;
+        runFingerprint = new JobFingerprint.Parts("other-ops", "conf", "jars");
+        FlinkProperties flink = new FlinkProperties();
+        flink.setUpgradeMode(FlinkProperties.UpgradeMode.LAST_STATE);
+
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> controller(flink)
+                .reconcile(
+                        () -> {
+                            throw new AssertionError("nothing is submitted");
+                        },
+                        FINGERPRINT));
+
+        assertThat(refused)
+                .hasMessageContaining("streamsplit.flink.upgrade-mode")
+                .hasMessageContaining("no retained checkpoint")
+                .hasMessageContaining("keeps running unchanged");
+        assertThat(requests).as("nothing was cancelled or submitted").allMatch(request -> request.startsWith("GET "));
+    }
+
     private ClusterJobController controller() {
+        return controller(new FlinkProperties());
+    }
+
+    private ClusterJobController controller(FlinkProperties flink) {
         URI uri = URI.create("http://localhost:" + cluster.getAddress().getPort());
         Configuration configuration = new Configuration();
         configuration.set(RestOptions.ADDRESS, "localhost");
@@ -107,7 +205,7 @@ class ClusterJobControllerTest {
                 configuration,
                 getClass().getClassLoader(),
                 JOB,
-                new FlinkProperties(),
+                flink,
                 OWNER,
                 "the test's cluster",
                 RetainedCheckpointPolicy.ALWAYS);
@@ -115,7 +213,7 @@ class ClusterJobControllerTest {
 
     private String labels() {
         Map<String, String> values =
-                new LinkedHashMap<>(JobLabels.of(JOB, FINGERPRINT, OWNER).values());
+                new LinkedHashMap<>(JobLabels.of(JOB, runFingerprint, OWNER).values());
         values.put(JobLabels.INSTANCE, "4242@other-host");
         return values.entrySet().stream()
                 .map(entry -> "\"" + entry.getKey() + "\":\"" + entry.getValue() + "\"")

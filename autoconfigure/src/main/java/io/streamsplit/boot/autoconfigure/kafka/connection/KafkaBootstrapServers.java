@@ -34,6 +34,11 @@ public final class KafkaBootstrapServers {
         return "the StreamSplitKafkaConnectionDetails bean";
     }
 
+    /** Whether the shared connection is the dev-mode broker, whose data is deleted at shutdown. */
+    public boolean sharedIsDevBroker() {
+        return connection instanceof PropertiesStreamSplitKafkaConnectionDetails props && props.usesDevBroker();
+    }
+
     /** The servers for the client configured under {@code property} (…{@code .bootstrap-servers}). */
     public String resolve(String property, List<String> own) {
         if (!own.isEmpty()) {
@@ -52,11 +57,20 @@ public final class KafkaBootstrapServers {
             }
             return String.join(",", servers);
         }
+        String devBrokerOff =
+                connection instanceof PropertiesStreamSplitKafkaConnectionDetails props ? props.devBrokerOff() : null;
         throw new InvalidStreamSplitConfigurationException(
                 property,
                 null,
-                "no Kafka cluster is configured",
-                "Set streamsplit.kafka.bootstrap-servers (or spring.kafka.bootstrap-servers, or " + property
-                        + "), or add io.streamsplit:streamsplit-embedded-kafka to run an in-JVM dev broker.");
+                "no Kafka cluster is configured" + (devBrokerOff == null ? "" : " (" + devBrokerOff + ")"),
+                "Set streamsplit.kafka.bootstrap-servers (or spring.kafka.bootstrap-servers, or " + property + ")"
+                        + (devBrokerOff == null
+                                ? ", or add io.streamsplit:streamsplit-embedded-kafka to run an in-JVM dev broker"
+                                        + " while you develop."
+                                : devBrokerOff.contains("is false")
+                                        ? ", or remove streamsplit.kafka.embedded.enabled=false to develop on the in-JVM"
+                                                + " dev broker."
+                                        : ". A packaged demo on the in-JVM dev broker (never production) sets"
+                                                + " streamsplit.kafka.embedded.enabled=true."));
     }
 }

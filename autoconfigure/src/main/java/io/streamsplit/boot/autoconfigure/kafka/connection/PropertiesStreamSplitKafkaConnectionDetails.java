@@ -28,6 +28,7 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
     private final Environment environment;
     private final @Nullable BootConnection boot;
     private final @Nullable Supplier<String> devBroker;
+    private final @Nullable String devBrokerOff;
     private final Supplier<@Nullable SslBundles> sslBundles;
 
     /** What Spring Boot's {@code KafkaConnectionDetails} say, when they are configured. */
@@ -42,6 +43,8 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
      * @param sslBundleName {@code streamsplit.kafka.ssl-bundle}
      * @param boot Boot's connection details, {@code null} when absent or not configured
      * @param devBroker the dev-mode broker's servers (starts it), {@code null} without dev mode
+     * @param devBrokerOff why the dev-mode broker, on the class path, does not stand in for Kafka; {@code null}
+     *     when it does or is not there
      */
     public PropertiesStreamSplitKafkaConnectionDetails(
             List<String> bootstrapServers,
@@ -49,7 +52,9 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
             Environment environment,
             @Nullable BootConnection boot,
             @Nullable Supplier<String> devBroker,
+            @Nullable String devBrokerOff,
             Supplier<@Nullable SslBundles> sslBundles) {
+        this.devBrokerOff = devBrokerOff;
         this.bootstrapServers = List.copyOf(bootstrapServers);
         this.sslBundleName = sslBundleName;
         this.environment = environment;
@@ -74,6 +79,19 @@ public final class PropertiesStreamSplitKafkaConnectionDetails implements Stream
                     .toList();
         }
         return devBroker != null ? List.of(devBroker.get().split(",")) : List.of();
+    }
+
+    /** Why the dev-mode broker on the class path does not stand in for Kafka, {@code null} when it does or is absent. */
+    public @Nullable String devBrokerOff() {
+        return devBrokerOff;
+    }
+
+    /** Whether the servers are the dev-mode broker's: nothing else says where Kafka is. */
+    public boolean usesDevBroker() {
+        return devBroker != null
+                && bootstrapServers.isEmpty()
+                && (boot == null || boot.bootstrapServers().isEmpty())
+                && !environment.containsProperty("spring.kafka.bootstrap-servers");
     }
 
     /** Where {@link #getBootstrapServers()} comes from, for the startup log. */

@@ -169,11 +169,20 @@ class SchemaRegistryFormatIT {
         return older;
     }
 
+    /**
+     * The application of one test: named after the topic it reads, so that each test's job resumes only its
+     * own checkpoints (kept by default), not another test's pipeline over other topics.
+     */
     private static SpringApplicationBuilder app(String... properties) {
+        String topic = java.util.Arrays.stream(properties)
+                .filter(property -> property.startsWith("streamsplit.kafka.sources.payments.topics="))
+                .map(property -> property.substring(property.indexOf('=') + 1))
+                .findFirst()
+                .orElse("formats");
         return new SpringApplicationBuilder(RegistryApplication.class)
                 .web(WebApplicationType.NONE)
                 .properties(
-                        "spring.application.name=registry-formats",
+                        "spring.application.name=registry-" + topic,
                         "streamsplit.kafka.embedded.enabled=false",
                         "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
                         "streamsplit.flink.parallelism=1",

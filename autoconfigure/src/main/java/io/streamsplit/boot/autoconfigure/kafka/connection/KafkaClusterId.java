@@ -1,0 +1,38 @@
+package io.streamsplit.boot.autoconfigure.kafka.connection;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The id of the Kafka cluster at some bootstrap servers ({@code describeCluster}): the same for as long
+ * as the cluster lives, another for a new cluster at the same address (a test's broker, a recreated
+ * dev broker, a migration).
+ */
+public final class KafkaClusterId {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaClusterId.class);
+
+    private KafkaClusterId() {}
+
+    /** The cluster id at {@code servers}, or empty when no broker answered within {@code timeout}. */
+    public static Optional<String> lookUp(String servers, KafkaClientProperties clients, Duration timeout) {
+        Properties admin = KafkaClientProperties.checkingAdmin(
+                clients.forClient(servers, Map.of()), "streamsplit-cluster-id", timeout);
+        try (Admin client = Admin.create(admin)) {
+            return Optional.ofNullable(
+                    client.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (Exception e) {
+            LOG.debug("Could not read the Kafka cluster id at {}: {}", servers, e.toString());
+            return Optional.empty();
+        }
+    }
+}

@@ -1,5 +1,6 @@
 package io.streamsplit.sample;
 
+import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.SmartLifecycle;
@@ -24,8 +26,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Writes demo data so the sample shows something with zero setup: every 250 ms a batch of orders,
- * now and then a refund, and one in 25 records a malformed one (it ends up in orders.DLT).
- * Turn it off with {@code sample.demo-data.enabled=false}.
+ * now and then a refund, and one in 25 records a malformed one (it ends up in orders.DLT). Only into
+ * the dev-mode broker the application started itself: pointed at a real Kafka, the sample writes
+ * nothing there. Turn it off with {@code sample.demo-data.enabled=false}.
  */
 @Component
 @ConditionalOnProperty(name = "sample.demo-data.enabled", havingValue = "true", matchIfMissing = true)
@@ -43,12 +46,24 @@ public class DemoOrderProducer implements SmartLifecycle {
     private KafkaProducer<byte[], byte[]> producer;
     private long batches;
 
-    public DemoOrderProducer(@Qualifier("orders") StreamSplitKafkaSource<?> orders) {
+    private final boolean devBroker;
+
+    public DemoOrderProducer(
+            @Qualifier("orders") StreamSplitKafkaSource<?> orders, ObjectProvider<EmbeddedKafkaDevBroker> devBroker) {
         this.bootstrapServers = orders.consumerProperties().getProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
+        EmbeddedKafkaDevBroker broker = devBroker.getIfAvailable();
+        this.devBroker = broker != null && broker.isStarted() && bootstrapServers.equals(broker.bootstrapServers());
     }
 
     @Override
     public synchronized void start() {
+        if (!devBroker) {
+            LOG.info(
+                    "No demo data: Kafka at {} is not the dev-mode broker this application started, and the sample"
+                            + " writes demo orders only into that one",
+                    bootstrapServers);
+            return;
+        }
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
@@ -116,6 +131,11 @@ public class DemoOrderProducer implements SmartLifecycle {
     @Override
     public synchronized boolean isRunning() {
         return scheduler != null;
+    }
+
+    /** Whether it writes demo data: only into the dev-mode broker the application started. */
+    public boolean writes() {
+        return devBroker;
     }
 
     /** Starts after the Flink job was submitted, stops before it. */

@@ -9,19 +9,38 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.web.ExposableWebEndpoint;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
+import org.springframework.boot.actuate.endpoint.web.WebOperation;
+import org.springframework.boot.actuate.endpoint.web.WebOperationRequestPredicate;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The sample as a user starts it: no properties, no Kafka. Dev mode starts the broker, the demo
- * producer writes orders, the job writes totals that the app reads back, and the malformed demo
- * records reach the dead-letter topic.
+ * The sample as a user starts it: no Kafka, only the operator's password. Dev mode starts the broker, the
+ * demo producer writes orders, the job writes totals that the app reads back, and the malformed demo
+ * records reach the dead-letter topic. Every endpoint is exposed here, so that the security recipe is
+ * checked against every write operation StreamSplit has.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.security.user.password=" + OrderTotalsApplicationIT.PASSWORD,
+            "management.endpoints.web.exposure.include=*"
+        })
 class OrderTotalsApplicationIT {
+
+    static final String PASSWORD = "it-operator-secret";
+    private static final String OPERATOR = "operator:" + PASSWORD;
+
+    @Autowired
+    WebEndpointsSupplier endpoints;
 
     @Autowired
     CustomerTotalsLog totalsLog;
@@ -46,14 +65,47 @@ class OrderTotalsApplicationIT {
 
         assertThat(pause(null).statusCode()).as("no credentials").isEqualTo(401);
         assertThat(pause("operator:guess").statusCode()).as("wrong password").isEqualTo(401);
-        HttpResponse<String> paused = pause("operator:operator");
+        HttpResponse<String> paused = pause(OPERATOR);
         assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
         assertThat(paused.body()).contains("\"applied\":true", "\"state\":\"PAUSED\"");
 
-        HttpResponse<String> resumed =
-                send(post("{\"operation\":\"resume\",\"source\":\"orders\"}"), "operator:operator");
+        HttpResponse<String> resumed = send(post("{\"operation\":\"resume\",\"source\":\"orders\"}"), OPERATOR);
         assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
         assertThat(resumed.body()).contains("\"state\":\"RUNNING\"");
+    }
+
+    /**
+     * Every write operation of every StreamSplit endpoint, as Actuator discovered them (so one added later is
+     * walked too), answers 401 without credentials: the documented recipe leaves none of them open.
+     */
+    @Test
+    void everyWriteOperationOfEveryStreamSplitEndpointNeedsTheOperator() throws Exception {
+        List<String> walked = new ArrayList<>();
+        for (ExposableWebEndpoint endpoint : endpoints.getEndpoints()) {
+            if (!endpoint.getEndpointId().toString().matches("streamsplit|kafkasplits|deadletters")) {
+                continue;
+            }
+            for (WebOperation operation : endpoint.getOperations()) {
+                if (operation.getType() == OperationType.READ) {
+                    continue;
+                }
+                WebOperationRequestPredicate predicate = operation.getRequestPredicate();
+                String path = "/actuator/" + predicate.getPath().replaceAll("\\{[^}]*}", "orders");
+                HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
+                        .header("Content-Type", "application/json")
+                        .method(predicate.getHttpMethod().name(), HttpRequest.BodyPublishers.ofString("{}"));
+                HttpResponse<String> answer = send(request, null);
+                walked.add(predicate.getHttpMethod() + " " + path + " -> " + answer.statusCode());
+                assertThat(answer.statusCode())
+                        .as("%s %s without credentials", predicate.getHttpMethod(), path)
+                        .isEqualTo(401);
+            }
+        }
+        assertThat(walked)
+                .as("the write operations found")
+                .anyMatch(line -> line.startsWith("POST /actuator/streamsplit "))
+                .anyMatch(line -> line.startsWith("POST /actuator/kafkasplits "))
+                .anyMatch(line -> line.contains("/actuator/deadletters"));
     }
 
     private HttpResponse<String> pause(String credentials) throws Exception {

@@ -315,6 +315,26 @@ class StreamSplitFailureAnalysisTest {
         assertThat(analysis.getAction()).contains("its own transactional-id-prefix");
     }
 
+    /** A sink writing into a topic a source reads feeds the job its own output, a loop that runs silently. */
+    @Test
+    void aSinkWritingIntoATopicASourceReadsIsRefusedUnlessTheLoopIsMeant() {
+        FailureAnalysis analysis = failureWithSerializer(
+                "streamsplit.kafka.sources.orders.topics=orders",
+                "streamsplit.kafka.sources.orders.deserializer=text",
+                "streamsplit.kafka.sinks.out.topic=orders",
+                "streamsplit.kafka.sinks.out.serializer=utf8");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sinks.out.topic", "'orders'", "source 'orders' reads", "loop");
+        assertThat(analysis.getAction()).contains("streamsplit.kafka.sinks.out.allow-feedback-loop=true");
+
+        FailureAnalysis pattern = failureWithSerializer(
+                "streamsplit.kafka.sources.all.pattern=orders-.*",
+                "streamsplit.kafka.sources.all.deserializer=text",
+                "streamsplit.kafka.sinks.out.topic=orders-retry",
+                "streamsplit.kafka.sinks.out.serializer=utf8");
+        assertThat(pattern.getDescription()).contains("'orders-retry'", "pattern orders-.*");
+    }
+
     @Test
     void sinkWithTopicAndTopicSelector() {
         FailureAnalysis analysis = failureWithSerializer(

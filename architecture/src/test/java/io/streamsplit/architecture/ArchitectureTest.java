@@ -162,6 +162,8 @@ class ArchitectureTest {
                 .definedBy(RUNTIME + ".flink.embedded..")
                 .layer("flink.remote")
                 .definedBy(RUNTIME + ".flink.remote..")
+                .layer("flink.rest")
+                .definedBy(RUNTIME + ".flink.rest..")
                 .layer("diagnostics")
                 .definedBy(BOOT + ".diagnostics..")
                 .whereLayer("actuate.configuration")
@@ -186,6 +188,8 @@ class ArchitectureTest {
                 .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate.configuration", "actuate")
                 .whereLayer("flink.embedded")
                 .mayOnlyBeAccessedByLayers("root", "actuate.configuration", "actuate")
+                .whereLayer("flink.rest")
+                .mayOnlyBeAccessedByLayers("job", "actuate")
                 .whereLayer("flink.remote")
                 .mayOnlyBeAccessedByLayers(
                         "root", "job", "kafka", "kafka.format", "flink", "actuate.configuration", "actuate")

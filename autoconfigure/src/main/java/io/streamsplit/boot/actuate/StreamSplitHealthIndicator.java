@@ -31,7 +31,8 @@ import org.springframework.boot.health.contributor.Status;
  * grace period without any checkpoint), FAILED and a cancel from outside DOWN, a stop by the application
  * OUT_OF_SERVICE. On a cluster, what the application last saw there comes first: a cluster that has not
  * answered for {@code streamsplit.health.unreachable-grace}, a job the cluster no longer lists (being put
- * back), one cancelled outside or failed for good, or a run the application must not touch are DOWN.
+ * back), one cancelled outside or failed for good, or a run the application must not touch are DOWN;
+ * a cluster that does not answer (health's own reads, or the keeper's) is OUT_OF_SERVICE before that.
  * Values are read when health is asked; restarts in-process in embedded mode, else
  * from Flink's REST API (its metrics are up to {@code metrics.fetcher.update-interval} old). Never
  * shows client properties.
@@ -130,6 +131,17 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                         .withDetail("seenAt", seen.at().toString())
                         .build();
             }
+            String unreachable = seen.unreachableFor(now);
+            if (unreachable != null) {
+                // whether the job makes progress cannot be seen: not UP, and DOWN once the grace period is over
+                return health.status(Status.OUT_OF_SERVICE)
+                        .withDetail(
+                                "reason",
+                                job.target() + " is " + unreachable + " (DOWN after " + unreachableGrace.toSeconds()
+                                        + " s, streamsplit.health.unreachable-grace): " + seen.notAnswering())
+                        .withDetail("seenAt", seen.at().toString())
+                        .build();
+            }
         }
         try {
             JobStatus status = client.getJobStatus().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -154,15 +166,9 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                 }
             }
         } catch (Exception e) {
-            String unreachable = seen == null ? null : seen.unreachableFor(now);
-            health.unknown()
-                    .withDetail(
-                            "error",
-                            unreachable == null
-                                    ? "could not read the job's state: " + e
-                                    : job.target() + " is " + unreachable + " (DOWN after "
-                                            + unreachableGrace.toSeconds() + " s,"
-                                            + " streamsplit.health.unreachable-grace): " + e);
+            // the cluster did not answer health's own reads: its progress cannot be seen, so not UP
+            health.status(Status.OUT_OF_SERVICE)
+                    .withDetail("reason", "could not read the job's state from " + job.target() + ": " + e);
         }
         return health.build();
     }

@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.streamsplit.boot.job.RestPoller;
+import io.streamsplit.boot.flink.rest.RestPoller;
 import io.streamsplit.boot.job.StreamSplitJob;
 import java.time.Duration;
 import java.time.Instant;

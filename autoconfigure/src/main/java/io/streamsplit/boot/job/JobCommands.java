@@ -1,7 +1,7 @@
 package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.job.cluster.JobIdentity;
+import io.streamsplit.boot.job.state.JobIdentity;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

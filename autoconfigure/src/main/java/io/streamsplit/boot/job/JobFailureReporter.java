@@ -1,6 +1,7 @@
 package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.rest.RestPoller;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;

@@ -7,7 +7,7 @@ import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigura
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
-import io.streamsplit.boot.job.cluster.JobIdentity;
+import io.streamsplit.boot.job.state.JobIdentity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

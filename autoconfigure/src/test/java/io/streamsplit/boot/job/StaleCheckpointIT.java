@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.Words;
-import io.streamsplit.boot.job.cluster.JobIdentity;
+import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.nio.file.Files;

@@ -245,6 +245,11 @@ public final class AppStartBenchmark {
                     "--streamsplit.kafka.bootstrap-servers=" + bootstrap,
                     "--streamsplit.kafka.sources.in.group-id=" + group,
                     "--streamsplit.kafka.sinks.out.topic=" + output,
+                    // every run is a first start: checkpoints of its own, not the last run's to resume from
+                    "--streamsplit.flink.checkpointing.storage="
+                            + work.toAbsolutePath()
+                                    .resolve("checkpoints-" + group)
+                                    .toUri(),
                     "--server.port=0"));
             args.addAll(AppStartBenchmark.appArgs);
             return args;

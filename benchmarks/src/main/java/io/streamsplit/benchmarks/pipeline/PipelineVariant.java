@@ -157,6 +157,12 @@ enum PipelineVariant {
                 "--streamsplit.kafka.sources.in.topics=" + inputTopic,
                 "--streamsplit.kafka.sources.in.group-id=" + group,
                 "--streamsplit.kafka.sinks.out.topic=" + output,
+                // every run is a first start: checkpoints of its own, not the last run's to resume from
+                "--streamsplit.flink.checkpointing.storage="
+                        + jar.toAbsolutePath()
+                                .getParent()
+                                .resolve("checkpoints-" + group)
+                                .toUri(),
                 "--streamsplit.flink.parallelism=" + settings.parallelism(),
                 "--streamsplit.flink.checkpointing.interval="
                         + settings.checkpointInterval().toMillis() + "ms",

@@ -46,7 +46,11 @@ public class FlinkCheckpointingProperties {
      */
     private boolean firstOnStart = true;
 
-    /** Directory (URI) where checkpoints are kept, e.g. 'file:///var/lib/app/checkpoints'. Unset: kept in JobManager memory, gone with the cluster. */
+    /**
+     * Directory (URI) where checkpoints are kept, e.g. 'file:///var/lib/app/checkpoints': retained when the job
+     * is cancelled, and where the next start resumes. Unset: embedded, a directory under java.io.tmpdir for the
+     * Kafka cluster (streamsplit/<cluster id>; in memory on the dev-mode broker); on a cluster, the cluster's own.
+     */
     private @Nullable String storage;
 
     public boolean isEnabled() {

@@ -28,7 +28,7 @@ public class FlinkShutdownProperties {
 
     /**
      * Directory (URI) the cluster writes savepoints to: at shutdown, for upgrades and from the endpoint.
-     * Unset: Flink's execution.checkpointing.savepoint-dir.
+     * Unset: Flink's execution.checkpointing.savepoint-dir, else '<checkpointing.storage>/savepoints'.
      */
     private @Nullable String savepointDirectory;
 

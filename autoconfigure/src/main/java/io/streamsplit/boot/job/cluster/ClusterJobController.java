@@ -7,6 +7,9 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
 import io.streamsplit.boot.job.cluster.ClusterView.ActiveRun;
+import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.RetainedState;
+import io.streamsplit.boot.job.state.StorageStates;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -305,22 +308,24 @@ public final class ClusterJobController {
         } else {
             from = null;
         }
-        if (start.putBack()) {
+        long generation =
+                Math.max(Math.max(start.generation(), stored.lastGeneration() + 1), submitter.nextGeneration(0));
+        ClusterRun run = submitter.submit(
+                graph, fingerprint, generation, from, from == null ? ClusterRun.How.SUBMITTED : ClusterRun.How.RESUMED);
+        if (run != null && start.putBack()) {
             LOG.warn(
-                    "Flink job '{}' is no longer on {} (its JobManager restarted without high availability, or the"
-                            + " cluster was replaced): putting it back {}",
+                    "Flink job '{}' was no longer on {} (its JobManager restarted without high availability, or the"
+                            + " cluster was replaced): put it back as generation {} {}",
                     identity.name(),
                     target,
+                    generation,
                     from != null
                             ? "from " + from.describe()
                             : "without state (no retained checkpoint or savepoint: set"
                                     + " streamsplit.flink.checkpointing.storage so that checkpoints outlive the"
                                     + " JobManager); sources start from their starting offsets");
         }
-        long generation =
-                Math.max(Math.max(start.generation(), stored.lastGeneration() + 1), submitter.nextGeneration(0));
-        return submitter.submit(
-                graph, fingerprint, generation, from, from == null ? ClusterRun.How.SUBMITTED : ClusterRun.How.RESUMED);
+        return run;
     }
 
     private @Nullable ClusterRun upgrade(

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.job.RestPoller;
+import io.streamsplit.boot.flink.rest.RestPoller;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;

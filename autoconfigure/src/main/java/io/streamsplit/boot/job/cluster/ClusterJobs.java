@@ -1,6 +1,8 @@
 package io.streamsplit.boot.job.cluster;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.RetainedState;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;

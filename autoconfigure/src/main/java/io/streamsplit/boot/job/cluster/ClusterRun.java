@@ -1,5 +1,6 @@
 package io.streamsplit.boot.job.cluster;
 
+import io.streamsplit.boot.job.state.RetainedState;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.JobID;

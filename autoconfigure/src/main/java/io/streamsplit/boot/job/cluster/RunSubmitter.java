@@ -1,5 +1,7 @@
 package io.streamsplit.boot.job.cluster;
 
+import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.RetainedState;
 import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import java.io.IOException;
 import java.util.ArrayList;

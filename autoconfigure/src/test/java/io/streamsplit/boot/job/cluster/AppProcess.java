@@ -30,6 +30,14 @@ final class AppProcess implements AutoCloseable {
 
     /** Starts {@code main} with the test classpath and {@code args} ({@code --key=value}). */
     static AppProcess start(String name, Path logDirectory, Class<?> main, List<String> args) {
+        return start(name, logDirectory, main, args, List.of());
+    }
+
+    /**
+     * Starts {@code main} with {@code first} ahead of the test classpath (a jar of the application's own
+     * classes makes it a packaged run, as {@code java -jar} is) and {@code args}.
+     */
+    static AppProcess start(String name, Path logDirectory, Class<?> main, List<String> args, List<Path> first) {
         try {
             Files.createDirectories(logDirectory);
             Path log = logDirectory.resolve(name + ".log");
@@ -41,7 +49,7 @@ final class AppProcess implements AutoCloseable {
                     "-XX:+UseSerialGC",
                     "-Djava.io.tmpdir=" + tmp,
                     "-cp",
-                    System.getProperty("java.class.path"),
+                    classpath(first),
                     main.getName()));
             command.addAll(args);
             Process process = new ProcessBuilder(command)
@@ -52,6 +60,13 @@ final class AppProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start application " + name, e);
         }
+    }
+
+    private static String classpath(List<Path> first) {
+        List<String> entries = new ArrayList<>();
+        first.forEach(path -> entries.add(path.toAbsolutePath().toString()));
+        entries.add(System.getProperty("java.class.path"));
+        return String.join(java.io.File.pathSeparator, entries);
     }
 
     String name() {

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
+import io.streamsplit.boot.job.state.JobIdentity;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

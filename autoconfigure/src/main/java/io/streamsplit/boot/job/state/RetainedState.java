@@ -1,4 +1,4 @@
-package io.streamsplit.boot.job.cluster;
+package io.streamsplit.boot.job.state;
 
 import java.time.Instant;
 import java.util.Locale;
@@ -37,7 +37,7 @@ public record RetainedState(String path, Kind kind, long checkpointId, Instant c
     }
 
     /** The newer of two states; a {@code null} loses. */
-    static @Nullable RetainedState newer(@Nullable RetainedState a, @Nullable RetainedState b) {
+    public static @Nullable RetainedState newer(@Nullable RetainedState a, @Nullable RetainedState b) {
         if (a == null) {
             return b;
         }

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.job.cluster;
+package io.streamsplit.boot.job.state;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +46,7 @@ public record JobIdentity(String name, long family) {
     }
 
     /** How Flink names the savepoint directories of this job's runs: {@code savepoint-<first 6 hex digits>-}. */
-    String savepointPrefix() {
+    public String savepointPrefix() {
         return "savepoint-" + jobId(0).toHexString().substring(0, 6) + "-";
     }
 }

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.job;
+package io.streamsplit.boot.flink.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.job;
+package io.streamsplit.boot.flink.rest;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.job.cluster;
+package io.streamsplit.boot.job.state;
 
 import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.job.cluster;
+package io.streamsplit.boot.job.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -78,6 +78,37 @@ class EmbeddedRestartIT {
     }
 
     /**
+     * {@code shutdown.job: savepoint}: SIGTERM stops the job with a savepoint within Boot's shutdown phase
+     * (which waits for it, however long {@code shutdown.timeout} allows), and the next start resumes from that
+     * savepoint: even at-least-once repeats nothing.
+     */
+    @Test
+    void aSavepointAtShutdownIsWhereTheNextStartResumesNothingRepeated() throws Exception {
+        String job = "embedded-savepoint";
+        KAFKA.broker().createTopic(job + "-in", 4);
+        KAFKA.broker().createTopic(job + "-out", 2);
+        Path work = Path.of("target", "tmp", job).toAbsolutePath();
+        try (IdTraffic traffic = new IdTraffic(KAFKA.bootstrapServers(), job + "-in", job + "-out", 2)) {
+            traffic.send(0, IDS / 2, RATE * 2).get(2, TimeUnit.MINUTES);
+            AppProcess first = start(job, work, "a1", "at-least-once", "--streamsplit.flink.shutdown.job=savepoint");
+            first.awaitLog(RUNNING, START);
+            assertThat(traffic.awaitAll(IDS / 2, Duration.ofSeconds(120)).lost())
+                    .isZero();
+            first.sigterm();
+            assertThat(first.log()).contains("Stopped Flink job '" + job + "'", "with savepoint");
+            traffic.send(IDS / 2, IDS, RATE * 2).get(2, TimeUnit.MINUTES);
+            AppProcess second = start(job, work, "a2", "at-least-once", "--streamsplit.flink.shutdown.job=savepoint");
+            second.awaitLog(RUNNING, START);
+            IdTraffic.Tally tally = traffic.awaitAll(IDS, Duration.ofSeconds(120));
+            second.close();
+            TABLE.add("| at-least-once, `shutdown.job: savepoint`, SIGTERM | %d | %d | %d | %d | 0 | [%s] |"
+                    .formatted(tally.in(), tally.out(), tally.lost(), tally.duplicated(), resumedFrom(second)));
+            assertThat(resumedFrom(second)).isEqualTo("savepoint");
+            assertThat(tally.exact()).as("nothing repeated: %s", tally).isTrue();
+        }
+    }
+
+    /**
      * Production-style: the application's classes in a jar (as {@code java -jar} runs them), the dev broker's
      * module on the class path, the bootstrap setting forgotten. It does not run on an in-JVM broker whose data
      * goes at shutdown: startup fails, naming the key.
@@ -172,23 +203,21 @@ class EmbeddedRestartIT {
                 .orElse("nothing");
     }
 
-    private static AppProcess start(String job, Path work, String name, String delivery) {
-        return AppProcess.start(
-                name,
-                work,
-                ClusterIdsApplication.class,
-                List.of(
-                        "--spring.application.name=" + job,
-                        "--spring.main.web-application-type=none",
-                        "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                        "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
-                        "--streamsplit.kafka.sources.ids.group-id=" + job,
-                        "--streamsplit.kafka.sources.ids.format=string",
-                        "--streamsplit.kafka.sinks.out.topic=" + job + "-out",
-                        "--streamsplit.kafka.sinks.out.format=string",
-                        "--streamsplit.kafka.sinks.out.delivery-guarantee=" + delivery,
-                        "--streamsplit.flink.parallelism=2",
-                        "--streamsplit.flink.checkpointing.interval=" + INTERVAL.toMillis() + "ms"));
+    private static AppProcess start(String job, Path work, String name, String delivery, String... more) {
+        List<String> args = new ArrayList<>(List.of(
+                "--spring.application.name=" + job,
+                "--spring.main.web-application-type=none",
+                "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
+                "--streamsplit.kafka.sources.ids.group-id=" + job,
+                "--streamsplit.kafka.sources.ids.format=string",
+                "--streamsplit.kafka.sinks.out.topic=" + job + "-out",
+                "--streamsplit.kafka.sinks.out.format=string",
+                "--streamsplit.kafka.sinks.out.delivery-guarantee=" + delivery,
+                "--streamsplit.flink.parallelism=2",
+                "--streamsplit.flink.checkpointing.interval=" + INTERVAL.toMillis() + "ms"));
+        args.addAll(List.of(more));
+        return AppProcess.start(name, work, ClusterIdsApplication.class, args);
     }
 
     /** The application's classes in a jar of their own, ahead of the test classes on the class path. */

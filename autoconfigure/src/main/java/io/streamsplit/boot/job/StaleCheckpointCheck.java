@@ -170,7 +170,9 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
                         .add(tp));
         for (Map.Entry<String, List<TopicPartition>> cluster : byServers.entrySet()) {
             Properties admin = KafkaClientProperties.checkingAdmin(
-                    clientProperties.forClient(cluster.getKey(), Map.of()), "streamsplit-checkpoint-check", TIMEOUT);
+                    clientProperties.forClient(KafkaClientProperties.Client.ADMIN, cluster.getKey(), Map.of()),
+                    "streamsplit-checkpoint-check",
+                    TIMEOUT);
             try (Admin client = Admin.create(admin)) {
                 stale.addAll(compare(client, cluster.getValue(), offsets));
             } catch (Exception e) {

@@ -289,7 +289,8 @@ public final class PipelineTester implements SmartInitializingSingleton, Disposa
                     ? broker.bootstrapServers()
                     : beans.getBean(KafkaBootstrapServers.class)
                             .resolve("streamsplit.kafka.bootstrap-servers", List.of());
-            io = new TopicIo(beans.getBean(KafkaClientProperties.class).forClient(servers, Map.of()));
+            io = new TopicIo(beans.getBean(KafkaClientProperties.class)
+                    .forClient(KafkaClientProperties.Client.CONSUMER, servers, Map.of()));
         }
         return io;
     }

@@ -355,12 +355,20 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                 .orElse(DeliveryGuarantee.AT_LEAST_ONCE);
     }
 
+    /**
+     * The sink's {@code transactional-id-prefix}, else (exactly-once) {@code spring.kafka.producer.transaction-id-prefix}
+     * and the sink's name, else the job's name and the sink's.
+     */
     private @Nullable String transactionalIdPrefix(String sinkName, KafkaSinkProperties sink) {
         if (sink.getTransactionalIdPrefix() != null
                 && !sink.getTransactionalIdPrefix().isBlank()) {
             return sink.getTransactionalIdPrefix();
         }
-        return sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE ? safe(jobName + "-" + sinkName) : null;
+        if (sink.getDeliveryGuarantee() != DeliveryGuarantee.EXACTLY_ONCE) {
+            return null;
+        }
+        String spring = clientProperties.spring().transactionIdPrefix();
+        return safe((spring != null ? spring : jobName) + "-" + sinkName);
     }
 
     private String deadLetterPrefix(String sourceName) {
@@ -373,7 +381,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
 
     private Properties producerProperties(Map<String, String> own) {
         Properties producer = new Properties();
-        producer.putAll(clientProperties.common());
+        producer.putAll(clientProperties.common(KafkaClientProperties.Client.PRODUCER));
         producer.putAll(own);
         return producer;
     }
@@ -416,7 +424,8 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         if (!kafka.isVerifyAccess()) {
             return;
         }
-        Properties client = clientProperties.forClient(bootstrapServers.resolve(p + "bootstrap-servers", servers), own);
+        Properties client = clientProperties.forClient(
+                KafkaClientProperties.Client.PRODUCER, bootstrapServers.resolve(p + "bootstrap-servers", servers), own);
         if (KafkaAccessCheck.secured(client)) {
             KafkaAccessCheck.checkWriter(
                     what,

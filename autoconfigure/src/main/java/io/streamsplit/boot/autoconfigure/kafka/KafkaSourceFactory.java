@@ -5,6 +5,7 @@ import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.autoconfigure.kafka.connection.SpringKafkaSettings;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.connector.kafka.format.Keyed;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
@@ -12,6 +13,7 @@ import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.KafkaSourceStream;
+import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
 import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
@@ -25,6 +27,7 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,6 +124,23 @@ public final class KafkaSourceFactory {
         return kafka.getSources().containsKey(name);
     }
 
+    /** {@code spring.kafka.consumer.auto-offset-reset} as a reset strategy ({@code none}: fail), or {@code null}. */
+    private static @Nullable OffsetResetStrategy springReset(SpringKafkaSettings spring) {
+        String reset = spring.autoOffsetReset();
+        if (reset == null) {
+            return null;
+        }
+        try {
+            return OffsetResetStrategy.parse(reset);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "spring.kafka.consumer.auto-offset-reset",
+                    reset,
+                    "not a reset strategy: " + e.getMessage(),
+                    "Use earliest, latest or none.");
+        }
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     public StreamSplitKafkaSource<?> create(String name) {
         KafkaSourceProperties source = properties(name);
@@ -133,10 +153,20 @@ public final class KafkaSourceFactory {
             builder.setName(name);
             subscribe(builder, source, p);
             builder.setBootstrapServers(servers);
-            builder.setProperties(clientProperties.common());
+            builder.setProperties(clientProperties.common(KafkaClientProperties.Client.CONSUMER));
             builder.setProperties(source.getProperties());
             source.applyTo(builder);
-            builder.setStartingOffsets(startingOffsets(source, p));
+            SpringKafkaSettings spring = clientProperties.spring();
+            String groupId = source.getGroupId() != null ? source.getGroupId() : spring.groupId();
+            OffsetResetStrategy springReset = springReset(spring);
+            if (source.getGroupId() == null && groupId != null) {
+                builder.setGroupId(groupId); // spring.kafka.consumer.group-id
+            }
+            builder.setOffsetResetStrategy(source.effectiveOnOffsetOutOfRange(springReset));
+            if (source.getClientIdPrefix() == null && spring.consumerClientId() != null) {
+                builder.setClientIdPrefix(spring.consumerClientId() + "-" + name);
+            }
+            builder.setStartingOffsets(startingOffsets(source, groupId, springReset, p));
             warnIfDeprecatedResetStrategy(source, p);
             switch (source.getStoppingOffsets()) {
                 case NONE -> {}
@@ -238,14 +268,18 @@ public final class KafkaSourceFactory {
         }
     }
 
-    private static StartingOffsets startingOffsets(KafkaSourceProperties source, String p) {
+    private static StartingOffsets startingOffsets(
+            KafkaSourceProperties source,
+            @Nullable String groupId,
+            @Nullable OffsetResetStrategy springReset,
+            String p) {
         if (source.getStartingOffsets() == null) {
-            return StartingOffsets.defaultFor(source.getGroupId(), source.effectiveOnMissingCommit());
+            return StartingOffsets.defaultFor(groupId, source.effectiveOnMissingCommit(springReset));
         }
         return switch (source.getStartingOffsets()) {
             case EARLIEST -> StartingOffsets.earliest();
             case LATEST -> StartingOffsets.latest();
-            case COMMITTED -> StartingOffsets.committed(source.effectiveOnMissingCommit());
+            case COMMITTED -> StartingOffsets.committed(source.effectiveOnMissingCommit(springReset));
             case TIMESTAMP ->
                 StartingOffsets.timestamp(required(
                                 p + "starting-timestamp",
@@ -329,7 +363,8 @@ public final class KafkaSourceFactory {
 
     /** With SASL/TLS, the source's credentials and rights, checked at startup (see {@link KafkaAccessCheck}). */
     private void verifyAccess(String name, String p, String servers, KafkaSourceProperties source) {
-        Properties client = clientProperties.forClient(servers, source.getProperties());
+        Properties client =
+                clientProperties.forClient(KafkaClientProperties.Client.CONSUMER, servers, source.getProperties());
         if (kafka.isVerifyAccess() && KafkaAccessCheck.secured(client)) {
             KafkaAccessCheck.checkSource(
                     name,

@@ -236,16 +236,32 @@ public class KafkaSourceProperties {
 
     /** {@code on-offset-out-of-range} as set, else the deprecated key, else earliest. */
     public OffsetResetStrategy effectiveOnOffsetOutOfRange() {
-        return firstSet(onOffsetOutOfRange);
+        return effectiveOnOffsetOutOfRange(null);
+    }
+
+    /** {@code on-offset-out-of-range} as set, else the deprecated key, else {@code fallback}, else earliest. */
+    public OffsetResetStrategy effectiveOnOffsetOutOfRange(@Nullable OffsetResetStrategy fallback) {
+        return firstSet(onOffsetOutOfRange, fallback);
     }
 
     /** {@code on-missing-commit} as set, else the deprecated key, else earliest. */
     public OffsetResetStrategy effectiveOnMissingCommit() {
-        return firstSet(onMissingCommit);
+        return effectiveOnMissingCommit(null);
     }
 
-    private OffsetResetStrategy firstSet(@Nullable OffsetResetStrategy own) {
-        return own != null ? own : offsetResetStrategy != null ? offsetResetStrategy : OffsetResetStrategy.EARLIEST;
+    /** {@code on-missing-commit} as set, else the deprecated key, else {@code fallback}, else earliest. */
+    public OffsetResetStrategy effectiveOnMissingCommit(@Nullable OffsetResetStrategy fallback) {
+        return firstSet(onMissingCommit, fallback);
+    }
+
+    private OffsetResetStrategy firstSet(@Nullable OffsetResetStrategy own, @Nullable OffsetResetStrategy fallback) {
+        if (own != null) {
+            return own;
+        }
+        if (offsetResetStrategy != null) {
+            return offsetResetStrategy;
+        }
+        return fallback != null ? fallback : OffsetResetStrategy.EARLIEST;
     }
 
     public StoppingOffsetsMode getStoppingOffsets() {

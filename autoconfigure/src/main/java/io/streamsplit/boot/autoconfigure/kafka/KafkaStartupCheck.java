@@ -168,7 +168,8 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         kafka.getSinks().forEach((name, sink) -> {
             String p = "streamsplit.kafka.sinks." + name + ".";
             String servers = bootstrapServers.resolve(p + "bootstrap-servers", sink.getBootstrapServers());
-            Properties producer = clientProperties.forClient(servers, sink.getProperties());
+            Properties producer =
+                    clientProperties.forClient(KafkaClientProperties.Client.PRODUCER, servers, sink.getProperties());
             KafkaCluster cluster = cluster(
                     clusters,
                     servers,

@@ -1,6 +1,10 @@
 package io.streamsplit.connector.kafka.format;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -8,7 +12,9 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Values as text in one charset; a record without a value (a tombstone) is dropped.
+ * Values as text in one charset; a record without a value (a tombstone) is dropped. Bytes that are not
+ * text in that charset fail the record (its source's bad-record policy decides what follows) instead of
+ * being read as replacement characters.
  *
  * <pre>{@code
  * import io.streamsplit.connector.kafka.format.TextFormat;
@@ -46,8 +52,20 @@ public final class TextFormat extends TwoWayFormat<String> {
     }
 
     @Override
-    public @Nullable String deserialize(byte @Nullable [] message) {
-        return message == null ? null : new String(message, charset()); // null: a tombstone, dropped
+    public @Nullable String deserialize(byte @Nullable [] message) throws IOException {
+        if (message == null) {
+            return null; // a tombstone, dropped
+        }
+        try {
+            return charset()
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(message))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new IOException("Not " + charset + " text (" + message.length + " bytes): " + e, e);
+        }
     }
 
     @Override

@@ -132,6 +132,15 @@ class FormatsTest {
         assertThat(latin1.deserialize(new byte[] {(byte) 0xFC})).isEqualTo("ü");
     }
 
+    /** Bytes that are not text in the charset are a bad record, not text with replacement characters. */
+    @Test
+    void bytesThatAreNotTextInTheCharsetFailTheRecord() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> TextFormat.utf8().deserialize(new byte[] {(byte) 0xC3, (byte) 0x28}))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Not UTF-8 text (2 bytes)");
+    }
+
     @Test
     void avroSpecificRecordsReadRawAndSingleObjectEncoding() throws Exception {
         AvroFormat<AvroOrder> format = roundTrip(AvroFormat.specific(AvroOrder.class));

@@ -2,72 +2,136 @@ package io.streamsplit.boot.autoconfigure.kafka.connection;
 
 import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * The Kafka client settings every source, sink, enumerator admin client and dead-letter producer
- * shares, in this order (later wins): the security settings of Spring Kafka
- * ({@code spring.kafka.properties.security.* / sasl.* / ssl.*}), the connection details' security
- * protocol, {@code streamsplit.kafka.properties}, then the connection details' SSL bundle as PEM
- * strings. Per-source and per-sink {@code properties} apply on top. Each value remembers the property
- * that set it, for error messages.
+ * shares, by kind of client, in this order (later wins):
+ *
+ * <ol>
+ *   <li>Spring Kafka's: {@code spring.kafka.properties.*} and {@code spring.kafka.jaas.*} for every client,
+ *       then {@code spring.kafka.consumer.*} for consumers, {@code producer.*} for producers,
+ *       {@code admin.*} for admin clients ({@link SpringKafkaSettings}), each only where that client knows
+ *       the setting;
+ *   <li>the connection details' security protocol;
+ *   <li>{@code streamsplit.kafka.properties};
+ *   <li>the connection details' SSL bundle, as PEM strings.
+ * </ol>
+ *
+ * Per-source and per-sink {@code properties} apply on top. Each value remembers the property that set
+ * it, for error messages. A {@code spring.kafka.*} setting that configures none of these clients is said
+ * at start-up, once: a WARN, or an INFO when Spring Kafka is there to use it for clients of its own.
  */
 public final class KafkaClientProperties {
 
-    private final Map<String, String> values = new LinkedHashMap<>();
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaClientProperties.class);
+
+    /** The kinds of Kafka client StreamSplit creates. */
+    public enum Client {
+        /** A source's consumer. */
+        CONSUMER(ConsumerConfig.configNames()),
+        /** A sink's or a dead-letter topic's producer. */
+        PRODUCER(ProducerConfig.configNames()),
+        /** An admin client: a source's enumerator, the startup checks. */
+        ADMIN(AdminClientConfig.configNames());
+
+        private final Set<String> names;
+
+        Client(Set<String> names) {
+            this.names = names;
+        }
+    }
+
+    private final Map<Client, Map<String, String>> values = new EnumMap<>(Client.class);
     private final Map<String, String> origins = new LinkedHashMap<>();
+    private final SpringKafkaSettings spring;
 
     public KafkaClientProperties(
             Map<String, String> streamsplitProperties,
             StreamSplitKafkaConnectionDetails connection,
             Environment environment) {
-        Binder.get(environment)
-                .bind("spring.kafka.properties", Bindable.mapOf(String.class, String.class))
-                .ifBound(spring -> spring.forEach((key, value) -> {
-                    if (key.startsWith("security.") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
-                        put(key, value, "spring.kafka.properties." + key);
-                    }
-                }));
-        String protocol = connection.getSecurityProtocol();
-        if (protocol != null && !protocol.isBlank()) {
-            put(
-                    "security.protocol",
-                    protocol,
-                    connection instanceof PropertiesStreamSplitKafkaConnectionDetails props
-                            ? props.securityProtocolOrigin()
-                            : "the StreamSplitKafkaConnectionDetails bean");
+        this.spring = new SpringKafkaSettings(environment);
+        List<String> unknownToAll = new ArrayList<>();
+        spring.common().keySet().forEach(key -> {
+            if (ConsumerConfig.configNames().contains(key)
+                    || ProducerConfig.configNames().contains(key)
+                    || AdminClientConfig.configNames().contains(key)) {
+                return;
+            }
+            unknownToAll.add("spring.kafka.properties." + key);
+        });
+        for (Client client : Client.values()) {
+            Map<String, String> settings = new LinkedHashMap<>();
+            values.put(client, settings);
+            Map<String, String> fromSpring = new LinkedHashMap<>(spring.common());
+            fromSpring.putAll(
+                    switch (client) {
+                        case CONSUMER -> spring.consumer();
+                        case PRODUCER -> spring.producer();
+                        case ADMIN -> spring.admin();
+                    });
+            fromSpring.forEach((key, value) -> {
+                if (client.names.contains(key)) {
+                    put(client, key, value, spring.origin(key));
+                }
+            });
+            String protocol = connection.getSecurityProtocol();
+            if (protocol != null && !protocol.isBlank()) {
+                put(
+                        client,
+                        "security.protocol",
+                        protocol,
+                        connection instanceof PropertiesStreamSplitKafkaConnectionDetails props
+                                ? props.securityProtocolOrigin()
+                                : "the StreamSplitKafkaConnectionDetails bean");
+            }
+            streamsplitProperties.forEach(
+                    (key, value) -> put(client, key, value, "streamsplit.kafka.properties." + key));
+            SslBundle bundle = connection.getSslBundle();
+            if (bundle != null) {
+                applyBundle(
+                        client,
+                        connection instanceof PropertiesStreamSplitKafkaConnectionDetails props
+                                ? props.sslBundleOrigin()
+                                : "the StreamSplitKafkaConnectionDetails bean",
+                        bundle);
+            }
         }
-        streamsplitProperties.forEach((key, value) -> put(key, value, "streamsplit.kafka.properties." + key));
-        SslBundle bundle = connection.getSslBundle();
-        if (bundle != null) {
-            applyBundle(
-                    connection instanceof PropertiesStreamSplitKafkaConnectionDetails props
-                            ? props.sslBundleOrigin()
-                            : "the StreamSplitKafkaConnectionDetails bean",
-                    bundle);
-        }
+        reportUnused(unknownToAll);
     }
 
-    /** The shared client settings, in the order they were applied. */
-    public Map<String, String> common() {
-        return values;
+    /** Spring Kafka's settings: the defaults they give a source or sink that does not set its own. */
+    public SpringKafkaSettings spring() {
+        return spring;
     }
 
-    /** A client's full settings: {@code servers}, these shared settings, then its {@code own} properties. */
-    public Properties forClient(String servers, Map<String, String> own) {
-        Properties client = new Properties();
-        client.putAll(values);
-        client.putAll(own);
-        client.put("bootstrap.servers", servers);
-        return client;
+    /** The shared settings of a {@code client}, in the order they were applied. */
+    public Map<String, String> common(Client client) {
+        return values.get(client);
+    }
+
+    /** A {@code client}'s full settings: {@code servers}, these shared settings, then its {@code own} properties. */
+    public Properties forClient(Client client, String servers, Map<String, String> own) {
+        Properties settings = new Properties();
+        settings.putAll(values.get(client));
+        settings.putAll(own);
+        settings.put("bootstrap.servers", servers);
+        return settings;
     }
 
     /**
@@ -101,7 +165,25 @@ public final class KafkaClientProperties {
         return origins.getOrDefault(key, "streamsplit.kafka.properties." + key);
     }
 
-    private void applyBundle(String origin, SslBundle bundle) {
+    private void reportUnused(List<String> unknownToAll) {
+        Set<String> unused = new TreeSet<>(spring.unused());
+        unused.addAll(unknownToAll);
+        if (unused.isEmpty()) {
+            return;
+        }
+        boolean springKafka = ClassUtils.isPresent(
+                "org.springframework.kafka.core.KafkaTemplate", KafkaClientProperties.class.getClassLoader());
+        String line = "{} configure(s) none of StreamSplit's Kafka clients (a Flink job's sources and sinks read and"
+                + " write bytes, commit offsets on checkpoints and have no listener or template){}; StreamSplit's own"
+                + " settings are streamsplit.kafka.* (docs/configuration.md, 'Spring Kafka's settings')";
+        if (springKafka) {
+            LOG.info(line, unused, ", only Spring Kafka's own clients");
+        } else {
+            LOG.warn(line, unused, "");
+        }
+    }
+
+    private void applyBundle(Client client, String origin, SslBundle bundle) {
         Map<String, String> pem;
         try {
             pem = SslBundlePem.clientProperties(origin, bundle);
@@ -113,15 +195,16 @@ public final class KafkaClientProperties {
                     "Give the bundle a trust store (and a key store with a private key for client authentication).",
                     e);
         }
-        pem.forEach((key, value) -> put(key, value, origin));
-        if (!values.containsKey("security.protocol")) {
-            boolean sasl = values.containsKey("sasl.mechanism") || values.containsKey("sasl.jaas.config");
-            put("security.protocol", sasl ? "SASL_SSL" : "SSL", origin);
+        Map<String, String> settings = values.get(client);
+        pem.forEach((key, value) -> put(client, key, value, origin));
+        if (!settings.containsKey("security.protocol")) {
+            boolean sasl = settings.containsKey("sasl.mechanism") || settings.containsKey("sasl.jaas.config");
+            put(client, "security.protocol", sasl ? "SASL_SSL" : "SSL", origin);
         }
     }
 
-    private void put(String key, String value, String origin) {
-        values.put(key, value);
+    private void put(Client client, String key, String value, String origin) {
+        values.get(client).put(key, value);
         origins.put(key, origin);
     }
 }

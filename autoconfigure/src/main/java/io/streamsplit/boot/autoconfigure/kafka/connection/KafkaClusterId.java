@@ -23,7 +23,9 @@ public final class KafkaClusterId {
     /** The cluster id at {@code servers}, or empty when no broker answered within {@code timeout}. */
     public static Optional<String> lookUp(String servers, KafkaClientProperties clients, Duration timeout) {
         Properties admin = KafkaClientProperties.checkingAdmin(
-                clients.forClient(servers, Map.of()), "streamsplit-cluster-id", timeout);
+                clients.forClient(KafkaClientProperties.Client.ADMIN, servers, Map.of()),
+                "streamsplit-cluster-id",
+                timeout);
         try (Admin client = Admin.create(admin)) {
             return Optional.ofNullable(
                     client.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS));

@@ -34,16 +34,74 @@ class KafkaClientPropertiesTest {
                         "streamsplit.kafka.properties.sasl.mechanism=SCRAM-SHA-512")
                 .run(context -> {
                     KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
-                    assertThat(client.common())
+                    assertThat(client.common(KafkaClientProperties.Client.CONSUMER))
                             .containsEntry("security.protocol", "SASL_PLAINTEXT")
                             .containsEntry("sasl.jaas.config", "spring-jaas")
                             .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
-                            // only security settings are taken from Spring Kafka: its consumer tuning is not Flink's
+                            .containsEntry("max.poll.records", "7");
+                    assertThat(client.common(KafkaClientProperties.Client.PRODUCER))
+                            .as("a producer is given only what a producer knows")
+                            .containsEntry("sasl.jaas.config", "spring-jaas")
                             .doesNotContainKey("max.poll.records");
                     assertThat(client.origin("sasl.jaas.config")).isEqualTo("spring.kafka.properties.sasl.jaas.config");
                     assertThat(client.origin("sasl.mechanism"))
                             .isEqualTo("streamsplit.kafka.properties.sasl.mechanism");
                 });
+    }
+
+    /**
+     * Spring Kafka's client settings reach the clients they are for, below StreamSplit's own: consumer tuning the
+     * sources' consumers, producer tuning the sinks' producers, admin settings the admin clients.
+     */
+    @Test
+    void springKafkasConsumerProducerAndAdminSettingsReachTheirClientsBelowStreamSplitsOwn() {
+        runner.withPropertyValues(
+                        "spring.kafka.consumer.max-poll-records=42",
+                        "spring.kafka.consumer.fetch-min-size=1KB",
+                        "spring.kafka.consumer.fetch-max-wait=250ms",
+                        "spring.kafka.consumer.isolation-level=read-uncommitted",
+                        "spring.kafka.consumer.properties.receive.buffer.bytes=65536",
+                        "spring.kafka.producer.acks=all",
+                        "spring.kafka.producer.compression-type=lz4",
+                        "spring.kafka.producer.batch-size=32KB",
+                        "spring.kafka.producer.properties.linger.ms=7",
+                        "spring.kafka.admin.properties.request.timeout.ms=9000",
+                        "streamsplit.kafka.properties.linger.ms=5")
+                .run(context -> {
+                    KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
+                    assertThat(client.common(KafkaClientProperties.Client.CONSUMER))
+                            .containsEntry("max.poll.records", "42")
+                            .containsEntry("fetch.min.bytes", "1024")
+                            .containsEntry("fetch.max.wait.ms", "250")
+                            .containsEntry("isolation.level", "read_uncommitted")
+                            .containsEntry("receive.buffer.bytes", "65536")
+                            .doesNotContainKey("acks");
+                    assertThat(client.common(KafkaClientProperties.Client.PRODUCER))
+                            .containsEntry("acks", "all")
+                            .containsEntry("compression.type", "lz4")
+                            .containsEntry("batch.size", "32768")
+                            .as("streamsplit.kafka.properties win")
+                            .containsEntry("linger.ms", "5")
+                            .doesNotContainKey("max.poll.records");
+                    assertThat(client.common(KafkaClientProperties.Client.ADMIN))
+                            .containsEntry("request.timeout.ms", "9000");
+                    assertThat(client.origin("max.poll.records")).isEqualTo("spring.kafka.consumer.max-poll-records");
+                });
+    }
+
+    /** Spring Kafka's JAAS login (JVM-wide in Spring Kafka) becomes each client's sasl.jaas.config, which travels. */
+    @Test
+    void springKafkasJaasLoginBecomesTheClientsSaslJaasConfig() {
+        runner.withPropertyValues(
+                        "spring.kafka.jaas.enabled=true",
+                        "spring.kafka.jaas.login-module=org.apache.kafka.common.security.plain.PlainLoginModule",
+                        "spring.kafka.jaas.options.username=app",
+                        "spring.kafka.jaas.options.password=s3cret")
+                .run(context -> assertThat(context.getBean(KafkaClientProperties.class)
+                                .common(KafkaClientProperties.Client.CONSUMER)
+                                .get("sasl.jaas.config"))
+                        .isEqualTo("org.apache.kafka.common.security.plain.PlainLoginModule required"
+                                + " username=\"app\" password=\"s3cret\";"));
     }
 
     @Test
@@ -87,7 +145,7 @@ class KafkaClientPropertiesTest {
                         "streamsplit.kafka.ssl-bundle=client")
                 .run(context -> {
                     java.util.Map<String, String> common =
-                            context.getBean(KafkaClientProperties.class).common();
+                            context.getBean(KafkaClientProperties.class).common(KafkaClientProperties.Client.CONSUMER);
                     assertThat(common)
                             .containsEntry("security.protocol", "SSL")
                             .containsEntry("ssl.keystore.type", "PEM")

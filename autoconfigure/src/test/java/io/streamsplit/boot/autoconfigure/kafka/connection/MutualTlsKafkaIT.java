@@ -72,7 +72,7 @@ class MutualTlsKafkaIT {
                 AclOperation.WRITE,
                 new ResourcePattern(ResourceType.TOPIC, "mtls-out", PatternType.LITERAL));
         try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "mtls", bundle())) {
-            assertThat(app.getBean(KafkaClientProperties.class).common())
+            assertThat(app.getBean(KafkaClientProperties.class).common(KafkaClientProperties.Client.CONSUMER))
                     .containsEntry("security.protocol", "SSL")
                     .containsKeys("ssl.keystore.key", "ssl.keystore.certificate.chain", "ssl.truststore.certificates");
             KafkaTopics.write(broker.internalBootstrapServers(), "mtls-in", List.of("m", "t"));

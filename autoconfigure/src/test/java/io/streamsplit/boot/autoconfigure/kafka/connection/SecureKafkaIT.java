@@ -100,7 +100,7 @@ class SecureKafkaIT {
         try (ConfigurableApplicationContext app =
                 Words.start(broker.bootstrapServers(), "bundle", properties.toArray(String[]::new))) {
             // the bundle travels as PEM, and the protocol follows from it and the SASL settings
-            assertThat(app.getBean(KafkaClientProperties.class).common())
+            assertThat(app.getBean(KafkaClientProperties.class).common(KafkaClientProperties.Client.CONSUMER))
                     .containsEntry("security.protocol", "SASL_SSL")
                     .containsEntry("ssl.truststore.type", "PEM")
                     .doesNotContainKey("ssl.truststore.location");

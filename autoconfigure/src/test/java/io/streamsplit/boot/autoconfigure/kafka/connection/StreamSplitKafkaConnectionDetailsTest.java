@@ -57,10 +57,11 @@ class StreamSplitKafkaConnectionDetailsTest {
                                     .getBootstrapServers())
                             .containsExactly("secure-container:9093");
                     KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
-                    assertThat(client.common())
+                    assertThat(client.common(KafkaClientProperties.Client.CONSUMER))
                             .containsEntry("security.protocol", "SASL_SSL")
                             .containsEntry("ssl.truststore.type", "PEM");
-                    assertThat(client.common().get("ssl.truststore.certificates"))
+                    assertThat(client.common(KafkaClientProperties.Client.CONSUMER)
+                                    .get("ssl.truststore.certificates"))
                             .startsWith("-----BEGIN CERTIFICATE-----");
                     assertThat(client.origin("security.protocol")).isEqualTo("Spring Boot's KafkaConnectionDetails");
                 });
@@ -87,7 +88,8 @@ class StreamSplitKafkaConnectionDetailsTest {
                     assertThat(context.getBean(StreamSplitKafkaConnectionDetails.class)
                                     .getBootstrapServers())
                             .containsExactly("boot-a:9092", "boot-b:9092");
-                    assertThat(context.getBean(KafkaClientProperties.class).common())
+                    assertThat(context.getBean(KafkaClientProperties.class)
+                                    .common(KafkaClientProperties.Client.CONSUMER))
                             .containsEntry("security.protocol", "SASL_PLAINTEXT");
                 });
     }

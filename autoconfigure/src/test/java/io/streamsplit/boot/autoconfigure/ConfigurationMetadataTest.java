@@ -74,8 +74,15 @@ class ConfigurationMetadataTest {
         assertThat(start)
                 .as("docs/configuration.md has the markers of the generated table")
                 .isPositive();
-        String derivedDocs = docs.substring(0, start + TABLE_START.length()) + "\n" + PerNameMetadata.markdown(entries)
-                + docs.substring(end);
+        Map<String, List<String>> hints = new HashMap<>();
+        file.path("hints").forEach(hint -> {
+            List<String> values = hint.path("values").findValuesAsText("value");
+            if (!values.isEmpty()) {
+                hints.put(hint.get("name").asText(), values);
+            }
+        });
+        String derivedDocs = docs.substring(0, start + TABLE_START.length()) + "\n"
+                + PerNameMetadata.markdown(entries, hints) + docs.substring(end);
         if (Boolean.getBoolean("streamsplit.metadata.write")) {
             file.set("properties", derived);
             json.writerWithDefaultPrettyPrinter().writeValue(ADDITIONAL_METADATA.toFile(), file);

@@ -39,7 +39,9 @@ final class PerNameMetadata {
             String description,
             String sourceType,
             @Nullable String defaultValue,
-            @Nullable String deprecationReason) {
+            @Nullable String deprecationReason,
+            @Nullable String replacement,
+            @Nullable String since) {
 
         Map<String, Object> toJson() {
             Map<String, Object> json = new LinkedHashMap<>();
@@ -51,7 +53,16 @@ final class PerNameMetadata {
                 json.put("defaultValue", defaultValue);
             }
             if (deprecationReason != null) {
-                json.put("deprecation", Map.of("level", "warning", "reason", deprecationReason));
+                Map<String, Object> deprecation = new LinkedHashMap<>();
+                deprecation.put("level", "warning");
+                deprecation.put("reason", deprecationReason);
+                if (replacement != null) {
+                    deprecation.put("replacement", replacement);
+                }
+                if (since != null) {
+                    deprecation.put("since", since);
+                }
+                json.put("deprecation", deprecation);
             }
             return json;
         }
@@ -100,13 +111,18 @@ final class PerNameMetadata {
                     description(field.group(1)),
                     type.getName(),
                     defaultValue(getter.invoke(defaults)),
-                    deprecated == null ? null : deprecated.reason()));
+                    deprecated == null ? null : deprecated.reason(),
+                    deprecated == null || deprecated.replacement().isEmpty() ? null : deprecated.replacement(),
+                    deprecated == null || deprecated.since().isEmpty() ? null : deprecated.since()));
         }
         return entries;
     }
 
-    /** The docs' reference table of the entries: key, type or values, default, description. */
-    static String markdown(List<Entry> entries) throws ClassNotFoundException {
+    /**
+     * The docs' reference table of the entries: key, type or values (the metadata's value hints where it
+     * has them, as an IDE offers them), default, description.
+     */
+    static String markdown(List<Entry> entries, Map<String, List<String>> hints) throws ClassNotFoundException {
         StringBuilder table =
                 new StringBuilder("| key | values | default | description |\n| --- | --- | --- | --- |\n");
         for (Entry entry : entries) {
@@ -114,11 +130,18 @@ final class PerNameMetadata {
             table.append("| `")
                     .append(key)
                     .append("` | ")
-                    .append(values(entry.type()))
+                    .append(
+                            hints.containsKey(entry.name())
+                                    ? String.join(" \\| ", hints.get(entry.name()))
+                                    : values(entry.type()))
                     .append(" | ")
                     .append(entry.defaultValue() == null ? "" : "`" + entry.defaultValue() + "`")
                     .append(" | ")
-                    .append(entry.deprecationReason() == null ? "" : "Deprecated: " + entry.deprecationReason() + " ")
+                    .append(
+                            entry.deprecationReason() == null
+                                    ? ""
+                                    : "Deprecated" + (entry.since() == null ? "" : " since " + entry.since()) + ": "
+                                            + entry.deprecationReason() + " ")
                     .append(entry.description().replace("|", "\\|"))
                     .append(" |\n");
         }

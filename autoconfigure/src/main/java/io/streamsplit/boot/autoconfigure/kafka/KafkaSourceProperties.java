@@ -224,6 +224,7 @@ public class KafkaSourceProperties {
     @DeprecatedConfigurationProperty(
             reason = "It set two things at once: use on-offset-out-of-range (an offset gone from the log) and"
                     + " on-missing-commit (a partition without a commit).",
+            replacement = "streamsplit.kafka.sources.*.on-offset-out-of-range",
             since = "0.1.0")
     public @Nullable OffsetResetStrategy getOffsetResetStrategy() {
         return offsetResetStrategy;

@@ -39,9 +39,15 @@ class ApplicationModePageTest {
         assertThat(spec.get("flinkVersion")).isEqualTo("v" + version[0] + "_" + version[1]);
 
         Map<String, Object> job = (Map<String, Object>) spec.get("job");
+        String samplePom = Files.readString(Path.of("..", "sample-app", "pom.xml"));
+        Matcher finalName = Pattern.compile("<finalName>([^<]+)</finalName>").matcher(samplePom);
+        Matcher classifier = Pattern.compile("<classifier>([^<]+)</classifier>").matcher(samplePom);
+        assertThat(finalName.find() && classifier.find())
+                .as("the sample's jar name in its pom")
+                .isTrue();
         assertThat((String) job.get("jarURI"))
-                .startsWith("local:///opt/flink/usrlib/")
-                .endsWith(".jar");
+                .as("the jar the sample builds, extracted to usrlib/")
+                .isEqualTo("local:///opt/flink/usrlib/" + finalName.group(1) + "-" + classifier.group(1) + ".jar");
         String entryClass = (String) job.get("entryClass");
         assertThat(Path.of("..", "sample-app", "src", "main", "java", entryClass.replace('.', '/') + ".java"))
                 .as("the sample's main class")

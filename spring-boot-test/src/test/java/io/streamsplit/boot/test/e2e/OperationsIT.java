@@ -28,7 +28,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * Stopping the job from {@code /actuator/streamsplit} takes a savepoint and says where; health says
  * STOPPED (out of service), not DOWN; starting it again resumes from that savepoint, so under
  * exactly-once every record reaches the output once — the ones sent while it was stopped included —
- * and a rescale (savepoint, start at the new parallelism) keeps that, with the splits redistributed.
+ * and a rescale (savepoint, start at the new parallelism) keeps that, with the splits redistributed. No
+ * savepoint directory is set: savepoints go beside the checkpoints (the test context's own directory).
  */
 @StreamSplitTest(
         classes = WordsApplication.class,
@@ -42,7 +43,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
             "streamsplit.kafka.sinks.upper.topic=ops-out",
             "streamsplit.kafka.sinks.upper.serializer=utf8",
             "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once",
-            "streamsplit.flink.shutdown.savepoint-directory=file:///${java.io.tmpdir}/streamsplit-operations-it",
             "management.endpoints.web.exposure.include=health,streamsplit",
             "management.endpoint.health.show-details=always"
         })

@@ -143,7 +143,8 @@ public final class ClusterJobKeeper implements AutoCloseable {
         return status;
     }
 
-    private synchronized void lookOnce() {
+    /** One look: read, decide, carry out, say what changed (every watch-interval; tests call it directly). */
+    synchronized void lookOnce() {
         JobDecision.Phase now = phase.get();
         if (now == null) {
             return;

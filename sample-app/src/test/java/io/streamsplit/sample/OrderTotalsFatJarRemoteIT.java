@@ -93,9 +93,12 @@ class OrderTotalsFatJarRemoteIT {
             assertThat(app.isAlive()).as("the application is up (see %s)", log).isTrue();
             assertThat(jobs()).contains("\"name\":\"order-totals\"").contains("\"state\":\"RUNNING\"");
         });
-        assertThat(Files.readString(log))
-                .contains("Jars for the Flink cluster:")
-                .contains("No demo data: Kafka at " + KAFKA.bootstrapServers() + " is not the dev-mode broker");
+        // the demo data is decided once the application is ready, which may come after the job runs
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(Files.readString(log))
+                        .contains("Jars for the Flink cluster:")
+                        .contains(
+                                "No demo data: Kafka at " + KAFKA.bootstrapServers() + " is not the dev-mode broker"));
 
         OneWindowOfOrders.produce(KAFKA.bootstrapServers());
         await().atMost(Duration.ofSeconds(90))

@@ -13,7 +13,8 @@ import org.springframework.context.annotation.Bean;
  * ({@code in}, Strings), a map, one sink ({@code out}), no windows, on the embedded MiniCluster,
  * with Actuator's health over HTTP, as a small production service would run. With profile {@code
  * totals}: JSON payments → running total per account → exactly-once sink, what {@code TotalsBenchmark}
- * measures against the same job wired by hand ({@link HandWiredTotalsJob}).
+ * measures against the same job wired by hand ({@link HandWiredTotalsJob}); with profile {@code transform}:
+ * JSON payments → a charge each → JSON, at-least-once.
  */
 @SpringBootApplication
 public class UppercaseApplication {
@@ -35,6 +36,14 @@ public class UppercaseApplication {
     @ConditionalOnProperty(name = "uppercase.pipeline", havingValue = "totals")
     StreamSplitPipeline totals() {
         return pipeline -> pipeline.sink("out", RunningTotals.of(pipeline.<Payment>source("in")));
+    }
+
+    /** Each payment as a charge (profile {@code transform}), stateless. */
+    @Bean
+    @ConditionalOnProperty(name = "uppercase.pipeline", havingValue = "transform")
+    StreamSplitPipeline transform() {
+        return pipeline -> pipeline.sink(
+                "out", pipeline.<Payment>source("in").map(new Charge.Of()).name("to charge"));
     }
 
     static final class Uppercase implements MapFunction<String, String> {

@@ -7,8 +7,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.KafkaException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A KRaft broker (Kafka's own server, through {@link EmbeddedKafkaBroker}) in a JVM of its own, as
@@ -20,10 +27,10 @@ public final class BrokerProcess implements AutoCloseable {
 
     private static final String READY = "BOOTSTRAP=";
 
-    private final Process process;
+    private final @Nullable Process process;
     private final String bootstrapServers;
 
-    private BrokerProcess(Process process, String bootstrapServers) {
+    private BrokerProcess(@Nullable Process process, String bootstrapServers) {
         this.process = process;
         this.bootstrapServers = bootstrapServers;
     }
@@ -65,17 +72,42 @@ public final class BrokerProcess implements AutoCloseable {
                         + "; its output:\n" + Files.readString(log));
     }
 
+    /**
+     * A broker of the harness's own ({@link #start}) when {@code bootstrapServers} is blank, else the one
+     * there, once it has answered; one that does not answer within 5 s fails with an {@link
+     * IllegalArgumentException} naming the address.
+     */
+    public static BrokerProcess startOrUse(Path workDir, String bootstrapServers)
+            throws IOException, InterruptedException {
+        if (bootstrapServers.isBlank()) {
+            return start(workDir);
+        }
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000",
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000"))) {
+            admin.describeCluster().clusterId().get(5, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            throw new IllegalArgumentException("no Kafka broker answered at --bootstrap-servers " + bootstrapServers
+                    + " within 5 s; start one there, or leave the option out to have the harness start its own");
+        }
+        return new BrokerProcess(null, bootstrapServers);
+    }
+
     public String bootstrapServers() {
         return bootstrapServers;
     }
 
     /** CPU seconds the broker JVM has used so far. */
     public double cpuSeconds() {
-        return ProcStats.cpuSeconds(process.pid());
+        return process == null ? -1 : ProcStats.cpuSeconds(process.pid());
     }
 
     @Override
     public void close() throws IOException, InterruptedException {
+        if (process == null) {
+            return; // not ours
+        }
         process.getOutputStream().close();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();

@@ -37,7 +37,8 @@ public final class JvmLauncher {
     }
 
     /** {@code java <jvmOptions> -cp <this class path> <mainClass> <args>}, output to {@code log}. */
-    static Process start(List<String> jvmOptions, Class<?> mainClass, List<String> args, Path log) throws IOException {
+    public static Process start(List<String> jvmOptions, Class<?> mainClass, List<String> args, Path log)
+            throws IOException {
         // exec:java points java.io.tmpdir at target/tmp, which a fresh checkout does not have yet
         Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
         List<String> command = new ArrayList<>();

@@ -26,6 +26,31 @@ public final class ProcStats {
         }
     }
 
+    /**
+     * CPU seconds used so far by each group of {@code pid}'s threads: threads named alike but for their
+     * digits (Linux keeps a thread's first 15 characters) are one group, the digits shown as {@code #}.
+     * Empty when unknown; a thread that has ended is not counted.
+     */
+    public static java.util.Map<String, Double> cpuSecondsByThread(long pid) {
+        java.util.Map<String, Double> byGroup = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).trim().replaceAll("\\d+", "#");
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    double seconds = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / TICKS_PER_SECOND;
+                    byGroup.merge(name, seconds, Double::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return java.util.Map.of();
+        }
+        return byGroup;
+    }
+
     /** The peak resident set of {@code pid} in MB ({@code VmHWM}), -1 when unknown. */
     public static double peakRssMb(long pid) {
         return statusMb(pid, "VmHWM:");

@@ -72,11 +72,20 @@ public final class PipelineBenchmark {
             double writtenPerSecond,
             double peakRssMb,
             List<Double> checkpointMillis,
-            Path log) {}
+            Path log,
+            double firstOutputSeconds,
+            double wholeRecordsPerSecond,
+            double wholeCpuPerMillion,
+            double idleCores,
+            Map<String, Double> idleCoresByThread) {}
 
     /** The harness's settings; {@link #main} reads them from {@code --name value} options. */
     record Settings(
+            String bootstrapServers,
             Path jar,
+            Path kafkaStreamsJar,
+            boolean kafkaStreamsSameCadence,
+            Duration idle,
             int records,
             int rounds,
             int warmups,
@@ -90,11 +99,19 @@ public final class PipelineBenchmark {
             String bArgs,
             List<String> jvmOptions) {
 
-        /** The settings in {@link #options}; {@code checkpoint} is 10s or 500ms. */
+        /** The settings in {@link #options}; durations ({@code checkpoint}, {@code idle}) are 10s or 500ms. */
         static Settings of(Map<String, String> f) {
-            String checkpoint = f.get("checkpoint").trim().toLowerCase(Locale.ROOT);
+            String cadence = f.get("kstreams-commit");
+            if (!cadence.equals("same") && !cadence.equals("default")) {
+                throw new IllegalArgumentException(
+                        "--kstreams-commit " + cadence + ": say same (commit.interval.ms = --checkpoint) or default");
+            }
             return new Settings(
+                    f.get("bootstrap-servers"),
                     Path.of(f.get("jar")),
+                    Path.of(f.get("kstreams-jar")),
+                    cadence.equals("same"),
+                    duration(f.get("idle")),
                     Integer.parseInt(f.get("records")),
                     Integer.parseInt(f.get("rounds")),
                     Integer.parseInt(f.get("warmups")),
@@ -104,19 +121,72 @@ public final class PipelineBenchmark {
                     Integer.parseInt(f.get("value-size")),
                     Integer.parseInt(f.get("partitions")),
                     Integer.parseInt(f.get("parallelism")),
-                    checkpoint.endsWith("ms")
-                            ? Duration.ofMillis(Long.parseLong(checkpoint.replace("ms", "")))
-                            : Duration.ofSeconds(Long.parseLong(checkpoint.replace("s", ""))),
+                    duration(f.get("checkpoint")),
                     Integer.parseInt(f.get("accounts")),
                     f.get("app-args"),
                     f.get("b-args"),
                     BenchmarkSupport.jvmOptions(f.get("jvm")));
         }
 
+        private static Duration duration(String text) {
+            String value = text.trim().toLowerCase(Locale.ROOT);
+            return value.endsWith("ms")
+                    ? Duration.ofMillis(Long.parseLong(value.replace("ms", "")))
+                    : Duration.ofSeconds(Long.parseLong(value.replace("s", "")));
+        }
+
+        /** Settings for a short run with the defaults of the harness: the CI smoke tests' starting point. */
+        static Settings small(List<PipelineVariant> variants, int records, Duration checkpointInterval) {
+            return new Settings(
+                    "",
+                    AppStartBenchmark.benchmarksAppJar(),
+                    PipelineVariant.Jars.kafkaStreamsAppJar(),
+                    true,
+                    Duration.ZERO,
+                    records,
+                    1,
+                    0,
+                    variants,
+                    50,
+                    2,
+                    1,
+                    checkpointInterval,
+                    100,
+                    "",
+                    "",
+                    List.of("-Xmx512m"));
+        }
+
+        /** These settings measuring each run's idle CPU for {@code idle} after its last output. */
+        Settings withIdle(Duration idle) {
+            return new Settings(
+                    bootstrapServers,
+                    jar,
+                    kafkaStreamsJar,
+                    kafkaStreamsSameCadence,
+                    idle,
+                    records,
+                    rounds,
+                    warmups,
+                    variants,
+                    valueSize,
+                    partitions,
+                    parallelism,
+                    checkpointInterval,
+                    accounts,
+                    appArgs,
+                    bArgs,
+                    jvmOptions);
+        }
+
         /** These settings with other JVM options. */
         Settings withJvmOptions(List<String> options) {
             return new Settings(
+                    bootstrapServers,
                     jar,
+                    kafkaStreamsJar,
+                    kafkaStreamsSameCadence,
+                    idle,
                     records,
                     rounds,
                     warmups,
@@ -152,8 +222,18 @@ public final class PipelineBenchmark {
     private PipelineBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> f = options(Map.of("variants", "plain,headers,traced,traced-10pct"), args);
-        run(Settings.of(f), System.out);
+        try {
+            Map<String, String> f = options(Map.of("variants", "plain,headers,traced,traced-10pct"), args);
+            run(Settings.of(f), System.out);
+        } catch (IllegalArgumentException e) {
+            exitOnBadInput("PipelineBenchmark", e);
+        }
+    }
+
+    /** What a harness does with bad input (an unknown variant, a broker not there): one line, exit status 2. */
+    static void exitOnBadInput(String harness, IllegalArgumentException e) {
+        System.err.println(harness + ": " + e.getMessage());
+        System.exit(2);
     }
 
     /**
@@ -163,6 +243,10 @@ public final class PipelineBenchmark {
     static Map<String, String> options(Map<String, String> defaults, String... args) throws Exception {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("jar", AppStartBenchmark.benchmarksAppJar().toString());
+        f.put("kstreams-jar", PipelineVariant.Jars.kafkaStreamsAppJar().toString());
+        f.put("kstreams-commit", "same");
+        f.put("bootstrap-servers", "");
+        f.put("idle", "0s");
         f.put("records", "2000000");
         f.put("rounds", "3");
         f.put("warmups", "1");
@@ -180,38 +264,34 @@ public final class PipelineBenchmark {
     }
 
     static List<PipelineRun> run(Settings settings, PrintStream out) throws Exception {
-        if (!Files.isRegularFile(settings.jar())) {
-            throw new IllegalArgumentException(
-                    "No application jar at " + settings.jar().toAbsolutePath()
-                            + "; build it with mvn -B -q -DskipTests install -pl benchmarks-app -am, or give --jar");
-        }
         Path work = Files.createTempDirectory("pipeline-bench");
-        Path jar = AppStartBenchmark.extract(settings.jar(), work);
-        Path logback = Files.writeString(work.resolve("logback-hand-wired.xml"), PipelineVariant.handWiredLogback());
+        // on a broker of the user's, topics and groups of this run's own
+        String prefix = settings.bootstrapServers().isBlank() ? "" : work.getFileName() + ".";
         List<PipelineRun> runs = new ArrayList<>();
-        try (BrokerProcess broker = BrokerProcess.start(work);
+        try (BrokerProcess broker = BrokerProcess.startOrUse(work, settings.bootstrapServers());
                 Admin admin =
                         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            PipelineVariant.Jars jars = PipelineVariant.Jars.prepare(settings, settings.variants(), work);
             String bootstrap = broker.bootstrapServers();
             for (PipelineVariant.Input input :
                     settings.variants().stream().map(v -> v.input).distinct().toList()) {
-                IsolatedBenchmark.createTopics(bootstrap, List.of(input.topic()), settings.partitions());
+                IsolatedBenchmark.createTopics(bootstrap, List.of(prefix + input.topic()), settings.partitions());
                 BenchmarkSupport.writeRecords(
                         bootstrap,
-                        input.topic(),
+                        prefix + input.topic(),
                         settings.records(),
                         i -> input.value(i, settings.valueSize(), settings.accounts()),
                         input::headers);
             }
             // a fresh broker creates and loads its offsets topic on the first group that commits; an app whose
             // first commit meets it logs Kafka's "coordinator is loading" WARN: have it loaded before any app runs
-            String firstInput = settings.variants().get(0).input.topic();
+            String firstInput = prefix + settings.variants().get(0).input.topic();
             admin.alterConsumerGroupOffsets(
-                            "pipeline-bench-warm-up",
+                            prefix + "pipeline-bench-warm-up",
                             Map.of(new TopicPartition(firstInput, 0), new OffsetAndMetadata(0)))
                     .all()
                     .get(60, TimeUnit.SECONDS);
-            Runner runner = new Runner(settings, jar, logback, bootstrap, admin, work);
+            Runner runner = new Runner(settings, jars, bootstrap, admin, work, prefix);
             for (int i = 0; i < settings.warmups(); i++) {
                 PipelineRun warmup = runner.run(settings.arms().get(0));
                 out.printf(
@@ -230,16 +310,21 @@ public final class PipelineBenchmark {
                     runs.add(run);
                     out.printf(
                             Locale.ROOT,
-                            "round %d %-13s %,10.0f records/s (written %,10.0f)  CPU %5.2f s per M records"
-                                    + "  peak RSS %,5.0f MB  %d checkpoints, p50 %.0f ms%n",
+                            "round %d %-18s %,10.0f records/s (written %,10.0f)  CPU %5.2f s per M records"
+                                    + "  peak RSS %,5.0f MB  first output %5.1f s  from start %,10.0f records/s"
+                                    + " %5.2f CPU s per M  %d checkpoints, p50 %.0f ms%s%n",
                             round,
                             arm.label(),
                             run.recordsPerSecond(),
                             run.writtenPerSecond(),
                             run.cpuPerMillion(),
                             run.peakRssMb(),
+                            run.firstOutputSeconds(),
+                            run.wholeRecordsPerSecond(),
+                            run.wholeCpuPerMillion(),
                             run.checkpointMillis().size(),
-                            percentile(run.checkpointMillis(), 0.5));
+                            percentile(run.checkpointMillis(), 0.5),
+                            idle(run));
                 }
             }
         }
@@ -247,20 +332,32 @@ public final class PipelineBenchmark {
         return runs;
     }
 
+    /** A run's idle figures, blank where they were not measured. */
+    private static String idle(PipelineRun run) {
+        if (Double.isNaN(run.idleCores())) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "%n    idle %.3f cores:", run.idleCores()));
+        run.idleCoresByThread().entrySet().stream()
+                .limit(12)
+                .forEach(e -> text.append(String.format(Locale.ROOT, " %s %.3f,", e.getKey(), e.getValue())));
+        return text.substring(0, text.length() - 1);
+    }
+
     /** Runs arms one after the other, each with its own output topic and consumer group. */
     private static final class Runner {
         private final Settings settings;
-        private final Path jar;
-        private final Path logback;
+        private final PipelineVariant.Jars jars;
         private final String bootstrap;
         private final Admin admin;
         private final Path work;
+        private final String prefix;
         private int n;
 
-        Runner(Settings settings, Path jar, Path logback, String bootstrap, Admin admin, Path work) {
+        Runner(Settings settings, PipelineVariant.Jars jars, String bootstrap, Admin admin, Path work, String prefix) {
+            this.prefix = prefix;
             this.settings = settings;
-            this.jar = jar;
-            this.logback = logback;
+            this.jars = jars;
             this.bootstrap = bootstrap;
             this.admin = admin;
             this.work = work;
@@ -268,26 +365,31 @@ public final class PipelineBenchmark {
 
         PipelineRun run(Arm arm) throws Exception {
             PipelineVariant variant = arm.variant();
-            String output = "pipe.out-" + n;
-            IsolatedBenchmark.createTopics(bootstrap, List.of(output), settings.partitions());
+            String output = prefix + "pipe.out-" + n;
+            List<String> topics = new ArrayList<>(List.of(output));
+            String deadLetters = variant.deadLetterTopic(output);
+            if (deadLetters != null) {
+                topics.add(deadLetters);
+            }
+            IsolatedBenchmark.createTopics(bootstrap, topics, settings.partitions());
             PipelineProcess.Figures figures = PipelineProcess.measure(
                     arm.label(),
                     variant.command(
                             settings,
                             arm.appArgs(),
-                            jar,
-                            logback,
+                            jars,
                             bootstrap,
-                            variant.input.topic(),
-                            "pipe-" + n,
+                            prefix + variant.input.topic(),
+                            prefix + "pipe-" + n,
                             output),
                     work.resolve("run-" + n + "-" + arm.label() + ".log"),
                     bootstrap,
                     admin,
                     output,
                     settings.partitions(),
-                    settings.records(),
-                    variant.exactlyOnce());
+                    variant.expectedOutput(settings.records()),
+                    variant.exactlyOnce(),
+                    settings.idle());
             n++;
             RunChecks.whatWasMeasured(variant, figures, settings.records(), bootstrap, output);
             return new PipelineRun(
@@ -298,22 +400,27 @@ public final class PipelineBenchmark {
                     figures.writtenPerSecond(),
                     figures.peakRssMb(),
                     checkpointMillis(figures.log()),
-                    figures.log());
+                    figures.log(),
+                    figures.firstOutputSeconds(),
+                    figures.wholeRecordsPerSecond(),
+                    figures.wholeCpuPerMillion(),
+                    figures.idleCores(),
+                    figures.idleCoresByThread());
         }
     }
 
     private static void printSummary(Settings settings, List<PipelineRun> runs, PrintStream out) {
         out.printf(
                 Locale.ROOT,
-                "%n%,d records, %d partitions, parallelism %d, %d s checkpoints, %d round(s); medians, checkpoint"
-                        + " durations over all runs, and each variant over %s per round (median, lowest–highest)%n",
+                "%n%,d records, %d partitions, parallelism %d, %d ms checkpoints (Kafka Streams: commit.interval.ms %s),"
+                        + " %d round(s); medians, checkpoint durations over all runs, then ratios per round (median,"
+                        + " lowest–highest)%n",
                 settings.records(),
                 settings.partitions(),
                 settings.parallelism(),
-                settings.checkpointInterval().toSeconds(),
-                settings.rounds(),
-                settings.variants().get(0).label);
-        String base = settings.variants().get(0).label;
+                settings.checkpointInterval().toMillis(),
+                settings.kafkaStreamsSameCadence() ? "the same" : "its default",
+                settings.rounds());
         if (!settings.bArgs().isBlank()) {
             out.printf(Locale.ROOT, "+b1, +b2, …: %s%n", settings.bArgs());
         }
@@ -325,21 +432,58 @@ public final class PipelineBenchmark {
                     of.stream().flatMap(r -> r.checkpointMillis().stream()).toList();
             out.printf(
                     Locale.ROOT,
-                    "%-13s %,10.0f records/s (written %,10.0f)  CPU %5.2f s per M  peak RSS %,5.0f MB  checkpoint"
-                            + " p50 %.0f p99 %.0f ms  | vs %s: records/s %s  written %s  CPU per record %s  peak RSS %s%n",
+                    "%-18s %,10.0f records/s (written %,10.0f)  CPU %5.2f s per M  peak RSS %,5.0f MB  first output"
+                            + " %5.1f s  from start %,10.0f records/s %5.2f CPU s per M  idle %.3f cores  checkpoint"
+                            + " p50 %.0f p99 %.0f ms%n",
                     label,
                     median(of, PipelineRun::recordsPerSecond),
                     median(of, PipelineRun::writtenPerSecond),
                     median(of, PipelineRun::cpuPerMillion),
                     median(of, PipelineRun::peakRssMb),
+                    median(of, PipelineRun::firstOutputSeconds),
+                    median(of, PipelineRun::wholeRecordsPerSecond),
+                    median(of, PipelineRun::wholeCpuPerMillion),
+                    median(of, PipelineRun::idleCores),
                     percentile(checkpoints, 0.5),
-                    percentile(checkpoints, 0.99),
-                    base,
-                    ratio(runs, label, base, PipelineRun::recordsPerSecond),
-                    ratio(runs, label, base, PipelineRun::writtenPerSecond),
-                    ratio(runs, label, base, PipelineRun::cpuPerMillion),
-                    ratio(runs, label, base, PipelineRun::peakRssMb));
+                    percentile(checkpoints, 0.99));
         }
+        for (Pair pair : pairs(settings)) {
+            out.printf(
+                    Locale.ROOT,
+                    "%s vs %s: records/s %s  written %s  CPU per record %s  peak RSS %s  first output %s"
+                            + "  from start: records/s %s  CPU per record %s  idle CPU %s%n",
+                    pair.a(),
+                    pair.b(),
+                    ratio(runs, pair.a(), pair.b(), PipelineRun::recordsPerSecond),
+                    ratio(runs, pair.a(), pair.b(), PipelineRun::writtenPerSecond),
+                    ratio(runs, pair.a(), pair.b(), PipelineRun::cpuPerMillion),
+                    ratio(runs, pair.a(), pair.b(), PipelineRun::peakRssMb),
+                    ratio(runs, pair.a(), pair.b(), PipelineRun::firstOutputSeconds),
+                    ratio(runs, pair.a(), pair.b(), PipelineRun::wholeRecordsPerSecond),
+                    ratio(runs, pair.a(), pair.b(), PipelineRun::wholeCpuPerMillion),
+                    ratio(runs, pair.a(), pair.b(), PipelineRun::idleCores));
+        }
+    }
+
+    /** Two arms whose figures are compared round by round: {@code a} over {@code b}. */
+    record Pair(String a, String b) {}
+
+    /**
+     * What the summary compares: each StreamSplit variant with its Kafka Streams counterpart ({@code x} with
+     * {@code kstreams-x}) where both ran, and every other arm with the first variant.
+     */
+    static List<Pair> pairs(Settings settings) {
+        List<String> labels = settings.arms().stream().map(Arm::label).toList();
+        List<Pair> pairs = new ArrayList<>();
+        String base = labels.get(0);
+        for (String label : labels) {
+            if (labels.contains("kstreams-" + label)) {
+                pairs.add(new Pair(label, "kstreams-" + label));
+            } else if (!label.equals(base) && !label.startsWith("kstreams-")) {
+                pairs.add(new Pair(label, base));
+            }
+        }
+        return pairs;
     }
 
     /** The durations of the checkpoints a run's log says were completed. */

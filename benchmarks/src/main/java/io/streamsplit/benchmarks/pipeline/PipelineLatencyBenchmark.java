@@ -2,7 +2,6 @@ package io.streamsplit.benchmarks.pipeline;
 
 import io.streamsplit.benchmarks.BenchmarkSupport;
 import io.streamsplit.benchmarks.RoundRatio;
-import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
 import io.streamsplit.benchmarks.isolated.BrokerProcess;
 import io.streamsplit.benchmarks.isolated.IsolatedBenchmark;
 import java.io.PrintStream;
@@ -64,8 +63,7 @@ public final class PipelineLatencyBenchmark {
             PipelineBenchmark.Settings settings, int rate, Duration seconds, Duration warmup, PrintStream out)
             throws Exception {
         Path work = Files.createTempDirectory("pipeline-latency");
-        Path jar = AppStartBenchmark.extract(settings.jar(), work);
-        Path logback = Files.writeString(work.resolve("logback-hand-wired.xml"), PipelineVariant.handWiredLogback());
+        PipelineVariant.Jars jars = PipelineVariant.Jars.prepare(settings, settings.variants(), work);
         List<LatencyRun> runs = new ArrayList<>();
         try (BrokerProcess broker = BrokerProcess.start(work)) {
             String bootstrap = broker.bootstrapServers();
@@ -79,8 +77,7 @@ public final class PipelineLatencyBenchmark {
                     String in = "lat.in-" + n;
                     String output = "lat.out-" + n;
                     IsolatedBenchmark.createTopics(bootstrap, List.of(in, output), settings.partitions());
-                    List<String> command =
-                            variant.command(settings, "", jar, logback, bootstrap, in, "lat-" + n, output);
+                    List<String> command = variant.command(settings, "", jars, bootstrap, in, "lat-" + n, output);
                     Path log = work.resolve("run-" + n + "-" + variant.label + ".log");
                     n++;
                     Process app = new ProcessBuilder(command)
@@ -187,8 +184,8 @@ public final class PipelineLatencyBenchmark {
                                 LockSupport.parkNanos(wait);
                             }
                             long now = System.currentTimeMillis();
-                            if (now >= cutoff) {
-                                counted.incrementAndGet();
+                            if (now >= cutoff && !variant.input.bad(first + (int) k)) {
+                                counted.incrementAndGet(); // a malformed record has no result
                             }
                             producer.send(record(variant, settings, in, first + (int) k, now), (metadata, e) -> {
                                 if (e != null) {

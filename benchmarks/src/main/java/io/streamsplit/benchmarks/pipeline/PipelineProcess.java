@@ -37,7 +37,10 @@ final class PipelineProcess {
      * Records/s from the first to the last output record visible, the JVM's CPU seconds per million records
      * in that span (both NaN when all output became visible at once: one commit of a short run), records/s
      * from the first to the last output record written (NaN likewise), its peak RSS in MB, the output
-     * records counted at the end, and its log (kept after the JVM ends).
+     * records counted at the end, and its log (kept after the JVM ends). From the process's start: seconds
+     * to the first output record visible, records/s and CPU seconds per million records up to the last.
+     * After the last: the cores the idle JVM kept busy over {@code idle} (NaN when not measured), and by
+     * thread (names with their digits as {@code #}), busiest first.
      */
     record Figures(
             double recordsPerSecond,
@@ -45,11 +48,19 @@ final class PipelineProcess {
             double writtenPerSecond,
             double peakRssMb,
             long outputRecords,
-            Path log) {}
+            Path log,
+            double firstOutputSeconds,
+            double wholeRecordsPerSecond,
+            double wholeCpuPerMillion,
+            double idleCores,
+            Map<String, Double> idleCoresByThread) {}
 
     private PipelineProcess() {}
 
-    /** Starts {@code command} with its output to {@code log} and measures it until {@code records} are out. */
+    /**
+     * Starts {@code command} with its output to {@code log} and measures it until {@code records} are out,
+     * then, for {@code idle} (zero: not at all), what it costs doing nothing.
+     */
     static Figures measure(
             String label,
             List<String> command,
@@ -59,9 +70,11 @@ final class PipelineProcess {
             String output,
             int partitions,
             long records,
-            boolean transactional)
+            boolean transactional,
+            Duration idle)
             throws Exception {
         Figures figures;
+        long started = System.nanoTime();
         Process app = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
@@ -124,7 +137,8 @@ final class PipelineProcess {
                     }
                 }
                 if (count >= records && (!transactional || visible >= 0)) {
-                    double cpu = ProcStats.cpuSeconds(app.pid()) - cpuAtFirst;
+                    double cpuNow = ProcStats.cpuSeconds(app.pid());
+                    double cpu = cpuNow - cpuAtFirst;
                     // the rates compare estimates with estimates (first sight and now); the records out are exact
                     long counted = count - countAtFirst;
                     double seconds = Math.max(now - first, 1) / 1e9;
@@ -137,7 +151,12 @@ final class PipelineProcess {
                             writtenCounted <= 0 ? Double.NaN : writtenCounted / writtenSeconds,
                             ProcStats.peakRssMb(app.pid()),
                             visible >= 0 ? visible : count,
-                            log);
+                            log,
+                            (first - started) / 1e9,
+                            records / ((now - started) / 1e9),
+                            cpuNow / records * 1e6,
+                            Double.NaN,
+                            Map.of());
                     break;
                 }
                 if (count != lastCount) {
@@ -150,6 +169,9 @@ final class PipelineProcess {
                             + (app.isAlive() ? "no progress for 90 s" : "the JVM exited") + "; its log:\n" + tail(log));
                 }
                 TimeUnit.MILLISECONDS.sleep(50);
+            }
+            if (!idle.isZero()) {
+                figures = idle(figures, app, idle);
             }
         } finally {
             app.destroy(); // SIGTERM: a StreamSplit app stops its job and closes the MiniCluster
@@ -165,6 +187,34 @@ final class PipelineProcess {
             }
         }
         return figures;
+    }
+
+    /** {@code figures} with the cores {@code app} keeps busy over {@code idle}, in all and by thread. */
+    private static Figures idle(Figures figures, Process app, Duration idle) throws InterruptedException {
+        Map<String, Double> before = ProcStats.cpuSecondsByThread(app.pid());
+        double cpuBefore = ProcStats.cpuSeconds(app.pid());
+        long from = System.nanoTime();
+        TimeUnit.MILLISECONDS.sleep(idle.toMillis());
+        double seconds = (System.nanoTime() - from) / 1e9;
+        double cores = (ProcStats.cpuSeconds(app.pid()) - cpuBefore) / seconds;
+        Map<String, Double> byThread = new LinkedHashMap<>();
+        ProcStats.cpuSecondsByThread(app.pid()).entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0.0)) / seconds))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .forEach(e -> byThread.put(e.getKey(), e.getValue()));
+        return new Figures(
+                figures.recordsPerSecond(),
+                figures.cpuPerMillion(),
+                figures.writtenPerSecond(),
+                figures.peakRssMb(),
+                figures.outputRecords(),
+                figures.log(),
+                figures.firstOutputSeconds(),
+                figures.wholeRecordsPerSecond(),
+                figures.wholeCpuPerMillion(),
+                cores,
+                byThread);
     }
 
     /** The last 80 lines of a log, for an error message. */

@@ -1,8 +1,11 @@
 package io.streamsplit.benchmarks.pipeline;
 
+import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
 import io.streamsplit.benchmarks.isolated.JvmLauncher;
 import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +14,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A pipeline {@link PipelineBenchmark} measures: which job, on which input, how it is started. Every
@@ -24,7 +28,13 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  *       the class path, and with one record in ten sampled upstream;
  *   <li>{@code starter}, {@code hand-wired}: JSON payments → running total per account → exactly-once
  *       sink, from YAML (profile {@code totals}) and as a plain Flink job with the official connector
- *       ({@code HandWiredTotalsJob}).
+ *       ({@code HandWiredTotalsJob});
+ *   <li>{@code transform}, {@code kstreams-transform}: JSON orders (one in a hundred malformed, dead-lettered)
+ *       → a charge each → JSON, at-least-once, as a StreamSplit app (profile {@code transform}) and as a
+ *       Spring Kafka Streams app ({@code benchmarks-kstreams-app}, its own jar);
+ *   <li>{@code totals}, {@code kstreams-totals}: the same orders → running total per account → JSON,
+ *       exactly-once (our exactly-once sink against Kafka Streams' {@code exactly_once_v2}, a RocksDB store,
+ *       record cache off).
  * </ul>
  */
 enum PipelineVariant {
@@ -33,7 +43,11 @@ enum PipelineVariant {
     TRACED("traced", Input.SAMPLED, Job.UPPERCASE, true),
     TRACED_TENTH("traced-10pct", Input.TENTH_SAMPLED, Job.UPPERCASE, true),
     STARTER("starter", Input.PAYMENTS, Job.TOTALS, false),
-    HAND_WIRED("hand-wired", Input.PAYMENTS, Job.HAND_WIRED_TOTALS, false);
+    HAND_WIRED("hand-wired", Input.PAYMENTS, Job.HAND_WIRED_TOTALS, false),
+    TRANSFORM("transform", Input.ORDERS, Job.TRANSFORM, false),
+    KSTREAMS_TRANSFORM("kstreams-transform", Input.ORDERS, Job.KSTREAMS_TRANSFORM, false),
+    TOTALS("totals", Input.ORDERS, Job.TOTALS, false),
+    KSTREAMS_TOTALS("kstreams-totals", Input.ORDERS, Job.KSTREAMS_TOTALS, false);
 
     /** The app's log line when records are traced (StreamSplitTracingAutoConfiguration). */
     static final String TRACING_LINE = "Tracing records with Micrometer Tracing";
@@ -48,14 +62,29 @@ enum PipelineVariant {
         PLAIN,
         SAMPLED,
         TENTH_SAMPLED,
-        PAYMENTS;
+        PAYMENTS,
+        /** Payments of which one in a hundred is not JSON a payment can be read from. */
+        ORDERS;
 
         String topic() {
             return "pipe.in-" + name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
+        /** Whether record {@code i} is malformed: every hundredth of {@link #ORDERS}. */
+        boolean bad(int i) {
+            return this == ORDERS && i % 100 == 99;
+        }
+
+        /** How many of the first {@code records} records are malformed. */
+        long badOf(long records) {
+            return this == ORDERS ? (records + 1) / 100 : 0;
+        }
+
         byte[] value(int i, int valueSize, int accounts) {
-            if (this == PAYMENTS) {
+            if (bad(i)) {
+                return String.format(Locale.ROOT, "{\"id\":%d,\"account\":", i).getBytes(StandardCharsets.UTF_8);
+            }
+            if (this == PAYMENTS || this == ORDERS) {
                 return String.format(
                                 Locale.ROOT, "{\"id\":%d,\"account\":\"a%d\",\"amount\":%d}", i, i % accounts, i % 100)
                         .getBytes(StandardCharsets.UTF_8);
@@ -66,7 +95,7 @@ enum PipelineVariant {
         }
 
         List<Header> headers(int i) {
-            if (this == PLAIN || this == PAYMENTS) {
+            if (this == PLAIN || this == PAYMENTS || this == ORDERS) {
                 return List.of();
             }
             String flags = this == SAMPLED || i % 10 == 0 ? "01" : "00";
@@ -81,7 +110,15 @@ enum PipelineVariant {
     enum Job {
         UPPERCASE,
         TOTALS,
-        HAND_WIRED_TOTALS
+        HAND_WIRED_TOTALS,
+        TRANSFORM,
+        KSTREAMS_TRANSFORM,
+        KSTREAMS_TOTALS;
+
+        /** Whether the job runs from the Kafka Streams app's jar. */
+        boolean kafkaStreams() {
+            return this == KSTREAMS_TRANSFORM || this == KSTREAMS_TOTALS;
+        }
     }
 
     final String label;
@@ -107,7 +144,18 @@ enum PipelineVariant {
 
     /** Whether every output record is written once and only once (exactly-once sink), so the count must match. */
     boolean exactlyOnce() {
-        return job != Job.UPPERCASE;
+        return job == Job.TOTALS || job == Job.HAND_WIRED_TOTALS || job == Job.KSTREAMS_TOTALS;
+    }
+
+    /** The output records {@code records} input records make: one per record that is not malformed. */
+    long expectedOutput(long records) {
+        return records - input.badOf(records);
+    }
+
+    /** The topic this variant's bad records go to in run {@code run}, null where the input has none. */
+    @Nullable
+    String deadLetterTopic(String output) {
+        return input == Input.ORDERS ? output + ".DLT" : null;
     }
 
     /**
@@ -117,8 +165,7 @@ enum PipelineVariant {
     List<String> command(
             PipelineBenchmark.Settings settings,
             String appArgs,
-            Path jar,
-            Path logback,
+            Jars jars,
             String bootstrap,
             String inputTopic,
             String group,
@@ -126,6 +173,12 @@ enum PipelineVariant {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(settings.jvmOptions());
+        if (job.kafkaStreams()) {
+            return kafkaStreamsCommand(
+                    command, settings, appArgs, jars.kafkaStreams(), bootstrap, inputTopic, group, output);
+        }
+        Path jar = jars.streamSplit();
+        Path logback = jars.handWiredLogback();
         List<String> classPath = new ArrayList<>(List.of(jar.toString()));
         if (tracing) {
             classPath.addAll(tracingJars());
@@ -172,10 +225,107 @@ enum PipelineVariant {
         if (job == Job.TOTALS) {
             command.add("--spring.profiles.active=totals");
         }
+        if (job == Job.TRANSFORM) {
+            command.add("--spring.profiles.active=transform");
+        }
+        String deadLetters = deadLetterTopic(output);
+        if (deadLetters != null) {
+            command.add("--streamsplit.kafka.sources.in.bad-record-policy=dead-letter");
+            command.add("--streamsplit.kafka.sources.in.dead-letter-topic=" + deadLetters);
+        }
+        addAppArgs(command, appArgs);
+        return command;
+    }
+
+    /**
+     * The Kafka Streams app: the same topics, its application id the run's group, a thread per unit of
+     * parallelism, the guarantee of the StreamSplit variant it stands beside, and {@code commit.interval.ms}
+     * the checkpoint interval unless {@code --kstreams-commit default} keeps Kafka Streams' own (100 ms
+     * exactly-once, 30 s at-least-once).
+     */
+    private List<String> kafkaStreamsCommand(
+            List<String> command,
+            PipelineBenchmark.Settings settings,
+            String appArgs,
+            Path jar,
+            String bootstrap,
+            String inputTopic,
+            String group,
+            String output) {
+        String streams = "--spring.kafka.streams.";
+        command.addAll(List.of(
+                "-cp",
+                jar.toString(),
+                "io.streamsplit.benchmarks.kstreams.KafkaStreamsApplication",
+                "--spring.kafka.bootstrap-servers=" + bootstrap,
+                "--bench.topology=" + (job == Job.KSTREAMS_TOTALS ? "totals" : "transform"),
+                "--bench.input=" + inputTopic,
+                "--bench.output=" + output,
+                "--bench.dead-letter-topic=" + deadLetterTopic(output),
+                streams + "application-id=" + group,
+                // every run is a first start, as the StreamSplit variants' own checkpoint storage
+                streams + "state-dir=" + jar.toAbsolutePath().getParent().resolve("state-" + group),
+                streams + "properties.num.stream.threads=" + settings.parallelism(),
+                streams + "properties.processing.guarantee=" + (exactlyOnce() ? "exactly_once_v2" : "at_least_once"),
+                "--server.port=0"));
+        if (settings.kafkaStreamsSameCadence()) {
+            command.add(streams + "properties.commit.interval.ms="
+                    + settings.checkpointInterval().toMillis());
+        }
+        addAppArgs(command, appArgs);
+        return command;
+    }
+
+    private static void addAppArgs(List<String> command, String appArgs) {
         if (!appArgs.isBlank()) {
             command.addAll(List.of(appArgs.trim().split("\\s+")));
         }
-        return command;
+    }
+
+    /**
+     * The extracted jars the variants run from: the StreamSplit benchmarks app, the Kafka Streams app (null
+     * when no variant of the run needs it), and the hand-wired job's logback configuration.
+     */
+    record Jars(Path streamSplit, @Nullable Path kafkaStreamsOrNull, Path handWiredLogback) {
+
+        /** The Kafka Streams app's executable jar, from the repository's root or a module directory. */
+        static Path kafkaStreamsAppJar() {
+            Path fromRoot =
+                    Path.of("benchmarks-kstreams-app", "target", "streamsplit-benchmarks-kstreams-app-exec.jar");
+            Path fromModule = Path.of("..").resolve(fromRoot);
+            return Files.isRegularFile(fromRoot) || !Files.isRegularFile(fromModule) ? fromRoot : fromModule;
+        }
+
+        /** Extracts the jars {@code variants} run from into {@code work}, failing with the build command if one is missing. */
+        static Jars prepare(PipelineBenchmark.Settings settings, List<PipelineVariant> variants, Path work)
+                throws IOException, InterruptedException {
+            Path streamSplit = AppStartBenchmark.extract(
+                    existing(settings.jar(), "benchmarks-app", "--jar"), Files.createDirectories(work.resolve("app")));
+            Path kafkaStreams = null;
+            if (variants.stream().anyMatch(v -> v.job.kafkaStreams())) {
+                kafkaStreams = AppStartBenchmark.extract(
+                        existing(settings.kafkaStreamsJar(), "benchmarks-kstreams-app", "--kstreams-jar"),
+                        Files.createDirectories(work.resolve("kstreams")));
+            }
+            Path logback =
+                    Files.writeString(work.resolve("logback-hand-wired.xml"), PipelineVariant.handWiredLogback());
+            return new Jars(streamSplit, kafkaStreams, logback);
+        }
+
+        private static Path existing(Path jar, String module, String option) {
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalArgumentException("No application jar at " + jar.toAbsolutePath()
+                        + "; build it with mvn -B -q -DskipTests install -pl " + module + " -am, or give " + option);
+            }
+            return jar;
+        }
+
+        Path kafkaStreams() {
+            if (kafkaStreamsOrNull == null) {
+                throw new IllegalStateException("the Kafka Streams app's jar was not prepared");
+            }
+            return kafkaStreamsOrNull;
+        }
     }
 
     /** Micrometer Tracing, its OpenTelemetry bridge, the SDK and Boot's auto-configuration of them. */

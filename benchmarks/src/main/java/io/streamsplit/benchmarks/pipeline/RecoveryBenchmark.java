@@ -1,7 +1,6 @@
 package io.streamsplit.benchmarks.pipeline;
 
 import io.streamsplit.benchmarks.RoundRatio;
-import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
 import io.streamsplit.benchmarks.isolated.BrokerProcess;
 import io.streamsplit.benchmarks.isolated.IsolatedBenchmark;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
@@ -74,8 +73,7 @@ public final class RecoveryBenchmark {
             PrintStream out)
             throws Exception {
         Path work = Files.createTempDirectory("recovery-bench");
-        Path jar = AppStartBenchmark.extract(settings.jar(), work);
-        Path logback = Files.writeString(work.resolve("logback-hand-wired.xml"), PipelineVariant.handWiredLogback());
+        PipelineVariant.Jars jars = PipelineVariant.Jars.prepare(settings, settings.variants(), work);
         List<RecoveryTimeline> timelines = new ArrayList<>();
         StandaloneFlinkClusterBuilder builder = StandaloneFlinkCluster.builder()
                 .taskManagers(1)
@@ -100,8 +98,7 @@ public final class RecoveryBenchmark {
                                     settings,
                                     cluster,
                                     bootstrap,
-                                    jar,
-                                    logback,
+                                    jars,
                                     work,
                                     name,
                                     rate,

@@ -34,8 +34,7 @@ final class RecoveryRun {
     private final PipelineBenchmark.Settings settings;
     private final StandaloneFlinkCluster cluster;
     private final String bootstrap;
-    private final Path jar;
-    private final Path logback;
+    private final PipelineVariant.Jars jars;
     private final Path log;
     private final String name;
     private final int rate;
@@ -46,8 +45,7 @@ final class RecoveryRun {
             PipelineBenchmark.Settings settings,
             StandaloneFlinkCluster cluster,
             String bootstrap,
-            Path jar,
-            Path logback,
+            PipelineVariant.Jars jars,
             Path work,
             String name,
             int rate,
@@ -56,8 +54,7 @@ final class RecoveryRun {
         this.settings = settings;
         this.cluster = cluster;
         this.bootstrap = bootstrap;
-        this.jar = jar;
-        this.logback = logback;
+        this.jars = jars;
         this.log = work.resolve(name + "-" + variant.label + ".log");
         this.name = name;
         this.rate = rate;
@@ -140,8 +137,7 @@ final class RecoveryRun {
     private List<String> command() throws IOException {
         String remote = "localhost:" + cluster.restPort();
         if (variant.job == PipelineVariant.Job.HAND_WIRED_TOTALS) {
-            List<String> command =
-                    variant.command(settings, "", jar, logback, bootstrap, name + ".in", name, name + ".out");
+            List<String> command = variant.command(settings, "", jars, bootstrap, name + ".in", name, name + ".out");
             command.addAll(List.of("--remote", remote, "--jars", String.join(",", handWiredJars())));
             if (!extraArgs.isBlank()) {
                 command.addAll(List.of("--config", extraArgs.trim()));
@@ -150,10 +146,11 @@ final class RecoveryRun {
         }
         String appArgs = "--streamsplit.flink.mode=remote --streamsplit.flink.remote.host=localhost"
                 + " --streamsplit.flink.remote.port=" + cluster.restPort() + " " + extraArgs;
-        return variant.command(settings, appArgs, jar, logback, bootstrap, name + ".in", name, name + ".out");
+        return variant.command(settings, appArgs, jars, bootstrap, name + ".in", name, name + ".out");
     }
 
     private List<String> handWiredJars() throws IOException {
+        Path jar = this.jars.streamSplit();
         List<String> jars = new ArrayList<>(List.of(jar.toString()));
         try (Stream<Path> lib = Files.list(jar.resolveSibling("lib"))) {
             lib.filter(file -> HAND_WIRED_JARS

@@ -21,9 +21,22 @@ final class RunChecks {
     static void whatWasMeasured(
             PipelineVariant variant, PipelineProcess.Figures figures, int records, String bootstrap, String output)
             throws Exception {
-        if (variant.exactlyOnce() && figures.outputRecords() != records) {
+        long outputs = variant.expectedOutput(records);
+        if (variant.exactlyOnce() && figures.outputRecords() != outputs) {
             throw new IllegalStateException(variant.label + ": " + figures.outputRecords() + " output records for "
-                    + records + " input records; its log:\n" + PipelineProcess.tail(figures.log()));
+                    + records + " input records, " + outputs + " expected; its log:\n"
+                    + PipelineProcess.tail(figures.log()));
+        }
+        String deadLetterTopic = variant.deadLetterTopic(output);
+        if (deadLetterTopic != null) {
+            // every malformed record dead-lettered: once under exactly-once, at least once otherwise
+            long bad = variant.input.badOf(records);
+            long deadLetters = BenchmarkSupport.readToEnd(bootstrap, deadLetterTopic);
+            if (variant.exactlyOnce() ? deadLetters != bad : deadLetters < bad) {
+                throw new IllegalStateException(variant.label + ": " + deadLetters + " records in " + deadLetterTopic
+                        + " for " + bad + " malformed input records; its log:\n"
+                        + PipelineProcess.tail(figures.log()));
+            }
         }
         if (variant.job != PipelineVariant.Job.UPPERCASE) {
             return;

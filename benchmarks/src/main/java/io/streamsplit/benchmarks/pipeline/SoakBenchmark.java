@@ -1,6 +1,5 @@
 package io.streamsplit.benchmarks.pipeline;
 
-import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
 import io.streamsplit.benchmarks.isolated.BrokerProcess;
 import io.streamsplit.benchmarks.isolated.IsolatedBenchmark;
 import io.streamsplit.benchmarks.isolated.ProcStats;
@@ -111,8 +110,7 @@ public final class SoakBenchmark {
     static List<Row> run(PipelineBenchmark.Settings settings, int minutes, int rate, Path outDir, PrintStream out)
             throws Exception {
         Path work = Files.createTempDirectory("soak");
-        Path jar = AppStartBenchmark.extract(settings.jar(), work);
-        Path logback = Files.writeString(work.resolve("logback-hand-wired.xml"), PipelineVariant.handWiredLogback());
+        PipelineVariant.Jars jars = PipelineVariant.Jars.prepare(settings, List.of(PipelineVariant.STARTER), work);
         Path appLog = work.resolve("app.log");
         Path gcLog = work.resolve("gc.log");
         List<String> jvm = new ArrayList<>(settings.jvmOptions());
@@ -125,7 +123,7 @@ public final class SoakBenchmark {
             String bootstrap = broker.bootstrapServers();
             IsolatedBenchmark.createTopics(bootstrap, List.of("soak.in", "soak.out"), settings.partitions());
             List<String> command = PipelineVariant.STARTER.command(
-                    withGcLog, settings.appArgs(), jar, logback, bootstrap, "soak.in", "soak", "soak.out");
+                    withGcLog, settings.appArgs(), jars, bootstrap, "soak.in", "soak", "soak.out");
             out.printf(Locale.ROOT, "Soak: %,d payments/s for %d min; app log %s%n", rate, minutes, appLog);
             Process app = new ProcessBuilder(command)
                     .redirectErrorStream(true)

@@ -2,7 +2,6 @@ package io.streamsplit.benchmarks.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
 import io.streamsplit.benchmarks.pipeline.PipelineBenchmark.PipelineRun;
 import io.streamsplit.benchmarks.pipeline.PipelineBenchmark.Settings;
 import java.io.ByteArrayOutputStream;
@@ -25,20 +24,10 @@ class PipelineBenchmarkIT {
     void measuresEachVariantAndChecksEachRunDidWhatItSays() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         List<PipelineRun> runs = PipelineBenchmark.run(
-                new Settings(
-                        AppStartBenchmark.benchmarksAppJar(),
-                        5_000,
-                        1,
-                        0,
+                Settings.small(
                         List.of(PipelineVariant.HAND_WIRED, PipelineVariant.STARTER, PipelineVariant.TRACED),
-                        50,
-                        2,
-                        1,
-                        Duration.ofSeconds(1),
-                        100,
-                        "",
-                        "",
-                        List.of("-Xmx512m")),
+                        5_000,
+                        Duration.ofSeconds(1)),
                 new PrintStream(report, true, StandardCharsets.UTF_8));
 
         assertThat(runs)
@@ -65,20 +54,7 @@ class PipelineBenchmarkIT {
     void measuresEndToEndLatencyAtAFixedRateOverEveryRecordSent() throws Exception {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         List<PipelineLatencyBenchmark.LatencyRun> runs = PipelineLatencyBenchmark.run(
-                new Settings(
-                        AppStartBenchmark.benchmarksAppJar(),
-                        0,
-                        1,
-                        0,
-                        List.of(PipelineVariant.STARTER),
-                        50,
-                        2,
-                        1,
-                        Duration.ofMillis(500),
-                        100,
-                        "",
-                        "",
-                        List.of("-Xmx512m")),
+                Settings.small(List.of(PipelineVariant.STARTER), 0, Duration.ofMillis(500)),
                 200,
                 Duration.ofSeconds(3),
                 Duration.ofSeconds(1),

@@ -28,6 +28,7 @@ class BomTest {
             "sample-app",
             "benchmarks-app",
             "benchmarks-sql-app",
+            "benchmarks-kstreams-app",
             "benchmarks",
             "architecture");
 

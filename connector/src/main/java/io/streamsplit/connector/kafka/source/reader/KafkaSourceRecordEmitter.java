@@ -35,6 +35,7 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
     private final KafkaSourceReaderMetrics metrics;
     private final Counter numRecordsIn;
     private final Collector collector = new Collector();
+    private final BadRecordLog badRecords = new BadRecordLog();
     private final @Nullable RecordTracer tracer;
 
     KafkaSourceRecordEmitter(
@@ -128,11 +129,7 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
         switch (policy) {
             case SKIP -> {
                 metrics.recordSkipped();
-                LOG.warn(
-                        "Skipped a bad record ({}): {}: {}",
-                        where,
-                        error.getClass().getName(),
-                        error.getMessage());
+                log("Skipped", where, error);
             }
             case DEAD_LETTER -> {
                 OUT deadLetter = mapping.deadLetter(DeadLetterRecord.of(sourceName, record, error));
@@ -143,11 +140,7 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
                             error);
                 }
                 metrics.recordDeadLettered();
-                LOG.warn(
-                        "Dead-lettered a bad record ({}): {}: {}",
-                        where,
-                        error.getClass().getName(),
-                        error.getMessage());
+                log("Dead-lettered", where, error);
                 output.collect(deadLetter, record.timestamp());
             }
             default ->
@@ -157,6 +150,20 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
                                 + ". Fix the data or the deserializer, or set the bad-record policy"
                                 + " to skip or dead-letter to let the job go on.",
                         error);
+        }
+    }
+
+    private void log(String done, String where, Throwable error) {
+        String warning = badRecords.warning(done, where, error);
+        if (warning != null) {
+            LOG.warn(warning);
+        } else {
+            LOG.debug(
+                    "{} a bad record ({}): {}: {}",
+                    done,
+                    where,
+                    error.getClass().getName(),
+                    error.getMessage());
         }
     }
 

@@ -1,17 +1,30 @@
 package io.streamsplit.boot.actuate;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.job.JobFailureHistory;
 import io.streamsplit.boot.job.JobFailures;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
+import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
+import org.apache.flink.runtime.checkpoint.TaskStateStats;
+import org.apache.flink.runtime.executiongraph.ArchivedExecutionGraph;
+import org.apache.flink.runtime.executiongraph.ArchivedExecutionJobVertex;
+import org.apache.flink.runtime.executiongraph.ArchivedExecutionVertex;
+import org.apache.flink.runtime.scheduler.ExecutionGraphInfo;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What Flink's REST API says about a job's progress: restarts, the last completed checkpoint, the
+ * What Flink says about a job's progress (its REST API, or in-process on the embedded cluster): restarts, the last completed checkpoint, the
  * checkpoint in flight (and the operator it waits on), when the job was submitted, and the latest
  * failure in the application's terms.
  *
@@ -88,6 +101,83 @@ record JobCheckpoints(
                 inFlight,
                 failedAt,
                 notRunning);
+    }
+
+    /**
+     * The same figures from what an in-process cluster knows of the job ({@link ExecutionGraphInfo}), without
+     * the REST API's HTTP round trips and JSON.
+     */
+    static JobCheckpoints of(ExecutionGraphInfo info, long restarts, JobFailures failures) {
+        ArchivedExecutionGraph graph = info.getArchivedExecutionGraph();
+        long submitted = graph.getStatusTimestamp(JobStatus.INITIALIZING);
+        long running = graph.getStatusTimestamp(JobStatus.RUNNING);
+        List<JobFailureHistory.Failure> history = JobFailureHistory.of(info);
+        JobFailureHistory.Failure latest = history.isEmpty() ? null : history.get(0);
+        String failure = latest == null ? null : failures.describe(latest.stacktrace(), latest.taskName());
+        Instant failedAt = latest == null ? null : Instant.ofEpochMilli(latest.timestamp());
+        Instant since = submitted > 0 ? Instant.ofEpochMilli(submitted) : null;
+        Instant runningSince = running > 0 ? Instant.ofEpochMilli(running) : null;
+        CheckpointStatsSnapshot stats = graph.getCheckpointStatsSnapshot();
+        String inFlight = stats == null ? null : inFlight(graph, stats);
+        String notRunning = tasksNotRunning(graph);
+        CompletedCheckpointStats completed =
+                stats == null ? null : stats.getHistory().getLatestCompletedCheckpoint();
+        if (completed == null) {
+            return new JobCheckpoints(
+                    restarts, -1, null, null, 0, failure, since, runningSince, inFlight, failedAt, notRunning);
+        }
+        return new JobCheckpoints(
+                restarts,
+                completed.getCheckpointId(),
+                Instant.ofEpochMilli(completed.getLatestAckTimestamp()),
+                Duration.ofMillis(completed.getEndToEndDuration()),
+                completed.getStateSize(),
+                failure,
+                since,
+                runningSince,
+                inFlight,
+                failedAt,
+                notRunning);
+    }
+
+    /** {@link #inFlight(FlinkRestClient, String, JsonNode, JsonNode)} from in-process statistics. */
+    private static @Nullable String inFlight(ArchivedExecutionGraph graph, CheckpointStatsSnapshot stats) {
+        for (AbstractCheckpointStats checkpoint : stats.getHistory().getCheckpoints()) {
+            if (checkpoint.getStatus() != CheckpointStatsStatus.IN_PROGRESS) {
+                continue;
+            }
+            long age = System.currentTimeMillis() - checkpoint.getTriggerTimestamp();
+            String text = "checkpoint " + checkpoint.getCheckpointId() + ", in progress for "
+                    + Duration.ofMillis(age).toSeconds() + " s";
+            for (ArchivedExecutionJobVertex vertex : graph.getVerticesTopologically()) {
+                TaskStateStats task = checkpoint.getTaskStateStats(vertex.getJobVertexId());
+                if (task != null && task.getNumberOfAcknowledgedSubtasks() < task.getNumberOfSubtasks()) {
+                    return text + ", waits on '" + vertex.getName() + "' (" + task.getNumberOfAcknowledgedSubtasks()
+                            + " of " + task.getNumberOfSubtasks() + " subtasks acknowledged)";
+                }
+            }
+            return text;
+        }
+        return null;
+    }
+
+    /** {@link FlinkRestClient#tasksNotRunning(JsonNode)} from in-process task states. */
+    private static @Nullable String tasksNotRunning(ArchivedExecutionGraph graph) {
+        List<String> lagging = new ArrayList<>();
+        for (ArchivedExecutionJobVertex vertex : graph.getVerticesTopologically()) {
+            Map<String, Integer> states = new LinkedHashMap<>();
+            for (ArchivedExecutionVertex task : vertex.getTaskVertices()) {
+                states.merge(task.getExecutionState().name(), 1, Integer::sum);
+            }
+            int runningTasks = states.getOrDefault("RUNNING", 0);
+            if (runningTasks + states.getOrDefault("FINISHED", 0) < vertex.getParallelism()) {
+                states.remove("RUNNING");
+                states.remove("FINISHED");
+                lagging.add("'" + vertex.getName() + "' " + runningTasks + " of " + vertex.getParallelism()
+                        + " subtasks running" + (states.isEmpty() ? "" : " " + states));
+            }
+        }
+        return lagging.isEmpty() ? null : String.join("; ", lagging);
     }
 
     /** "checkpoint 7, in progress for 42 s, waits on 'sink totals: Writer' (1 of 2 subtasks acknowledged)". */

@@ -2,28 +2,49 @@ package io.streamsplit.boot.actuate;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.job.JobFailures;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.runtime.scheduler.ExecutionGraphInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads a job's progress for health and meters: Flink's REST API for checkpoints and failures, and
- * the restart count in-process when the job runs on the embedded cluster (the REST API's metric store
- * lags by up to {@code metrics.fetcher.update-interval}).
+ * Reads a job's progress for health and meters: checkpoints, failures and restarts in-process when the
+ * job runs on the embedded cluster (no HTTP, no JSON: what health probes and the meters' refresh cost an
+ * idle application; and the REST API's metric store lags by up to {@code metrics.fetcher.update-interval}),
+ * Flink's REST API on a remote cluster.
  */
 public final class JobProgress {
 
     private final FlinkRestClient rest;
     private final Function<String, @Nullable Long> freshRestarts;
+    private final @Nullable Function<JobID, CompletableFuture<ExecutionGraphInfo>> inProcess;
     private final JobFailures failures;
 
-    public JobProgress(FlinkRestClient rest, Function<String, @Nullable Long> freshRestarts, JobFailures failures) {
+    /**
+     * @param freshRestarts the restart count read in-process, {@code null} where there is none
+     * @param inProcess what the embedded cluster knows of a job; {@code null} on a remote cluster
+     */
+    public JobProgress(
+            FlinkRestClient rest,
+            Function<String, @Nullable Long> freshRestarts,
+            @Nullable Function<JobID, CompletableFuture<ExecutionGraphInfo>> inProcess,
+            JobFailures failures) {
         this.rest = rest;
         this.freshRestarts = freshRestarts;
+        this.inProcess = inProcess;
         this.failures = failures;
     }
 
     JobCheckpoints read(String jobId) throws Exception {
-        return JobCheckpoints.read(rest, jobId, freshRestarts.apply(jobId), failures);
+        Long restarts = freshRestarts.apply(jobId);
+        if (inProcess != null && restarts != null) {
+            ExecutionGraphInfo info =
+                    inProcess.apply(JobID.fromHexString(jobId)).get(5, TimeUnit.SECONDS);
+            return JobCheckpoints.of(info, restarts, failures);
+        }
+        return JobCheckpoints.read(rest, jobId, restarts, failures);
     }
 
     /** Whether the restart count comes from the REST API's metric store rather than in-process. */

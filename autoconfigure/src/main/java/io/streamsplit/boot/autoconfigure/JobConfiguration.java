@@ -6,7 +6,9 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.job.DefaultPipelineContext;
+import io.streamsplit.boot.job.JobFailureHistory;
 import io.streamsplit.boot.job.JobFailures;
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.SubmittedJobClient;
@@ -39,9 +41,11 @@ class JobConfiguration {
             KafkaSinkFactory sinks,
             FlinkRestClient rest,
             JobFailures failures,
+            ObjectProvider<EmbeddedFlinkCluster> embedded,
             ObjectProvider<ClusterJobController> cluster,
             ObjectProvider<ClusterStart> clusterStart) {
         FlinkProperties flink = properties.getFlink();
+        EmbeddedFlinkCluster embeddedCluster = embedded.getIfAvailable();
         return new StreamSplitJob(
                 flink,
                 job,
@@ -51,6 +55,9 @@ class JobConfiguration {
                 target(flink),
                 rest,
                 failures,
+                embeddedCluster != null
+                        ? JobFailureHistory.inProcess(embeddedCluster::executionGraphInfo)
+                        : JobFailureHistory.rest(rest),
                 cluster.getIfAvailable(),
                 clusterStart.getIfAvailable());
     }

@@ -1,17 +1,17 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.flink.rest.RestPoller;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the running job's exception history (Flink REST, every few seconds) and logs each new cause
+ * Reads the running job's exception history every few seconds (in-process on the embedded cluster, Flink's
+ * REST API on a remote one) and logs each new cause
  * once, in the application's terms: one ERROR line naming the source or sink, the property, the
  * value and the fix when it is a Kafka problem StreamSplit can name, the root cause otherwise. The
  * stack trace goes to DEBUG; the same cause again (the next restart) only to DEBUG.
@@ -24,38 +24,33 @@ final class JobFailureReporter implements AutoCloseable {
 
     private final String jobName;
     private final String jobId;
-    private final FlinkRestClient rest;
+    private final JobFailureHistory history;
     private final JobFailures failures;
     private final Set<String> reported = new HashSet<>();
     private final RestPoller poller;
     private long lastSeen;
 
-    JobFailureReporter(String jobName, String jobId, FlinkRestClient rest, JobFailures failures) {
+    JobFailureReporter(String jobName, String jobId, JobFailureHistory history, JobFailures failures) {
         this.jobName = jobName;
         this.jobId = jobId;
-        this.rest = rest;
+        this.history = history;
         this.failures = failures;
         this.poller = new RestPoller("streamsplit-failures-" + jobName, INTERVAL, this::poll);
     }
 
     private void poll() {
-        JsonNode entries;
+        List<JobFailureHistory.Failure> entries;
         try {
-            entries = rest.exceptions(jobId).path("exceptionHistory").path("entries");
+            entries = history.read(jobId);
         } catch (Exception e) {
             return; // the cluster is busy or gone; the next poll tries again
         }
         long newest = lastSeen;
         for (int i = entries.size() - 1; i >= 0; i--) { // oldest first
-            JsonNode entry = entries.get(i);
-            long timestamp = entry.path("timestamp").asLong();
-            if (timestamp > lastSeen) {
-                report(
-                        entry.path("stacktrace").asText(),
-                        entry.path("taskName").isTextual()
-                                ? entry.path("taskName").asText()
-                                : null);
-                newest = Math.max(newest, timestamp);
+            JobFailureHistory.Failure entry = entries.get(i);
+            if (entry.timestamp() > lastSeen) {
+                report(entry.stacktrace(), entry.taskName());
+                newest = Math.max(newest, entry.timestamp());
             }
         }
         lastSeen = newest;

@@ -55,6 +55,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private final String target;
     private final @Nullable FlinkRestClient rest;
     private final @Nullable JobFailures failures;
+    private final @Nullable JobFailureHistory failureHistory;
     private final @Nullable ClusterJobController cluster;
     private final @Nullable ClusterStart clusterStart;
     private final JobCommands commands;
@@ -84,6 +85,8 @@ public class StreamSplitJob implements SmartLifecycle {
             "streamsplit-keep-alive");
 
     /**
+     * @param failureHistory where the job's failures are read (in-process embedded, REST remote); {@code null}:
+     *     not reported
      * @param cluster the job's controller on a cluster (remote mode), {@code null} on the embedded cluster
      * @param clusterStart the checks and the fingerprint before the cluster is touched (remote mode)
      */
@@ -96,10 +99,12 @@ public class StreamSplitJob implements SmartLifecycle {
             String target,
             @Nullable FlinkRestClient rest,
             @Nullable JobFailures failures,
+            @Nullable JobFailureHistory failureHistory,
             @Nullable ClusterJobController cluster,
             @Nullable ClusterStart clusterStart) {
         this.rest = rest;
         this.failures = failures;
+        this.failureHistory = failureHistory;
         this.flink = flink;
         this.jobName = definition.name();
         this.notRetained = definition.notRetained();
@@ -378,8 +383,8 @@ public class StreamSplitJob implements SmartLifecycle {
 
     private void watch(JobClient client) {
         closeReporter();
-        if (failures != null && rest != null) {
-            reporter = new JobFailureReporter(jobName, client.getJobID().toString(), rest, failures);
+        if (failures != null && failureHistory != null) {
+            reporter = new JobFailureReporter(jobName, client.getJobID().toString(), failureHistory, failures);
         }
     }
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.autoconfigure.Words;
+import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.job.JobFailures;
+import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +20,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** Health follows the job: UP while it runs and checkpoints, DOWN with the cause once it failed for good. */
+/**
+ * Health follows the job: UP while it runs and checkpoints, DOWN with the cause once it failed for good.
+ * Embedded, health reads the job in-process; what it reads is what Flink's REST API says of the same job.
+ */
 class JobHealthIT {
 
     @RegisterExtension
@@ -41,6 +47,26 @@ class JobHealthIT {
                         .containsEntry("job", "health");
                 assertThat(health.getDetails().get("lastCheckpoint").toString()).contains("completedAt");
             });
+            String jobId = app.getBean(StreamSplitJob.class)
+                    .submission()
+                    .join()
+                    .getJobID()
+                    .toString();
+            JobProgress progress = app.getBean(JobProgress.class);
+            FlinkRestClient rest = app.getBean(FlinkRestClient.class);
+            JobFailures failures = app.getBean(JobFailures.class);
+            // checkpoints go on completing, and the REST API serves what it read up to web.refresh-interval
+            // (3 s) ago: the in-process read is the fresher; once the REST API caught up, they agree
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                JobCheckpoints running = progress.read(jobId);
+                JobCheckpoints runningOverRest = JobCheckpoints.read(rest, jobId, running.restarts(), failures);
+                assertThat(running)
+                        .usingRecursiveComparison()
+                        .ignoringFields("lastCheckpointId", "lastCheckpointTime", "lastCheckpointDuration", "inFlight")
+                        .isEqualTo(runningOverRest);
+                assertThat(running.submittedAt()).isNotNull();
+                assertThat(running.lastCheckpointId()).isGreaterThanOrEqualTo(runningOverRest.lastCheckpointId());
+            });
 
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                     java.util.Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()),
@@ -58,6 +84,13 @@ class JobHealthIT {
                         .contains("health-in")
                         .contains("not a word: bad-apple");
             });
+            // a job that ended changes no more: both say the same, to the millisecond
+            JobCheckpoints failed = progress.read(jobId);
+            assertThat(failed.failure()).contains("not a word: bad-apple");
+            assertThat(failed.tasksNotRunning()).isNotNull();
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(JobCheckpoints.read(rest, jobId, failed.restarts(), failures))
+                            .isEqualTo(failed));
         }
     }
 }

@@ -58,6 +58,7 @@ public final class StreamSplitActuatorAutoConfiguration {
         return new JobProgress(
                 rest,
                 jobId -> cluster == null ? null : cluster.inProcessMetrics().restarts(jobId),
+                cluster == null ? null : cluster::executionGraphInfo,
                 failures);
     }
 

@@ -23,6 +23,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.minicluster.MiniClusterJobClient;
 import org.apache.flink.runtime.minicluster.RpcServiceSharing;
+import org.apache.flink.runtime.scheduler.ExecutionGraphInfo;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -147,6 +148,19 @@ public class EmbeddedFlinkCluster implements DisposableBean {
         } catch (Exception e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * What the cluster knows of job {@code jobId} (status, vertices, checkpoint statistics, exception history),
+     * read in-process: what Flink's REST API would serialize to JSON for the same question.
+     */
+    public CompletableFuture<ExecutionGraphInfo> executionGraphInfo(org.apache.flink.api.common.JobID jobId) {
+        MiniCluster cluster = miniCluster;
+        if (cluster == null || !cluster.isRunning()) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("The embedded Flink MiniCluster is not running"));
+        }
+        return cluster.getExecutionGraphInfo(jobId);
     }
 
     /** Whether a start begun by {@link #startInBackground()} is still under way. */

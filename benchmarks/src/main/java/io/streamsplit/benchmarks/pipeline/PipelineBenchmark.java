@@ -35,7 +35,8 @@ import org.apache.kafka.common.TopicPartition;
  * that span, its peak RSS, and the duration of every checkpoint completed (Flink's {@code
  * CheckpointCoordinator} line). Ratios are each variant over the first one listed, per round; {@code
  * --b-args} adds arms per round: the first variant with more app arguments, one arm per {@code ;}-separated
- * group ({@code <label>+b1}, {@code +b2}, …). Before the rounds the first arm runs once uncounted: the
+ * group ({@code <label>+b1}, {@code +b2}, …), and {@code --b-jar} one more: the first variant from another
+ * build of the benchmarks app ({@code <label>+jar}), for a before/after. Before the rounds the first arm runs once uncounted: the
  * first run after writing the input was seen at half speed (the broker still writing it back). Each run also
  * checks it measured what it says: an exactly-once variant's output count is the input's (more is a
  * duplicate); the tracing start-up line is in the app's log exactly for the traced variants, and an output
@@ -53,6 +54,11 @@ import org.apache.kafka.common.TopicPartition;
  * # the starter's pipeline from YAML vs the same job wired by hand, 1 s checkpoints (and --checkpoint 10s)
  * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.pipeline.PipelineBenchmark \
  *     -Dexec.args="--records 2000000 --rounds 5 --variants hand-wired,starter --checkpoint 1s"
+ * # StreamSplit vs Kafka Streams (mvn -B -q -DskipTests install -pl benchmarks-kstreams-app first), with the
+ * # idle CPU of the minute after the last output; --idle 150s+60s: of a minute 150 s after it
+ * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.pipeline.PipelineBenchmark \
+ *     -Dexec.args="--records 1000000 --partitions 6 --parallelism 2 --checkpoint 1s --idle 60s \
+ *     --variants totals,kstreams-totals,transform,kstreams-transform"
  * </pre>
  */
 public final class PipelineBenchmark {
@@ -85,7 +91,7 @@ public final class PipelineBenchmark {
             Path jar,
             Path kafkaStreamsJar,
             boolean kafkaStreamsSameCadence,
-            Duration idle,
+            PipelineProcess.Idle idle,
             int records,
             int rounds,
             int warmups,
@@ -97,6 +103,7 @@ public final class PipelineBenchmark {
             int accounts,
             String appArgs,
             String bArgs,
+            String bJar,
             List<String> jvmOptions) {
 
         /** The settings in {@link #options}; durations ({@code checkpoint}, {@code idle}) are 10s or 500ms. */
@@ -111,7 +118,7 @@ public final class PipelineBenchmark {
                     Path.of(f.get("jar")),
                     Path.of(f.get("kstreams-jar")),
                     cadence.equals("same"),
-                    duration(f.get("idle")),
+                    idle(f.get("idle")),
                     Integer.parseInt(f.get("records")),
                     Integer.parseInt(f.get("rounds")),
                     Integer.parseInt(f.get("warmups")),
@@ -125,7 +132,16 @@ public final class PipelineBenchmark {
                     Integer.parseInt(f.get("accounts")),
                     f.get("app-args"),
                     f.get("b-args"),
+                    f.get("b-jar"),
                     BenchmarkSupport.jvmOptions(f.get("jvm")));
+        }
+
+        /** {@code 60s}: the minute after the last output; {@code 150s+60s}: a minute, 150 s after it. */
+        private static PipelineProcess.Idle idle(String text) {
+            String[] parts = text.split("\\+");
+            return parts.length == 1
+                    ? new PipelineProcess.Idle(Duration.ZERO, duration(parts[0]))
+                    : new PipelineProcess.Idle(duration(parts[0]), duration(parts[1]));
         }
 
         private static Duration duration(String text) {
@@ -142,7 +158,7 @@ public final class PipelineBenchmark {
                     AppStartBenchmark.benchmarksAppJar(),
                     PipelineVariant.Jars.kafkaStreamsAppJar(),
                     true,
-                    Duration.ZERO,
+                    PipelineProcess.Idle.NONE,
                     records,
                     1,
                     0,
@@ -154,11 +170,12 @@ public final class PipelineBenchmark {
                     100,
                     "",
                     "",
+                    "",
                     List.of("-Xmx512m"));
         }
 
-        /** These settings measuring each run's idle CPU for {@code idle} after its last output. */
-        Settings withIdle(Duration idle) {
+        /** These settings measuring each run's idle CPU over {@code idle} after its last output. */
+        Settings withIdle(PipelineProcess.Idle idle) {
             return new Settings(
                     bootstrapServers,
                     jar,
@@ -176,6 +193,7 @@ public final class PipelineBenchmark {
                     accounts,
                     appArgs,
                     bArgs,
+                    bJar,
                     jvmOptions);
         }
 
@@ -198,26 +216,33 @@ public final class PipelineBenchmark {
                     accounts,
                     appArgs,
                     bArgs,
+                    bJar,
                     List.copyOf(options));
         }
 
-        /** What each round runs: every variant, then the first one with each {@code ;}-group of {@link #bArgs}. */
+        /**
+         * What each round runs: every variant, then the first one with each {@code ;}-group of {@link #bArgs},
+         * then the first one from {@link #bJar}, another build of the benchmarks app (a before/after).
+         */
         List<Arm> arms() {
             List<Arm> arms = new ArrayList<>();
-            variants.forEach(v -> arms.add(new Arm(v.label, v, appArgs)));
+            variants.forEach(v -> arms.add(new Arm(v.label, v, appArgs, false)));
             PipelineVariant first = variants.get(0);
             List<String> groups = Arrays.stream(bArgs.split(";"))
                     .filter(group -> !group.isBlank())
                     .toList();
             for (int i = 0; i < groups.size(); i++) {
-                arms.add(new Arm(first.label + "+b" + (i + 1), first, (appArgs + " " + groups.get(i)).trim()));
+                arms.add(new Arm(first.label + "+b" + (i + 1), first, (appArgs + " " + groups.get(i)).trim(), false));
+            }
+            if (!bJar.isBlank()) {
+                arms.add(new Arm(first.label + "+jar", first, appArgs, true));
             }
             return arms;
         }
     }
 
-    /** A variant as one round runs it, with the app arguments it gets. */
-    record Arm(String label, PipelineVariant variant, String appArgs) {}
+    /** A variant as one round runs it, with the app arguments it gets, from {@code --b-jar} or not. */
+    record Arm(String label, PipelineVariant variant, String appArgs, boolean otherJar) {}
 
     private PipelineBenchmark() {}
 
@@ -258,6 +283,7 @@ public final class PipelineBenchmark {
         f.put("accounts", "10000");
         f.put("app-args", "");
         f.put("b-args", "");
+        f.put("b-jar", "");
         f.put("jvm", "-Xmx1g");
         f.putAll(defaults);
         return BenchmarkSupport.options(f, args);
@@ -272,6 +298,10 @@ public final class PipelineBenchmark {
                 Admin admin =
                         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             PipelineVariant.Jars jars = PipelineVariant.Jars.prepare(settings, settings.variants(), work);
+            PipelineVariant.Jars otherJars = settings.bJar().isBlank()
+                    ? jars
+                    : jars.withStreamSplit(AppStartBenchmark.extract(
+                            Path.of(settings.bJar()), Files.createDirectories(work.resolve("b-jar"))));
             String bootstrap = broker.bootstrapServers();
             for (PipelineVariant.Input input :
                     settings.variants().stream().map(v -> v.input).distinct().toList()) {
@@ -291,7 +321,7 @@ public final class PipelineBenchmark {
                             Map.of(new TopicPartition(firstInput, 0), new OffsetAndMetadata(0)))
                     .all()
                     .get(60, TimeUnit.SECONDS);
-            Runner runner = new Runner(settings, jars, bootstrap, admin, work, prefix);
+            Runner runner = new Runner(settings, jars, otherJars, bootstrap, admin, work, prefix);
             for (int i = 0; i < settings.warmups(); i++) {
                 PipelineRun warmup = runner.run(settings.arms().get(0));
                 out.printf(
@@ -348,13 +378,22 @@ public final class PipelineBenchmark {
     private static final class Runner {
         private final Settings settings;
         private final PipelineVariant.Jars jars;
+        private final PipelineVariant.Jars otherJars;
         private final String bootstrap;
         private final Admin admin;
         private final Path work;
         private final String prefix;
         private int n;
 
-        Runner(Settings settings, PipelineVariant.Jars jars, String bootstrap, Admin admin, Path work, String prefix) {
+        Runner(
+                Settings settings,
+                PipelineVariant.Jars jars,
+                PipelineVariant.Jars otherJars,
+                String bootstrap,
+                Admin admin,
+                Path work,
+                String prefix) {
+            this.otherJars = otherJars;
             this.prefix = prefix;
             this.settings = settings;
             this.jars = jars;
@@ -377,7 +416,7 @@ public final class PipelineBenchmark {
                     variant.command(
                             settings,
                             arm.appArgs(),
-                            jars,
+                            arm.otherJar() ? otherJars : jars,
                             bootstrap,
                             prefix + variant.input.topic(),
                             prefix + "pipe-" + n,

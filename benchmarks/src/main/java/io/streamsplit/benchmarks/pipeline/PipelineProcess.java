@@ -39,7 +39,8 @@ final class PipelineProcess {
      * from the first to the last output record written (NaN likewise), its peak RSS in MB, the output
      * records counted at the end, and its log (kept after the JVM ends). From the process's start: seconds
      * to the first output record visible, records/s and CPU seconds per million records up to the last.
-     * After the last: the cores the idle JVM kept busy over {@code idle} (NaN when not measured), and by
+     * After the last (and {@link Idle#after()} more): the cores the idle JVM kept busy over {@link Idle#length()}
+     * (NaN when not measured), and by
      * thread (names with their digits as {@code #}), busiest first.
      */
     record Figures(
@@ -54,6 +55,11 @@ final class PipelineProcess {
             double wholeCpuPerMillion,
             double idleCores,
             Map<String, Double> idleCoresByThread) {}
+
+    /** When idle CPU is measured: over {@code length}, starting {@code after} the last output. */
+    record Idle(Duration after, Duration length) {
+        static final Idle NONE = new Idle(Duration.ZERO, Duration.ZERO);
+    }
 
     private PipelineProcess() {}
 
@@ -71,7 +77,7 @@ final class PipelineProcess {
             int partitions,
             long records,
             boolean transactional,
-            Duration idle)
+            Idle idle)
             throws Exception {
         Figures figures;
         long started = System.nanoTime();
@@ -170,8 +176,9 @@ final class PipelineProcess {
                 }
                 TimeUnit.MILLISECONDS.sleep(50);
             }
-            if (!idle.isZero()) {
-                figures = idle(figures, app, idle);
+            if (!idle.length().isZero()) {
+                TimeUnit.MILLISECONDS.sleep(idle.after().toMillis());
+                figures = idle(figures, app, idle.length());
             }
         } finally {
             app.destroy(); // SIGTERM: a StreamSplit app stops its job and closes the MiniCluster

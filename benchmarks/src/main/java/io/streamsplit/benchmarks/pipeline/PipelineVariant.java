@@ -288,6 +288,11 @@ enum PipelineVariant {
      */
     record Jars(Path streamSplit, @Nullable Path kafkaStreamsOrNull, Path handWiredLogback) {
 
+        /** These jars with another (extracted) build of the StreamSplit benchmarks app. */
+        Jars withStreamSplit(Path other) {
+            return new Jars(other, kafkaStreamsOrNull, handWiredLogback);
+        }
+
         /** The Kafka Streams app's executable jar, from the repository's root or a module directory. */
         static Path kafkaStreamsAppJar() {
             Path fromRoot =

@@ -28,8 +28,8 @@ class KafkaStreamsSideBySideIT {
 
     @Test
     void eachTopologyRunsBothWaysWithEveryGoodOrderOutAndEveryBadOneDeadLettered() throws Exception {
-        Settings settings =
-                Settings.small(VARIANTS, 3_000, Duration.ofSeconds(1)).withIdle(Duration.ofSeconds(2));
+        Settings settings = Settings.small(VARIANTS, 3_000, Duration.ofSeconds(1))
+                .withIdle(new PipelineProcess.Idle(Duration.ZERO, Duration.ofSeconds(2)));
         ByteArrayOutputStream report = new ByteArrayOutputStream();
 
         List<PipelineRun> runs = PipelineBenchmark.run(settings, new PrintStream(report, true, StandardCharsets.UTF_8));

@@ -84,10 +84,14 @@ class JobHealthIT {
                         .contains("health-in")
                         .contains("not a word: bad-apple");
             });
-            // a job that ended changes no more: both say the same, to the millisecond
-            JobCheckpoints failed = progress.read(jobId);
+            // Flink archives the failure into the job's exception history just after the job turned FAILED
+            // (failure labels are enriched asynchronously): await it, then the job changes no more and both
+            // views say the same, to the millisecond
+            JobCheckpoints failed = await().atMost(Duration.ofSeconds(10))
+                    .until(() -> progress.read(jobId), read -> read.failure() != null);
             assertThat(failed.failure()).contains("not a word: bad-apple");
-            assertThat(failed.tasksNotRunning()).isNotNull();
+            assertThat(failed.tasksNotRunning()).as("%s", failed).isNotNull();
+            assertThat(progress.read(jobId)).isEqualTo(failed);
             await().atMost(Duration.ofSeconds(10))
                     .untilAsserted(() -> assertThat(JobCheckpoints.read(rest, jobId, failed.restarts(), failures))
                             .isEqualTo(failed));

@@ -6,6 +6,7 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.metrics.buffering.BufferingApplicationStartup;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -20,7 +21,62 @@ import org.springframework.context.annotation.Bean;
 public class UppercaseApplication {
 
     public static void main(String[] args) {
-        SpringApplication.run(UppercaseApplication.class, args);
+        SpringApplication application = new SpringApplication(UppercaseApplication.class);
+        int steps = Integer.getInteger("benchmark.startup-steps", 0);
+        BufferingApplicationStartup startup = steps > 0 ? new BufferingApplicationStartup(100_000) : null;
+        if (startup != null) {
+            application.setApplicationStartup(startup);
+        }
+        application.run(args);
+        if (startup != null) {
+            printSlowestSteps(startup, steps);
+        }
+    }
+
+    /**
+     * Where the context's start-up went ({@code -Dbenchmark.startup-steps=N}): the {@code N} slowest steps
+     * Spring recorded (bean instantiations, configuration classes, the refresh's phases), each with its own
+     * time (its children's taken out), so the list adds up instead of counting a parent and its children.
+     */
+    private static void printSlowestSteps(BufferingApplicationStartup startup, int steps) {
+        java.util.List<org.springframework.boot.context.metrics.buffering.StartupTimeline.TimelineEvent> events =
+                startup.getBufferedTimeline().getEvents();
+        java.util.Map<Long, java.time.Duration> childTime = new java.util.HashMap<>();
+        for (var event : events) {
+            Long parent = event.getStartupStep().getParentId();
+            if (parent != null) {
+                childTime.merge(parent, event.getDuration(), java.time.Duration::plus);
+            }
+        }
+        System.out.println("Start-up steps, slowest first (own time; children's taken out):");
+        events.stream()
+                .map(event -> java.util.Map.entry(
+                        event,
+                        event.getDuration()
+                                .minus(childTime.getOrDefault(
+                                        event.getStartupStep().getId(), java.time.Duration.ZERO))))
+                .sorted(java.util.Map.Entry
+                        .<org.springframework.boot.context.metrics.buffering.StartupTimeline.TimelineEvent,
+                                java.time.Duration>
+                                comparingByValue()
+                        .reversed())
+                .limit(steps)
+                .forEach(entry -> {
+                    StringBuilder tags = new StringBuilder();
+                    entry.getKey()
+                            .getStartupStep()
+                            .getTags()
+                            .forEach(tag -> tags.append(' ')
+                                    .append(tag.getKey())
+                                    .append('=')
+                                    .append(tag.getValue()));
+                    System.out.printf(
+                            java.util.Locale.ROOT,
+                            "  %6d ms  %s%s%n",
+                            entry.getValue().toMillis(),
+                            entry.getKey().getStartupStep().getName(),
+                            tags);
+                });
     }
 
     /** The job as a bean; the SQL variant of this app (benchmarks-sql-app, profile sql) turns it off. */

@@ -39,7 +39,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *   <li>{@code cds}: extracted, with a class data sharing archive from a training run
  *       ({@code -XX:ArchiveClassesAtExit}, {@code -Dspring.context.exit=onRefresh});
  *   <li>{@code cds-small}: both;
- *   <li>{@code cds-c1}, {@code cds-small-c1}: with {@link #C1_ONLY} too.
+ *   <li>{@code cds-c1}, {@code cds-small-c1}: with {@link #C1_ONLY} too;
+ *   <li>{@code java25}: extracted, on Java 25 ({@code --java25}, the JDK's directory), the app built for 17;
+ *   <li>{@code aot25}, {@code aot25-small}: on Java 25 with an AOT cache from a training run ({@code
+ *       -XX:AOTCacheOutput}, {@code -Dspring.context.exit=onRefresh}: what Spring Boot documents), without
+ *       and with {@link #SMALL}.
  * </ul>
  *
  * <pre>
@@ -50,7 +54,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>{@code --app-args} passes more arguments to the app, e.g. {@code
  * --streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once} for an exactly-once one; the first
- * output is what a read_committed consumer sees.
+ * output is what a read_committed consumer sees. {@code --startup-steps N} prints each run's {@code N} slowest
+ * Spring start-up steps (the app's {@code BufferingApplicationStartup}, each step's own time): where the
+ * context's refresh goes.
  */
 public final class AppStartBenchmark {
 
@@ -62,6 +68,12 @@ public final class AppStartBenchmark {
     static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
     private static List<String> small = SMALL;
+
+    /** The Java 25 JDK the {@code java25} and {@code aot25*} configurations run on. */
+    private static Path java25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
+
+    /** How many of the app's slowest start-up steps to print per run ({@code --startup-steps}); 0: none. */
+    private static int startupSteps = 0;
 
     /** More arguments for the app, e.g. {@code --streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once}. */
     private static List<String> appArgs = List.of();
@@ -90,7 +102,11 @@ public final class AppStartBenchmark {
         f.put("records", "1000");
         f.put("small", String.join(" ", SMALL));
         f.put("app-args", "");
+        f.put("java25", java25.toString());
+        f.put("startup-steps", "0");
         f = BenchmarkSupport.options(f, args);
+        startupSteps = Integer.parseInt(f.get("startup-steps"));
+        java25 = Path.of(f.get("java25"));
         small = List.of(f.get("small").trim().split("\\s+"));
         appArgs = f.get("app-args").isBlank()
                 ? List.of()
@@ -158,7 +174,11 @@ public final class AppStartBenchmark {
                             " ",
                             cds(config)
                                     ? concat(List.of("-XX:SharedArchiveFile=app.jsa"), flags(config))
-                                    : flags(config)));
+                                    : config.startsWith("aot25")
+                                            ? concat(List.of("Java 25", "-XX:AOTCache=app.aot"), flags(config))
+                                            : onJava25(config)
+                                                    ? concat(List.of("Java 25"), flags(config))
+                                                    : flags(config)));
         }
         return runs;
     }
@@ -200,16 +220,22 @@ public final class AppStartBenchmark {
         return config.startsWith("cds");
     }
 
+    /** Whether a configuration runs on Java 25 ({@code java25}, {@code aot25*}). */
+    static boolean onJava25(String config) {
+        return config.startsWith("java25") || config.startsWith("aot25");
+    }
+
     /** The JVM options a configuration adds besides the archive. */
     static List<String> flags(String config) {
         return switch (config) {
-            case "fat-jar", "extracted", "cds" -> List.of();
-            case "small", "cds-small" -> small;
+            case "fat-jar", "extracted", "cds", "java25", "aot25" -> List.of();
+            case "small", "cds-small", "aot25-small" -> small;
             case "cds-c1" -> List.of(C1_ONLY);
             case "cds-small-c1" -> concat(List.of(C1_ONLY), small);
             default ->
                 throw new IllegalArgumentException("unknown configuration " + config
-                        + "; known: fat-jar, small, extracted, cds, cds-small, cds-c1, cds-small-c1");
+                        + "; known: fat-jar, small, extracted, cds, cds-small, cds-c1, cds-small-c1, java25, aot25,"
+                        + " aot25-small");
         };
     }
 
@@ -220,6 +246,7 @@ public final class AppStartBenchmark {
         private final String bootstrap;
         private Path extractedJar;
         private Path archive;
+        private Path aotCache;
 
         Launch(Path jar, Path work, String bootstrap) {
             this.jar = jar;
@@ -229,11 +256,17 @@ public final class AppStartBenchmark {
 
         List<String> command(String config, String group, String output) throws Exception {
             List<String> app = appArgs(group, output);
-            List<String> command = new ArrayList<>(List.of(java()));
+            List<String> command = new ArrayList<>(List.of(onJava25(config) ? java25() : java()));
             if (cds(config)) {
                 command.add("-XX:SharedArchiveFile=" + archive(group, output));
             }
+            if (config.startsWith("aot25")) {
+                command.add("-XX:AOTCache=" + aotCache(group, output));
+            }
             command.addAll(flags(config));
+            if (startupSteps > 0) {
+                command.add("-Dbenchmark.startup-steps=" + startupSteps);
+            }
             boolean fatJar = config.equals("fat-jar") || config.equals("small");
             command.addAll(List.of("-jar", (fatJar ? jar : extracted()).toString()));
             command.addAll(app);
@@ -281,8 +314,36 @@ public final class AppStartBenchmark {
             return archive;
         }
 
+        /** Java 25's AOT cache of the app, from one training run that stops once the context is refreshed. */
+        private Path aotCache(String group, String output) throws Exception {
+            if (aotCache == null) {
+                Path aot = work.resolve("app.aot");
+                List<String> training = new ArrayList<>(List.of(
+                        java25(),
+                        "-XX:AOTCacheOutput=" + aot,
+                        "-Xlog:aot=off",
+                        "-Xlog:cds=off",
+                        "-Dspring.context.exit=onRefresh",
+                        "-jar",
+                        extracted().toString()));
+                training.addAll(appArgs(group + "-training", output));
+                exec(training, work);
+                aotCache = aot;
+            }
+            return aotCache;
+        }
+
         private static String java() {
             return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        }
+
+        private static String java25() {
+            Path java = java25.resolve("bin").resolve("java");
+            if (!Files.isExecutable(java)) {
+                throw new IllegalArgumentException(
+                        "No Java 25 at " + java25 + " (--java25): the java25 and aot25 configurations need its JDK");
+            }
+            return java.toString();
         }
     }
 
@@ -324,6 +385,11 @@ public final class AppStartBenchmark {
                 TimeUnit.MILLISECONDS.sleep(Math.min(500, Math.max(1, (rssAt - System.nanoTime()) / 1_000_000)));
             }
             double rss = ProcStats.rssMb(app.pid());
+            int steps = lines.indexOf("Start-up steps, slowest first (own time; children's taken out):");
+            if (steps >= 0) {
+                System.out.println(config + ": "
+                        + String.join("\n", lines.subList(steps, Math.min(lines.size(), steps + 1 + startupSteps))));
+            }
             return new AppRun(
                     config,
                     seconds(contextReady.get(), start),

@@ -30,9 +30,12 @@ public final class FlinkRestClient {
     private static final int METRICS_PER_REQUEST = 40;
 
     private final Supplier<URI> baseUri;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-    private final ObjectMapper json = new ObjectMapper();
+    /**
+     * Built at the first call: an HTTP client starts a selector thread and loads a few hundred classes (half
+     * a second of a cold start), and an embedded application reads its job in-process, so it may never call.
+     */
+    private volatile @Nullable Connection connection;
+
     private final @Nullable Function<String, CompletableFuture<?>> inProcessCheckpoints;
 
     public FlinkRestClient(Supplier<URI> baseUri) {
@@ -128,15 +131,36 @@ public final class FlinkRestClient {
     private @Nullable JsonNode send(String path, HttpRequest.Builder request, int... expected)
             throws IOException, InterruptedException {
         URI uri = baseUri.get().resolve(path);
+        Connection open = connection();
         HttpResponse<String> response =
-                http.send(request.uri(uri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+                open.http.send(request.uri(uri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() == 404) {
             return null;
         }
         if (Arrays.stream(expected).noneMatch(status -> status == response.statusCode())) {
             throw new IOException("Flink REST " + uri + " answered " + response.statusCode() + ": " + response.body());
         }
-        return json.readTree(response.body());
+        return open.json.readTree(response.body());
+    }
+
+    private Connection connection() {
+        Connection built = connection;
+        if (built == null) {
+            synchronized (this) {
+                built = connection;
+                if (built == null) {
+                    built = new Connection();
+                    connection = built;
+                }
+            }
+        }
+        return built;
+    }
+
+    /** The HTTP client and the JSON reader, built together at the first call. */
+    private static final class Connection {
+        final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+        final ObjectMapper json = new ObjectMapper();
     }
 
     public JsonNode job(String jobId) throws IOException, InterruptedException {

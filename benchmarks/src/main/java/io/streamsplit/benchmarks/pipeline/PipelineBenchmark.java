@@ -405,12 +405,7 @@ public final class PipelineBenchmark {
         PipelineRun run(Arm arm) throws Exception {
             PipelineVariant variant = arm.variant();
             String output = prefix + "pipe.out-" + n;
-            List<String> topics = new ArrayList<>(List.of(output));
-            String deadLetters = variant.deadLetterTopic(output);
-            if (deadLetters != null) {
-                topics.add(deadLetters);
-            }
-            IsolatedBenchmark.createTopics(bootstrap, topics, settings.partitions());
+            IsolatedBenchmark.createTopics(bootstrap, variant.outputTopics(output), settings.partitions());
             PipelineProcess.Figures figures = PipelineProcess.measure(
                     arm.label(),
                     variant.command(

@@ -76,7 +76,9 @@ public final class PipelineLatencyBenchmark {
                 for (PipelineVariant variant : order) {
                     String in = "lat.in-" + n;
                     String output = "lat.out-" + n;
-                    IsolatedBenchmark.createTopics(bootstrap, List.of(in, output), settings.partitions());
+                    List<String> topics = new ArrayList<>(variant.outputTopics(output));
+                    topics.add(in);
+                    IsolatedBenchmark.createTopics(bootstrap, topics, settings.partitions());
                     List<String> command = variant.command(settings, "", jars, bootstrap, in, "lat-" + n, output);
                     Path log = work.resolve("run-" + n + "-" + variant.label + ".log");
                     n++;

@@ -152,6 +152,12 @@ enum PipelineVariant {
         return records - input.badOf(records);
     }
 
+    /** The topics a run writes to and the harness creates first: {@code output} and the dead letters' topic. */
+    List<String> outputTopics(String output) {
+        String deadLetters = deadLetterTopic(output);
+        return deadLetters == null ? List.of(output) : List.of(output, deadLetters);
+    }
+
     /** The topic this variant's bad records go to in run {@code run}, null where the input has none. */
     @Nullable
     String deadLetterTopic(String output) {

@@ -298,17 +298,11 @@ public final class AppStartBenchmark {
         private Path archive(String group, String output) throws Exception {
             if (archive == null) {
                 Path jsa = work.resolve("app.jsa");
-                List<String> training = new ArrayList<>(List.of(
-                        java(),
-                        "-XX:ArchiveClassesAtExit=" + jsa,
-                        // a few hundred "[warning][cds] ... not supported by CDS" lines say nothing to act on
-                        "-Xlog:cds=off",
-                        "-Xlog:cds+dynamic=off",
-                        "-Dspring.context.exit=onRefresh",
-                        "-jar",
-                        extracted().toString()));
-                training.addAll(appArgs(group + "-training", output));
-                exec(training, work);
+                // -Xlog: a few hundred "[warning][cds] ... not supported by CDS" lines say nothing to act on
+                train(
+                        List.of(java(), "-XX:ArchiveClassesAtExit=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"),
+                        group,
+                        output);
                 archive = jsa;
             }
             return archive;
@@ -318,19 +312,19 @@ public final class AppStartBenchmark {
         private Path aotCache(String group, String output) throws Exception {
             if (aotCache == null) {
                 Path aot = work.resolve("app.aot");
-                List<String> training = new ArrayList<>(List.of(
-                        java25(),
-                        "-XX:AOTCacheOutput=" + aot,
-                        "-Xlog:aot=off",
-                        "-Xlog:cds=off",
-                        "-Dspring.context.exit=onRefresh",
-                        "-jar",
-                        extracted().toString()));
-                training.addAll(appArgs(group + "-training", output));
-                exec(training, work);
+                train(List.of(java25(), "-XX:AOTCacheOutput=" + aot, "-Xlog:aot=off", "-Xlog:cds=off"), group, output);
                 aotCache = aot;
             }
             return aotCache;
+        }
+
+        /** A training run of the extracted app with {@code jvm} (the java command and its options) until refreshed. */
+        private void train(List<String> jvm, String group, String output) throws Exception {
+            List<String> training = new ArrayList<>(jvm);
+            training.addAll(List.of(
+                    "-Dspring.context.exit=onRefresh", "-jar", extracted().toString()));
+            training.addAll(appArgs(group + "-training", output));
+            exec(training, work);
         }
 
         private static String java() {

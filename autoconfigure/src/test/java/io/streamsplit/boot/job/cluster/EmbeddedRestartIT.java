@@ -161,6 +161,14 @@ class EmbeddedRestartIT {
             await().atMost(START)
                     .until(() ->
                             traffic.sent() >= 2 * IDS / 3 && traffic.tally(IDS).out() > before);
+            // ... and has read what the first left behind, and a checkpoint taken after that covers it: the SIGTERM
+            // then tests what the row says (a restart repeats at most what came after the last completed
+            // checkpoint), not how soon a loaded machine completes a new instance's first checkpoints
+            int sentNow = traffic.sent();
+            await().atMost(START).until(() -> traffic.tally(sentNow).lost() == 0);
+            Path checkpoints = checkpointDirectory(second);
+            int newest = newestCheckpoint(checkpoints);
+            await().atMost(START).until(() -> newestCheckpoint(checkpoints) > newest + 1);
             second.sigterm();
             AppProcess third = start(job, work, "a3", delivery);
             third.awaitLog(RUNNING, START);
@@ -195,6 +203,30 @@ class EmbeddedRestartIT {
      */
     private static int allowedDuplicates() {
         return IDS / 2;
+    }
+
+    /** The job's checkpoint directory, from the line saying where {@code app} resumed (its {@code chk-N}'s parent). */
+    private static Path checkpointDirectory(AppProcess app) {
+        return app.log()
+                .lines()
+                .filter(line -> line.contains("Resuming Flink job") && line.contains(" at file:"))
+                .map(line -> line.replaceAll(".* at file:(\\S+)/chk-\\d+.*", "$1"))
+                .map(Path::of)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no resume from a checkpoint in " + app.log()));
+    }
+
+    /** The number of the newest completed checkpoint ({@code chk-N} with its {@code _metadata}), 0 for none. */
+    private static int newestCheckpoint(Path directory) throws IOException {
+        try (Stream<Path> checkpoints = Files.list(directory)) {
+            return checkpoints
+                    .filter(dir -> dir.getFileName().toString().matches("chk-\\d+"))
+                    .filter(dir -> Files.exists(dir.resolve("_metadata")))
+                    .mapToInt(
+                            dir -> Integer.parseInt(dir.getFileName().toString().substring("chk-".length())))
+                    .max()
+                    .orElse(0);
+        }
     }
 
     private static String resumedFrom(AppProcess app) {

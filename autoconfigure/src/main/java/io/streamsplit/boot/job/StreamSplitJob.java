@@ -71,8 +71,10 @@ public class StreamSplitJob implements SmartLifecycle {
     private volatile boolean stopping;
 
     /**
-     * On a cluster the application holds no thread of the job, and one without a web server would exit as
-     * soon as it has started; this keeps it running until it is stopped, as an embedded cluster's threads do.
+     * Keeps an application without a web server running until it is stopped. On a cluster it holds no thread
+     * of the job; embedded, the MiniCluster's threads are daemons until the tasks' threads start (and after a
+     * job failed for good), so between the submission and the tasks such a JVM would exit with the job
+     * (seen on a loaded CI machine: the JVM's shutdown began 31 ms after "Submitted Flink job").
      */
     private final Thread keepAlive = new Thread(
             () -> {
@@ -216,6 +218,7 @@ public class StreamSplitJob implements SmartLifecycle {
             // Flink's application mode takes the jobs that main() submitted before it returned: submit now
             submit(graph, submission, true);
         } else {
+            keepAlive.start();
             runInBackground(graph, submission);
         }
         running = true;

@@ -36,6 +36,14 @@ class JobLifecycleIT {
         return Words.start(KAFKA.bootstrapServers(), name, properties);
     }
 
+    /** Live non-daemon threads that keep a JVM without a web server running for an application. */
+    private static long keepAliveThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().equals("streamsplit-keep-alive"))
+                .filter(thread -> thread.isAlive() && !thread.isDaemon())
+                .count();
+    }
+
     private static List<String> words(int from, int to) {
         return IntStream.range(from, to).mapToObj(i -> "w" + i).toList();
     }
@@ -53,12 +61,17 @@ class JobLifecycleIT {
         KAFKA.broker().createTopic("resume-out", 1);
         String savepointDir = savepoints.toUri().toString();
         KafkaTopics.write(KAFKA.bootstrapServers(), "resume-in", words(0, 60));
+        long keepingAlive = keepAliveThreads();
         try (ConfigurableApplicationContext first = start(
                 "resume",
                 "streamsplit.flink.shutdown.savepoint=true",
                 "streamsplit.flink.shutdown.savepoint-directory=" + savepointDir)) {
+            // an application without a web server (as this one) stays up while its job runs, whatever of
+            // Flink's threads are daemons at the moment, and lets the JVM go once it is closed
+            assertThat(keepAliveThreads()).isEqualTo(keepingAlive + 1);
             awaitOutput("resume-out", 60);
         }
+        await().atMost(Duration.ofSeconds(10)).until(() -> keepAliveThreads() == keepingAlive);
         Path savepoint = onlySavepoint(savepoints);
 
         KafkaTopics.write(KAFKA.bootstrapServers(), "resume-in", words(60, 100));

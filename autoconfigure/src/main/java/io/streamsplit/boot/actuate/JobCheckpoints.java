@@ -65,7 +65,6 @@ record JobCheckpoints(
         JsonNode job = rest.job(jobId);
         long submitted = job.path("start-time").asLong(0);
         long running = job.path("timestamps").path("RUNNING").asLong(0);
-        Instant runningSince = running > 0 ? Instant.ofEpochMilli(running) : null;
         JsonNode checkpoints = rest.checkpoints(jobId);
         JsonNode latest =
                 rest.exceptions(jobId).path("exceptionHistory").path("entries").path(0);
@@ -81,26 +80,18 @@ record JobCheckpoints(
                 ? null
                 : Instant.ofEpochMilli(latest.path("timestamp").asLong());
         JsonNode completed = checkpoints.path("latest").path("completed");
-        Instant since = submitted > 0 ? Instant.ofEpochMilli(submitted) : null;
-        String notRunning = FlinkRestClient.tasksNotRunning(job);
+        Job read = new Job(
+                restarts, submitted, running, failure, failedAt, inFlight, FlinkRestClient.tasksNotRunning(job));
         if (completed.isMissingNode() || completed.isNull()) {
-            return new JobCheckpoints(
-                    restarts, -1, null, null, 0, failure, since, runningSince, inFlight, failedAt, notRunning);
+            return read.withoutCheckpoint();
         }
-        return new JobCheckpoints(
-                restarts,
+        return read.withCheckpoint(
                 completed.path("id").asLong(),
-                Instant.ofEpochMilli(completed.path("latest_ack_timestamp").asLong()),
-                Duration.ofMillis(completed.path("end_to_end_duration").asLong()),
+                completed.path("latest_ack_timestamp").asLong(),
+                completed.path("end_to_end_duration").asLong(),
                 completed
                         .path("state_size")
-                        .asLong(completed.path("checkpointed_size").asLong()),
-                failure,
-                since,
-                runningSince,
-                inFlight,
-                failedAt,
-                notRunning);
+                        .asLong(completed.path("checkpointed_size").asLong()));
     }
 
     /**
@@ -115,29 +106,51 @@ record JobCheckpoints(
         JobFailureHistory.Failure latest = history.isEmpty() ? null : history.get(0);
         String failure = latest == null ? null : failures.describe(latest.stacktrace(), latest.taskName());
         Instant failedAt = latest == null ? null : Instant.ofEpochMilli(latest.timestamp());
-        Instant since = submitted > 0 ? Instant.ofEpochMilli(submitted) : null;
-        Instant runningSince = running > 0 ? Instant.ofEpochMilli(running) : null;
         CheckpointStatsSnapshot stats = graph.getCheckpointStatsSnapshot();
         String inFlight = stats == null ? null : inFlight(graph, stats);
-        String notRunning = tasksNotRunning(graph);
+        Job read = new Job(restarts, submitted, running, failure, failedAt, inFlight, tasksNotRunning(graph));
         CompletedCheckpointStats completed =
                 stats == null ? null : stats.getHistory().getLatestCompletedCheckpoint();
         if (completed == null) {
-            return new JobCheckpoints(
-                    restarts, -1, null, null, 0, failure, since, runningSince, inFlight, failedAt, notRunning);
+            return read.withoutCheckpoint();
         }
-        return new JobCheckpoints(
-                restarts,
+        return read.withCheckpoint(
                 completed.getCheckpointId(),
-                Instant.ofEpochMilli(completed.getLatestAckTimestamp()),
-                Duration.ofMillis(completed.getEndToEndDuration()),
-                completed.getStateSize(),
-                failure,
-                since,
-                runningSince,
-                inFlight,
-                failedAt,
-                notRunning);
+                completed.getLatestAckTimestamp(),
+                completed.getEndToEndDuration(),
+                completed.getStateSize());
+    }
+
+    /** What either view read of the job besides its last completed checkpoint; timestamps in epoch ms, 0: none. */
+    private record Job(
+            long restarts,
+            long submitted,
+            long running,
+            @Nullable String failure,
+            @Nullable Instant failedAt,
+            @Nullable String inFlight,
+            @Nullable String notRunning) {
+
+        JobCheckpoints withoutCheckpoint() {
+            return withCheckpoint(-1, 0, 0, 0);
+        }
+
+        /** With checkpoint {@code id} ({@code -1}: none completed) acknowledged at {@code ackedAt} (epoch ms). */
+        JobCheckpoints withCheckpoint(long id, long ackedAt, long durationMillis, long size) {
+            boolean none = id < 0;
+            return new JobCheckpoints(
+                    restarts,
+                    id,
+                    none ? null : Instant.ofEpochMilli(ackedAt),
+                    none ? null : Duration.ofMillis(durationMillis),
+                    size,
+                    failure,
+                    submitted > 0 ? Instant.ofEpochMilli(submitted) : null,
+                    running > 0 ? Instant.ofEpochMilli(running) : null,
+                    inFlight,
+                    failedAt,
+                    notRunning);
+        }
     }
 
     /** {@link #inFlight(FlinkRestClient, String, JsonNode, JsonNode)} from in-process statistics. */
@@ -146,19 +159,31 @@ record JobCheckpoints(
             if (checkpoint.getStatus() != CheckpointStatsStatus.IN_PROGRESS) {
                 continue;
             }
-            long age = System.currentTimeMillis() - checkpoint.getTriggerTimestamp();
-            String text = "checkpoint " + checkpoint.getCheckpointId() + ", in progress for "
-                    + Duration.ofMillis(age).toSeconds() + " s";
+            String text = inProgress(checkpoint.getCheckpointId(), checkpoint.getTriggerTimestamp());
             for (ArchivedExecutionJobVertex vertex : graph.getVerticesTopologically()) {
                 TaskStateStats task = checkpoint.getTaskStateStats(vertex.getJobVertexId());
                 if (task != null && task.getNumberOfAcknowledgedSubtasks() < task.getNumberOfSubtasks()) {
-                    return text + ", waits on '" + vertex.getName() + "' (" + task.getNumberOfAcknowledgedSubtasks()
-                            + " of " + task.getNumberOfSubtasks() + " subtasks acknowledged)";
+                    return text
+                            + waitsOn(
+                                    vertex.getName(),
+                                    task.getNumberOfAcknowledgedSubtasks(),
+                                    task.getNumberOfSubtasks());
                 }
             }
             return text;
         }
         return null;
+    }
+
+    /** "checkpoint 7, in progress for 42 s": checkpoint {@code id}, triggered at {@code triggeredAt} (epoch ms). */
+    private static String inProgress(long id, long triggeredAt) {
+        return "checkpoint " + id + ", in progress for "
+                + Duration.ofMillis(System.currentTimeMillis() - triggeredAt).toSeconds() + " s";
+    }
+
+    /** ", waits on 'sink totals: Writer' (1 of 2 subtasks acknowledged)". */
+    private static String waitsOn(String vertex, int acknowledged, int subtasks) {
+        return ", waits on '" + vertex + "' (" + acknowledged + " of " + subtasks + " subtasks acknowledged)";
     }
 
     /** {@link FlinkRestClient#tasksNotRunning(JsonNode)} from in-process task states. */
@@ -169,12 +194,9 @@ record JobCheckpoints(
             for (ArchivedExecutionVertex task : vertex.getTaskVertices()) {
                 states.merge(task.getExecutionState().name(), 1, Integer::sum);
             }
-            int runningTasks = states.getOrDefault("RUNNING", 0);
-            if (runningTasks + states.getOrDefault("FINISHED", 0) < vertex.getParallelism()) {
-                states.remove("RUNNING");
-                states.remove("FINISHED");
-                lagging.add("'" + vertex.getName() + "' " + runningTasks + " of " + vertex.getParallelism()
-                        + " subtasks running" + (states.isEmpty() ? "" : " " + states));
+            String notRunning = FlinkRestClient.notAllRunning(vertex.getName(), vertex.getParallelism(), states);
+            if (notRunning != null) {
+                lagging.add(notRunning);
             }
         }
         return lagging.isEmpty() ? null : String.join("; ", lagging);
@@ -187,10 +209,7 @@ record JobCheckpoints(
                 continue;
             }
             long id = checkpoint.path("id").asLong();
-            long age = System.currentTimeMillis()
-                    - checkpoint.path("trigger_timestamp").asLong();
-            String text = "checkpoint " + id + ", in progress for "
-                    + Duration.ofMillis(age).toSeconds() + " s";
+            String text = inProgress(id, checkpoint.path("trigger_timestamp").asLong());
             try {
                 Map<String, String> names = new HashMap<>();
                 job.path("vertices")
@@ -204,8 +223,8 @@ record JobCheckpoints(
                             entry.getValue().path("num_acknowledged_subtasks").asInt();
                     int subtasks = entry.getValue().path("num_subtasks").asInt();
                     if (acknowledged < subtasks) {
-                        return text + ", waits on '" + names.getOrDefault(entry.getKey(), entry.getKey()) + "' ("
-                                + acknowledged + " of " + subtasks + " subtasks acknowledged)";
+                        return text
+                                + waitsOn(names.getOrDefault(entry.getKey(), entry.getKey()), acknowledged, subtasks);
                     }
                 }
             } catch (Exception e) {

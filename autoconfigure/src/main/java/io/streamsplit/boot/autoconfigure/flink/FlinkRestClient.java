@@ -206,24 +206,37 @@ public final class FlinkRestClient {
     public static @Nullable String tasksNotRunning(JsonNode job) {
         List<String> lagging = new ArrayList<>();
         for (JsonNode vertex : job.path("vertices")) {
-            int parallelism = vertex.path("parallelism").asInt();
-            JsonNode tasks = vertex.path("tasks");
-            int running = tasks.path("RUNNING").asInt() + tasks.path("FINISHED").asInt();
-            if (running < parallelism) {
-                java.util.Map<String, Integer> others = new java.util.LinkedHashMap<>();
-                tasks.fields().forEachRemaining(state -> {
-                    int count = state.getValue().asInt();
-                    if (count > 0
-                            && !state.getKey().equals("RUNNING")
-                            && !state.getKey().equals("FINISHED")) {
-                        others.put(state.getKey(), count);
-                    }
-                });
-                lagging.add("'" + vertex.path("name").asText() + "' "
-                        + tasks.path("RUNNING").asInt() + " of " + parallelism + " subtasks running"
-                        + (others.isEmpty() ? "" : " " + others));
+            java.util.Map<String, Integer> states = new java.util.LinkedHashMap<>();
+            vertex.path("tasks")
+                    .fields()
+                    .forEachRemaining(
+                            state -> states.put(state.getKey(), state.getValue().asInt()));
+            String notRunning = notAllRunning(
+                    vertex.path("name").asText(), vertex.path("parallelism").asInt(), states);
+            if (notRunning != null) {
+                lagging.add(notRunning);
             }
         }
         return lagging.isEmpty() ? null : String.join("; ", lagging);
+    }
+
+    /**
+     * "'sink out: Writer' 1 of 2 subtasks running {DEPLOYING=1}" for operator {@code vertex} whose subtasks are
+     * in {@code states} (state → count); {@code null} when all of them run or finished.
+     */
+    public static @Nullable String notAllRunning(
+            String vertex, int parallelism, java.util.Map<String, Integer> states) {
+        int running = states.getOrDefault("RUNNING", 0);
+        if (running + states.getOrDefault("FINISHED", 0) >= parallelism) {
+            return null;
+        }
+        java.util.Map<String, Integer> others = new java.util.LinkedHashMap<>();
+        states.forEach((state, count) -> {
+            if (count > 0 && !state.equals("RUNNING") && !state.equals("FINISHED")) {
+                others.put(state, count);
+            }
+        });
+        return "'" + vertex + "' " + running + " of " + parallelism + " subtasks running"
+                + (others.isEmpty() ? "" : " " + others);
     }
 }

@@ -5,6 +5,7 @@ import io.streamsplit.benchmarks.RoundRatio;
 import io.streamsplit.benchmarks.isolated.AppStartBenchmark;
 import io.streamsplit.benchmarks.isolated.BrokerProcess;
 import io.streamsplit.benchmarks.isolated.IsolatedBenchmark;
+import io.streamsplit.benchmarks.pipeline.PipelineProcess.Figures;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -67,23 +68,11 @@ public final class PipelineBenchmark {
             Pattern.compile("Completed checkpoint \\d+ .*checkpointDuration=(\\d+) ms");
 
     /**
-     * One run of an arm (a variant, or with {@code --b-args} the first variant with more app arguments):
-     * records/s first → last output, CPU seconds per million records, peak RSS in MB, checkpoints in ms.
+     * One run of an arm (a variant, or with {@code --b-args} the first variant with more app arguments): what
+     * its process measured ({@link PipelineProcess.Figures}) and the durations of its checkpoints in ms.
      */
     record PipelineRun(
-            String arm,
-            PipelineVariant variant,
-            double recordsPerSecond,
-            double cpuPerMillion,
-            double writtenPerSecond,
-            double peakRssMb,
-            List<Double> checkpointMillis,
-            Path log,
-            double firstOutputSeconds,
-            double wholeRecordsPerSecond,
-            double wholeCpuPerMillion,
-            double idleCores,
-            Map<String, Double> idleCoresByThread) {}
+            String arm, PipelineVariant variant, PipelineProcess.Figures figures, List<Double> checkpointMillis) {}
 
     /** The harness's settings; {@link #main} reads them from {@code --name value} options. */
     record Settings(
@@ -153,12 +142,18 @@ public final class PipelineBenchmark {
 
         /** Settings for a short run with the defaults of the harness: the CI smoke tests' starting point. */
         static Settings small(List<PipelineVariant> variants, int records, Duration checkpointInterval) {
+            return small(variants, records, checkpointInterval, PipelineProcess.Idle.NONE);
+        }
+
+        /** The same, measuring each run's idle CPU over {@code idle} after its last output. */
+        static Settings small(
+                List<PipelineVariant> variants, int records, Duration checkpointInterval, PipelineProcess.Idle idle) {
             return new Settings(
                     "",
                     AppStartBenchmark.benchmarksAppJar(),
                     PipelineVariant.Jars.kafkaStreamsAppJar(),
                     true,
-                    PipelineProcess.Idle.NONE,
+                    idle,
                     records,
                     1,
                     0,
@@ -172,29 +167,6 @@ public final class PipelineBenchmark {
                     "",
                     "",
                     List.of("-Xmx512m"));
-        }
-
-        /** These settings measuring each run's idle CPU over {@code idle} after its last output. */
-        Settings withIdle(PipelineProcess.Idle idle) {
-            return new Settings(
-                    bootstrapServers,
-                    jar,
-                    kafkaStreamsJar,
-                    kafkaStreamsSameCadence,
-                    idle,
-                    records,
-                    rounds,
-                    warmups,
-                    variants,
-                    valueSize,
-                    partitions,
-                    parallelism,
-                    checkpointInterval,
-                    accounts,
-                    appArgs,
-                    bArgs,
-                    bJar,
-                    jvmOptions);
         }
 
         /** These settings with other JVM options. */
@@ -328,7 +300,7 @@ public final class PipelineBenchmark {
                         Locale.ROOT,
                         "warm-up %s %,10.0f records/s (not counted)%n",
                         warmup.arm(),
-                        warmup.recordsPerSecond());
+                        warmup.figures().recordsPerSecond());
             }
             for (int round = 1; round <= settings.rounds(); round++) {
                 List<Arm> order = settings.arms();
@@ -338,6 +310,7 @@ public final class PipelineBenchmark {
                 for (Arm arm : order) {
                     PipelineRun run = runner.run(arm);
                     runs.add(run);
+                    PipelineProcess.Figures figures = run.figures();
                     out.printf(
                             Locale.ROOT,
                             "round %d %-18s %,10.0f records/s (written %,10.0f)  CPU %5.2f s per M records"
@@ -345,16 +318,16 @@ public final class PipelineBenchmark {
                                     + " %5.2f CPU s per M  %d checkpoints, p50 %.0f ms%s%n",
                             round,
                             arm.label(),
-                            run.recordsPerSecond(),
-                            run.writtenPerSecond(),
-                            run.cpuPerMillion(),
-                            run.peakRssMb(),
-                            run.firstOutputSeconds(),
-                            run.wholeRecordsPerSecond(),
-                            run.wholeCpuPerMillion(),
+                            figures.recordsPerSecond(),
+                            figures.writtenPerSecond(),
+                            figures.cpuPerMillion(),
+                            figures.peakRssMb(),
+                            figures.firstOutputSeconds(),
+                            figures.wholeRecordsPerSecond(),
+                            figures.wholeCpuPerMillion(),
                             run.checkpointMillis().size(),
                             percentile(run.checkpointMillis(), 0.5),
-                            idle(run));
+                            idle(figures));
                 }
             }
         }
@@ -363,7 +336,7 @@ public final class PipelineBenchmark {
     }
 
     /** A run's idle figures, blank where they were not measured. */
-    private static String idle(PipelineRun run) {
+    private static String idle(PipelineProcess.Figures run) {
         if (Double.isNaN(run.idleCores())) {
             return "";
         }
@@ -426,20 +399,7 @@ public final class PipelineBenchmark {
                     settings.idle());
             n++;
             RunChecks.whatWasMeasured(variant, figures, settings.records(), bootstrap, output);
-            return new PipelineRun(
-                    arm.label(),
-                    variant,
-                    figures.recordsPerSecond(),
-                    figures.cpuPerMillion(),
-                    figures.writtenPerSecond(),
-                    figures.peakRssMb(),
-                    checkpointMillis(figures.log()),
-                    figures.log(),
-                    figures.firstOutputSeconds(),
-                    figures.wholeRecordsPerSecond(),
-                    figures.wholeCpuPerMillion(),
-                    figures.idleCores(),
-                    figures.idleCoresByThread());
+            return new PipelineRun(arm.label(), variant, figures, checkpointMillis(figures.log()));
         }
     }
 
@@ -470,14 +430,14 @@ public final class PipelineBenchmark {
                             + " %5.1f s  from start %,10.0f records/s %5.2f CPU s per M  idle %.3f cores  checkpoint"
                             + " p50 %.0f p99 %.0f ms%n",
                     label,
-                    median(of, PipelineRun::recordsPerSecond),
-                    median(of, PipelineRun::writtenPerSecond),
-                    median(of, PipelineRun::cpuPerMillion),
-                    median(of, PipelineRun::peakRssMb),
-                    median(of, PipelineRun::firstOutputSeconds),
-                    median(of, PipelineRun::wholeRecordsPerSecond),
-                    median(of, PipelineRun::wholeCpuPerMillion),
-                    median(of, PipelineRun::idleCores),
+                    median(of, Figures::recordsPerSecond),
+                    median(of, Figures::writtenPerSecond),
+                    median(of, Figures::cpuPerMillion),
+                    median(of, Figures::peakRssMb),
+                    median(of, Figures::firstOutputSeconds),
+                    median(of, Figures::wholeRecordsPerSecond),
+                    median(of, Figures::wholeCpuPerMillion),
+                    median(of, Figures::idleCores),
                     percentile(checkpoints, 0.5),
                     percentile(checkpoints, 0.99));
         }
@@ -488,14 +448,14 @@ public final class PipelineBenchmark {
                             + "  from start: records/s %s  CPU per record %s  idle CPU %s%n",
                     pair.a(),
                     pair.b(),
-                    ratio(runs, pair.a(), pair.b(), PipelineRun::recordsPerSecond),
-                    ratio(runs, pair.a(), pair.b(), PipelineRun::writtenPerSecond),
-                    ratio(runs, pair.a(), pair.b(), PipelineRun::cpuPerMillion),
-                    ratio(runs, pair.a(), pair.b(), PipelineRun::peakRssMb),
-                    ratio(runs, pair.a(), pair.b(), PipelineRun::firstOutputSeconds),
-                    ratio(runs, pair.a(), pair.b(), PipelineRun::wholeRecordsPerSecond),
-                    ratio(runs, pair.a(), pair.b(), PipelineRun::wholeCpuPerMillion),
-                    ratio(runs, pair.a(), pair.b(), PipelineRun::idleCores));
+                    ratio(runs, pair.a(), pair.b(), Figures::recordsPerSecond),
+                    ratio(runs, pair.a(), pair.b(), Figures::writtenPerSecond),
+                    ratio(runs, pair.a(), pair.b(), Figures::cpuPerMillion),
+                    ratio(runs, pair.a(), pair.b(), Figures::peakRssMb),
+                    ratio(runs, pair.a(), pair.b(), Figures::firstOutputSeconds),
+                    ratio(runs, pair.a(), pair.b(), Figures::wholeRecordsPerSecond),
+                    ratio(runs, pair.a(), pair.b(), Figures::wholeCpuPerMillion),
+                    ratio(runs, pair.a(), pair.b(), Figures::idleCores));
         }
     }
 
@@ -541,18 +501,21 @@ public final class PipelineBenchmark {
         return sorted.get(Math.max(0, (int) Math.ceil(p * sorted.size()) - 1));
     }
 
-    private static RoundRatio ratio(List<PipelineRun> runs, String a, String b, ToDoubleFunction<PipelineRun> f) {
+    private static RoundRatio ratio(List<PipelineRun> runs, String a, String b, ToDoubleFunction<Figures> f) {
         return RoundRatio.of(values(runs, a, f), values(runs, b, f));
     }
 
-    private static List<Double> values(List<PipelineRun> runs, String arm, ToDoubleFunction<PipelineRun> f) {
+    private static List<Double> values(List<PipelineRun> runs, String arm, ToDoubleFunction<Figures> f) {
         return runs.stream()
                 .filter(r -> r.arm().equals(arm))
-                .map(r -> f.applyAsDouble(r))
+                .map(r -> f.applyAsDouble(r.figures()))
                 .toList();
     }
 
-    private static double median(List<PipelineRun> runs, ToDoubleFunction<PipelineRun> f) {
-        return BenchmarkSupport.median(runs.stream().mapToDouble(f).boxed().toList());
+    private static double median(List<PipelineRun> runs, ToDoubleFunction<Figures> f) {
+        return BenchmarkSupport.median(runs.stream()
+                .mapToDouble(r -> f.applyAsDouble(r.figures()))
+                .boxed()
+                .toList());
     }
 }

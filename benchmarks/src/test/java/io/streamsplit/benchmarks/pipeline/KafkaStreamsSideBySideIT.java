@@ -28,17 +28,19 @@ class KafkaStreamsSideBySideIT {
 
     @Test
     void eachTopologyRunsBothWaysWithEveryGoodOrderOutAndEveryBadOneDeadLettered() throws Exception {
-        Settings settings = Settings.small(VARIANTS, 3_000, Duration.ofSeconds(1))
-                .withIdle(new PipelineProcess.Idle(Duration.ZERO, Duration.ofSeconds(2)));
+        Settings settings = Settings.small(
+                VARIANTS, 3_000, Duration.ofSeconds(1), new PipelineProcess.Idle(Duration.ZERO, Duration.ofSeconds(2)));
         ByteArrayOutputStream report = new ByteArrayOutputStream();
 
         List<PipelineRun> runs = PipelineBenchmark.run(settings, new PrintStream(report, true, StandardCharsets.UTF_8));
 
         assertThat(runs).extracting(PipelineRun::variant).containsExactlyElementsOf(VARIANTS);
         assertThat(runs).allSatisfy(run -> {
-            assertThat(run.firstOutputSeconds()).as(run.arm() + " first output").isPositive();
-            assertThat(run.idleCores()).as(run.arm() + " idle").isGreaterThanOrEqualTo(0);
-            assertThat(run.idleCoresByThread())
+            assertThat(run.figures().firstOutputSeconds())
+                    .as(run.arm() + " first output")
+                    .isPositive();
+            assertThat(run.figures().idleCores()).as(run.arm() + " idle").isGreaterThanOrEqualTo(0);
+            assertThat(run.figures().idleCoresByThread())
                     .as(run.arm() + " idle by thread")
                     .isNotNull();
         });

@@ -35,7 +35,7 @@ class PipelineBenchmarkIT {
                 .containsExactly(PipelineVariant.HAND_WIRED, PipelineVariant.STARTER, PipelineVariant.TRACED);
         assertThat(runs)
                 .as("a rate, or NaN where all output of this short run came in one commit; never 0 or less")
-                .allSatisfy(run -> assertThat(run.recordsPerSecond())
+                .allSatisfy(run -> assertThat(run.figures().recordsPerSecond())
                         .satisfiesAnyOf(
                                 rate -> assertThat(rate).isNaN(),
                                 rate -> assertThat(rate).isPositive()));
@@ -44,7 +44,7 @@ class PipelineBenchmarkIT {
                 .allSatisfy(run -> assertThat(run.checkpointMillis()).isNotEmpty());
         assertThat(report.toString(StandardCharsets.UTF_8)).contains("starter", "vs hand-wired");
         // a healthy app's whole life in its own JVM, up to its stop by SIGTERM, logs no WARN or ERROR line
-        assertThat(Files.readAllLines(runs.get(1).log()))
+        assertThat(Files.readAllLines(runs.get(1).figures().log()))
                 .filteredOn(line -> SoakLog.LEVEL.matcher(line).find())
                 .as("WARN and ERROR lines of the starter's run, shutdown included")
                 .isEmpty();

@@ -1,12 +1,17 @@
 package io.streamsplit.benchmarks.app;
 
 import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.metrics.buffering.BufferingApplicationStartup;
+import org.springframework.boot.context.metrics.buffering.StartupTimeline.TimelineEvent;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -39,27 +44,22 @@ public class UppercaseApplication {
      * time (its children's taken out), so the list adds up instead of counting a parent and its children.
      */
     private static void printSlowestSteps(BufferingApplicationStartup startup, int steps) {
-        java.util.List<org.springframework.boot.context.metrics.buffering.StartupTimeline.TimelineEvent> events =
-                startup.getBufferedTimeline().getEvents();
-        java.util.Map<Long, java.time.Duration> childTime = new java.util.HashMap<>();
+        List<TimelineEvent> events = startup.getBufferedTimeline().getEvents();
+        Map<Long, Duration> childTime = new HashMap<>();
         for (var event : events) {
             Long parent = event.getStartupStep().getParentId();
             if (parent != null) {
-                childTime.merge(parent, event.getDuration(), java.time.Duration::plus);
+                childTime.merge(parent, event.getDuration(), Duration::plus);
             }
         }
         System.out.println("Start-up steps, slowest first (own time; children's taken out):");
         events.stream()
-                .map(event -> java.util.Map.entry(
+                .map(event -> Map.entry(
                         event,
                         event.getDuration()
                                 .minus(childTime.getOrDefault(
-                                        event.getStartupStep().getId(), java.time.Duration.ZERO))))
-                .sorted(java.util.Map.Entry
-                        .<org.springframework.boot.context.metrics.buffering.StartupTimeline.TimelineEvent,
-                                java.time.Duration>
-                                comparingByValue()
-                        .reversed())
+                                        event.getStartupStep().getId(), Duration.ZERO))))
+                .sorted(Map.Entry.<TimelineEvent, Duration>comparingByValue().reversed())
                 .limit(steps)
                 .forEach(entry -> {
                     StringBuilder tags = new StringBuilder();
@@ -71,7 +71,7 @@ public class UppercaseApplication {
                                     .append('=')
                                     .append(tag.getValue()));
                     System.out.printf(
-                            java.util.Locale.ROOT,
+                            Locale.ROOT,
                             "  %6d ms  %s%s%n",
                             entry.getValue().toMillis(),
                             entry.getKey().getStartupStep().getName(),

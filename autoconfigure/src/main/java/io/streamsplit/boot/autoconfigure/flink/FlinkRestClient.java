@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -206,7 +208,7 @@ public final class FlinkRestClient {
     public static @Nullable String tasksNotRunning(JsonNode job) {
         List<String> lagging = new ArrayList<>();
         for (JsonNode vertex : job.path("vertices")) {
-            java.util.Map<String, Integer> states = new java.util.LinkedHashMap<>();
+            Map<String, Integer> states = new LinkedHashMap<>();
             vertex.path("tasks")
                     .fields()
                     .forEachRemaining(
@@ -224,13 +226,12 @@ public final class FlinkRestClient {
      * "'sink out: Writer' 1 of 2 subtasks running {DEPLOYING=1}" for operator {@code vertex} whose subtasks are
      * in {@code states} (state → count); {@code null} when all of them run or finished.
      */
-    public static @Nullable String notAllRunning(
-            String vertex, int parallelism, java.util.Map<String, Integer> states) {
+    public static @Nullable String notAllRunning(String vertex, int parallelism, Map<String, Integer> states) {
         int running = states.getOrDefault("RUNNING", 0);
         if (running + states.getOrDefault("FINISHED", 0) >= parallelism) {
             return null;
         }
-        java.util.Map<String, Integer> others = new java.util.LinkedHashMap<>();
+        Map<String, Integer> others = new LinkedHashMap<>();
         states.forEach((state, count) -> {
             if (count > 0 && !state.equals("RUNNING") && !state.equals("FINISHED")) {
                 others.put(state, count);

@@ -121,7 +121,7 @@ public final class BenchmarkSupport {
      * Like {@link #readToEnd(String, String)}, decoding every value with {@code decoder}; {@code tuned}
      * raises the fetch sizes (8 MB per partition, 64 MB per fetch, 10,000 records per poll).
      */
-    static long readToEnd(
+    public static long readToEnd(
             String bootstrapServers, String topic, java.util.function.Function<byte[], Object> decoder, boolean tuned) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -176,6 +176,24 @@ public final class BenchmarkSupport {
             int count,
             java.util.function.IntFunction<byte[]> values,
             java.util.function.IntFunction<List<Header>> headers) {
+        // round robin: the sticky partitioner fills one partition per batch, which left 14 of 16
+        // partitions empty for small inputs and uneven ones for large; every partition gets its share
+        writeRecords(
+                bootstrapServers,
+                topic,
+                count,
+                (partitions, i) ->
+                        new ProducerRecord<>(topic, i % partitions, null, null, values.apply(i), headers.apply(i)));
+    }
+
+    /** Which partition, key, timestamp, value and headers record {@code i} of a topic of {@code partitions} has. */
+    @FunctionalInterface
+    public interface RecordOf {
+        ProducerRecord<byte[], byte[]> record(int partitions, int i);
+    }
+
+    /** Writes the {@code count} records {@code records} makes, failing if one of them cannot be written. */
+    public static void writeRecords(String bootstrapServers, String topic, int count, RecordOf records) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
@@ -190,18 +208,13 @@ public final class BenchmarkSupport {
                 new java.util.concurrent.atomic.AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            // round robin: the sticky partitioner fills one partition per batch, which left 14 of 16
-            // partitions empty for small inputs and uneven ones for large; every partition gets its share
             int partitions = producer.partitionsFor(topic).size();
             for (int i = 0; i < count && failure.get() == null; i++) {
-                producer.send(
-                        new ProducerRecord<byte[], byte[]>(
-                                topic, i % partitions, null, values.apply(i), headers.apply(i)),
-                        (metadata, e) -> {
-                            if (e != null) {
-                                failure.compareAndSet(null, e);
-                            }
-                        });
+                producer.send(records.record(partitions, i), (metadata, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
             }
             producer.flush();
         }

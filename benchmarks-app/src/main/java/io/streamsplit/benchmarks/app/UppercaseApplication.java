@@ -20,7 +20,8 @@ import org.springframework.context.annotation.Bean;
  * with Actuator's health over HTTP, as a small production service would run. With profile {@code
  * totals}: JSON payments → running total per account → exactly-once sink, what {@code TotalsBenchmark}
  * measures against the same job wired by hand ({@link HandWiredTotalsJob}); with profile {@code transform}:
- * JSON payments → a charge each → JSON, at-least-once.
+ * JSON payments → a charge each → JSON, at-least-once; with profile {@code windows}: one-minute tumbling
+ * windows on event time per account, exactly-once ({@link WindowTotals}).
  */
 @SpringBootApplication
 public class UppercaseApplication {
@@ -100,6 +101,13 @@ public class UppercaseApplication {
     StreamSplitPipeline transform() {
         return pipeline -> pipeline.sink(
                 "out", pipeline.<Payment>source("in").map(new Charge.Of()).name("to charge"));
+    }
+
+    /** One-minute tumbling windows on event time per account (profile {@code windows}). */
+    @Bean
+    @ConditionalOnProperty(name = "uppercase.pipeline", havingValue = "windows")
+    StreamSplitPipeline windows() {
+        return pipeline -> pipeline.sink("out", WindowTotals.of(pipeline.<Payment>source("in")));
     }
 
     static final class Uppercase implements MapFunction<String, String> {

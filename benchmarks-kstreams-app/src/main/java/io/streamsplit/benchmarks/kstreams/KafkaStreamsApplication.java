@@ -1,9 +1,11 @@
 package io.streamsplit.benchmarks.kstreams;
 
+import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -11,7 +13,10 @@ import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Suppressed;
+import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -33,7 +38,10 @@ import org.springframework.kafka.support.serializer.JacksonJsonSerde;
  * <ul>
  *   <li>{@code bench.topology=transform}: JSON payments → a charge each → JSON, stateless;
  *   <li>{@code bench.topology=totals}: JSON payments → running total per account (a RocksDB store) → JSON,
- *       one output per payment.
+ *       one output per payment;
+ *   <li>{@code bench.topology=windows}: JSON payments keyed by account → one-minute tumbling windows on the
+ *       records' timestamps (no grace) → a count and total per account and window, one output per window once
+ *       it closes ({@code suppress(untilWindowCloses)}).
  * </ul>
  *
  * <p>The processing guarantee, threads and commit interval are Kafka Streams properties the benchmark
@@ -89,6 +97,30 @@ public class KafkaStreamsApplication {
                                 .withKeySerde(Serdes.String())
                                 .withValueSerde(totalSerde))
                 .toStream()
+                .to(output, Produced.with(Serdes.String(), totalSerde));
+        return payments;
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "bench.topology", havingValue = "windows")
+    KStream<String, Payment> windows(
+            StreamsBuilder builder, @Value("${bench.input}") String input, @Value("${bench.output}") String output) {
+        JacksonJsonSerde<Payment> paymentSerde = new JacksonJsonSerde<>(Payment.class);
+        JacksonJsonSerde<WindowTotal> totalSerde = new JacksonJsonSerde<>(WindowTotal.class).noTypeInfo();
+        KStream<String, Payment> payments = builder.stream(input, Consumed.with(Serdes.String(), paymentSerde));
+        payments.groupByKey(Grouped.with(Serdes.String(), paymentSerde))
+                .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMinutes(1)))
+                .aggregate(
+                        () -> new WindowTotal("", 0, 0, 0),
+                        (account, payment, sofar) -> sofar.add(account, payment),
+                        Materialized.<String, WindowTotal, WindowStore<Bytes, byte[]>>as("window-totals")
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(totalSerde))
+                .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
+                .toStream()
+                .map((window, sofar) -> KeyValue.pair(
+                        window.key(),
+                        new WindowTotal(window.key(), window.window().start(), sofar.count(), sofar.total())))
                 .to(output, Produced.with(Serdes.String(), totalSerde));
         return payments;
     }

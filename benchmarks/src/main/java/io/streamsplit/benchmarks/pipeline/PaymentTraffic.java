@@ -181,18 +181,12 @@ final class PaymentTraffic implements AutoCloseable {
         }
     }
 
-    /** The {@code lastId} of a total {@code {"account":"a7","total":12,"lastId":7}}. */
-    static long lastId(byte[] total) {
-        String json = new String(total, StandardCharsets.UTF_8);
-        int at = json.indexOf("\"lastId\":");
-        if (at < 0) {
-            throw new IllegalStateException("An output record without lastId: " + json);
-        }
-        int from = at + "\"lastId\":".length();
-        int to = from;
-        while (to < json.length() && Character.isDigit(json.charAt(to))) {
-            to++;
-        }
-        return Long.parseLong(json.substring(from, to));
+    /**
+     * The payment an output answers: the {@code lastId} of a total {@code {"account":"a7","total":12,"lastId":7}},
+     * or the {@code id} of a charge {@code {"id":7,"account":"a7","cents":300,"currency":"EUR"}}.
+     */
+    static long lastId(byte[] output) {
+        String json = new String(output, StandardCharsets.UTF_8);
+        return RunChecks.numberAfter(json, json.contains("\"lastId\":") ? "\"lastId\":" : "\"id\":");
     }
 }

@@ -278,12 +278,13 @@ public final class PipelineBenchmark {
             for (PipelineVariant.Input input :
                     settings.variants().stream().map(v -> v.input).distinct().toList()) {
                 IsolatedBenchmark.createTopics(bootstrap, List.of(prefix + input.topic()), settings.partitions());
+                String topic = prefix + input.topic();
                 BenchmarkSupport.writeRecords(
                         bootstrap,
-                        prefix + input.topic(),
-                        settings.records(),
-                        i -> input.value(i, settings.valueSize(), settings.accounts()),
-                        input::headers);
+                        topic,
+                        input.written(settings.records(), settings.partitions()),
+                        (partitions, i) -> input.record(
+                                topic, i, settings.records(), partitions, settings.valueSize(), settings.accounts()));
             }
             // a fresh broker creates and loads its offsets topic on the first group that commits; an app whose
             // first commit meets it logs Kafka's "coordinator is loading" WARN: have it loaded before any app runs
@@ -394,11 +395,15 @@ public final class PipelineBenchmark {
                     admin,
                     output,
                     settings.partitions(),
-                    variant.expectedOutput(settings.records()),
+                    variant.expectedOutput(settings.records(), settings.accounts()),
                     variant.exactlyOnce(),
                     settings.idle());
             n++;
-            RunChecks.whatWasMeasured(variant, figures, settings.records(), bootstrap, output);
+            if (variant.windowed()) {
+                long good = settings.records() - variant.input.badOf(settings.records());
+                figures = figures.perInputRecord((double) good / figures.outputRecords());
+            }
+            RunChecks.whatWasMeasured(variant, figures, settings.records(), settings.accounts(), bootstrap, output);
             return new PipelineRun(arm.label(), variant, figures, checkpointMillis(figures.log()));
         }
     }

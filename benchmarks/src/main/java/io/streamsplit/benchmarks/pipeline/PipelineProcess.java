@@ -54,7 +54,28 @@ final class PipelineProcess {
             double wholeRecordsPerSecond,
             double wholeCpuPerMillion,
             double idleCores,
-            Map<String, Double> idleCoresByThread) {}
+            Map<String, Double> idleCoresByThread) {
+
+        /**
+         * These figures per input record where each output record stands for {@code inputsPerOutput} of them
+         * (a window's): rates times it, CPU per record divided by it. The rates then rest on when windows close,
+         * which a job's watermarks or stream time decide, so they are coarser than a one-for-one job's.
+         */
+        Figures perInputRecord(double inputsPerOutput) {
+            return new Figures(
+                    recordsPerSecond * inputsPerOutput,
+                    cpuPerMillion / inputsPerOutput,
+                    writtenPerSecond * inputsPerOutput,
+                    peakRssMb,
+                    outputRecords,
+                    log,
+                    firstOutputSeconds,
+                    wholeRecordsPerSecond * inputsPerOutput,
+                    wholeCpuPerMillion / inputsPerOutput,
+                    idleCores,
+                    idleCoresByThread);
+        }
+    }
 
     /** When idle CPU is measured: over {@code length}, starting {@code after} the last output. */
     record Idle(Duration after, Duration length) {

@@ -9,9 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +37,12 @@ import org.jspecify.annotations.Nullable;
  *       Spring Kafka Streams app ({@code benchmarks-kstreams-app}, its own jar);
  *   <li>{@code totals}, {@code kstreams-totals}: the same orders → running total per account → JSON,
  *       exactly-once (our exactly-once sink against Kafka Streams' {@code exactly_once_v2}, a RocksDB store,
- *       record cache off).
+ *       record cache off);
+ *   <li>{@code windows}, {@code kstreams-windows}: orders keyed and partitioned by account, each stamped with its
+ *       event time → one-minute tumbling windows on event time → a count and total per account and window,
+ *       exactly-once (monotonous watermarks against Kafka Streams' stream time, a windowed store and
+ *       {@code suppress(untilWindowCloses)}). The input ends with a record per partition later than every
+ *       window, so both close them all; the output is one record per account and window.
  * </ul>
  */
 enum PipelineVariant {
@@ -47,7 +55,9 @@ enum PipelineVariant {
     TRANSFORM("transform", Input.ORDERS, Job.TRANSFORM, false),
     KSTREAMS_TRANSFORM("kstreams-transform", Input.ORDERS, Job.KSTREAMS_TRANSFORM, false),
     TOTALS("totals", Input.ORDERS, Job.TOTALS, false),
-    KSTREAMS_TOTALS("kstreams-totals", Input.ORDERS, Job.KSTREAMS_TOTALS, false);
+    KSTREAMS_TOTALS("kstreams-totals", Input.ORDERS, Job.KSTREAMS_TOTALS, false),
+    WINDOWS("windows", Input.WINDOWED_ORDERS, Job.WINDOWS, false),
+    KSTREAMS_WINDOWS("kstreams-windows", Input.WINDOWED_ORDERS, Job.KSTREAMS_WINDOWS, false);
 
     /** The app's log line when records are traced (StreamSplitTracingAutoConfiguration). */
     static final String TRACING_LINE = "Tracing records with Micrometer Tracing";
@@ -64,27 +74,84 @@ enum PipelineVariant {
         TENTH_SAMPLED,
         PAYMENTS,
         /** Payments of which one in a hundred is not JSON a payment can be read from. */
-        ORDERS;
+        ORDERS,
+        /**
+         * {@link #ORDERS} keyed by account, each account's in one partition, stamped with event times {@link
+         * #eventTimeStep} apart from a minute an hour ago, and after them one record per partition two minutes
+         * later than the last (account {@value #LATE_ACCOUNT}): what moves every partition's event time past
+         * the last window.
+         */
+        WINDOWED_ORDERS;
+
+        /** The account of the records that close the last windows. */
+        static final String LATE_ACCOUNT = "~end";
+
+        /** The first record's event time: a whole minute an hour ago (inside the broker's retention). */
+        private static final long EVENT_TIME_BASE = (System.currentTimeMillis() / 60_000 - 60) * 60_000;
 
         String topic() {
             return "pipe.in-" + name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
-        /** Whether record {@code i} is malformed: every hundredth of {@link #ORDERS}. */
+        /** Whether record {@code i} is malformed: every hundredth of {@link #ORDERS} and {@link #WINDOWED_ORDERS}. */
         boolean bad(int i) {
-            return this == ORDERS && i % 100 == 99;
+            return malformedOnes() && i % 100 == 99;
         }
 
         /** How many of the first {@code records} records are malformed. */
         long badOf(long records) {
-            return this == ORDERS ? (records + 1) / 100 : 0;
+            return malformedOnes() ? (records + 1) / 100 : 0;
+        }
+
+        boolean malformedOnes() {
+            return this == ORDERS || this == WINDOWED_ORDERS;
+        }
+
+        /** The records the harness writes for {@code records} input records: the late ones on top, one a partition. */
+        int written(int records, int partitions) {
+            return this == WINDOWED_ORDERS ? records + partitions : records;
+        }
+
+        /**
+         * Record {@code i} of {@link #written}: round robin over the partitions without key or timestamp, but for
+         * {@link #WINDOWED_ORDERS} keyed by account in the account's partition at its event time.
+         */
+        ProducerRecord<byte[], byte[]> record(
+                String topic, int i, int records, int partitions, int valueSize, int accounts) {
+            if (this != WINDOWED_ORDERS) {
+                return new ProducerRecord<>(
+                        topic, i % partitions, null, null, value(i, valueSize, accounts), headers(i));
+            }
+            long step = eventTimeStep(records);
+            if (i >= records) {
+                byte[] late = String.format(Locale.ROOT, "{\"id\":-1,\"account\":\"%s\",\"amount\":0}", LATE_ACCOUNT)
+                        .getBytes(StandardCharsets.UTF_8);
+                return new ProducerRecord<>(
+                        topic,
+                        i - records,
+                        EVENT_TIME_BASE + records * step + 120_000,
+                        LATE_ACCOUNT.getBytes(StandardCharsets.UTF_8),
+                        late);
+            }
+            int account = i % accounts;
+            return new ProducerRecord<>(
+                    topic,
+                    account % partitions,
+                    EVENT_TIME_BASE + i * step,
+                    ("a" + account).getBytes(StandardCharsets.UTF_8),
+                    value(i, valueSize, accounts));
+        }
+
+        /** Milliseconds of event time between two records: the input spans about twenty one-minute windows. */
+        static long eventTimeStep(long records) {
+            return Math.max(1, 20 * 60_000 / Math.max(records, 1));
         }
 
         byte[] value(int i, int valueSize, int accounts) {
             if (bad(i)) {
                 return String.format(Locale.ROOT, "{\"id\":%d,\"account\":", i).getBytes(StandardCharsets.UTF_8);
             }
-            if (this == PAYMENTS || this == ORDERS) {
+            if (this == PAYMENTS || malformedOnes()) {
                 return String.format(
                                 Locale.ROOT, "{\"id\":%d,\"account\":\"a%d\",\"amount\":%d}", i, i % accounts, i % 100)
                         .getBytes(StandardCharsets.UTF_8);
@@ -95,7 +162,7 @@ enum PipelineVariant {
         }
 
         List<Header> headers(int i) {
-            if (this == PLAIN || this == PAYMENTS || this == ORDERS) {
+            if (this == PLAIN || this == PAYMENTS || malformedOnes()) {
                 return List.of();
             }
             String flags = this == SAMPLED || i % 10 == 0 ? "01" : "00";
@@ -113,11 +180,18 @@ enum PipelineVariant {
         HAND_WIRED_TOTALS,
         TRANSFORM,
         KSTREAMS_TRANSFORM,
-        KSTREAMS_TOTALS;
+        KSTREAMS_TOTALS,
+        WINDOWS,
+        KSTREAMS_WINDOWS;
 
         /** Whether the job runs from the Kafka Streams app's jar. */
         boolean kafkaStreams() {
-            return this == KSTREAMS_TRANSFORM || this == KSTREAMS_TOTALS;
+            return this == KSTREAMS_TRANSFORM || this == KSTREAMS_TOTALS || this == KSTREAMS_WINDOWS;
+        }
+
+        /** The profile of the StreamSplit app, or the topology of the Kafka Streams app, that runs it. */
+        String profile() {
+            return name().replace("KSTREAMS_", "").toLowerCase(Locale.ROOT);
         }
     }
 
@@ -144,12 +218,30 @@ enum PipelineVariant {
 
     /** Whether every output record is written once and only once (exactly-once sink), so the count must match. */
     boolean exactlyOnce() {
-        return job == Job.TOTALS || job == Job.HAND_WIRED_TOTALS || job == Job.KSTREAMS_TOTALS;
+        return job == Job.TOTALS || job == Job.HAND_WIRED_TOTALS || job == Job.KSTREAMS_TOTALS || windowed();
     }
 
-    /** The output records {@code records} input records make: one per record that is not malformed. */
-    long expectedOutput(long records) {
-        return records - input.badOf(records);
+    /** Whether the job writes one record per account and window rather than one per input record. */
+    boolean windowed() {
+        return input == Input.WINDOWED_ORDERS;
+    }
+
+    /**
+     * The output records {@code records} input records over {@code accounts} accounts make: one per record that
+     * is not malformed, or for a windowed job one per account and one-minute window with a good record.
+     */
+    long expectedOutput(int records, int accounts) {
+        if (!windowed()) {
+            return records - input.badOf(records);
+        }
+        long step = Input.eventTimeStep(records);
+        Set<Long> accountWindows = new HashSet<>();
+        for (int i = 0; i < records; i++) {
+            if (!input.bad(i)) {
+                accountWindows.add(i * step / 60_000 * accounts + i % accounts);
+            }
+        }
+        return accountWindows.size();
     }
 
     /** The topics a run writes to and the harness creates first: {@code output} and the dead letters' topic. */
@@ -161,7 +253,7 @@ enum PipelineVariant {
     /** The topic this variant's bad records go to in run {@code run}, null where the input has none. */
     @Nullable
     String deadLetterTopic(String output) {
-        return input == Input.ORDERS ? output + ".DLT" : null;
+        return input.malformedOnes() ? output + ".DLT" : null;
     }
 
     /**
@@ -228,11 +320,8 @@ enum PipelineVariant {
                 // the harness reads every checkpoint's duration from this line
                 "--logging.level.org.apache.flink.runtime.checkpoint.CheckpointCoordinator=info",
                 "--server.port=0"));
-        if (job == Job.TOTALS) {
-            command.add("--spring.profiles.active=totals");
-        }
-        if (job == Job.TRANSFORM) {
-            command.add("--spring.profiles.active=transform");
+        if (job == Job.TOTALS || job == Job.TRANSFORM || job == Job.WINDOWS) {
+            command.add("--spring.profiles.active=" + job.profile());
         }
         String deadLetters = deadLetterTopic(output);
         if (deadLetters != null) {
@@ -264,7 +353,7 @@ enum PipelineVariant {
                 jar.toString(),
                 "io.streamsplit.benchmarks.kstreams.KafkaStreamsApplication",
                 "--spring.kafka.bootstrap-servers=" + bootstrap,
-                "--bench.topology=" + (job == Job.KSTREAMS_TOTALS ? "totals" : "transform"),
+                "--bench.topology=" + job.profile(),
                 "--bench.input=" + inputTopic,
                 "--bench.output=" + output,
                 "--bench.dead-letter-topic=" + deadLetterTopic(output),

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,13 +20,28 @@ final class RunChecks {
 
     /** Fails the run unless its output shows the job did what the variant says. */
     static void whatWasMeasured(
-            PipelineVariant variant, PipelineProcess.Figures figures, int records, String bootstrap, String output)
+            PipelineVariant variant,
+            PipelineProcess.Figures figures,
+            int records,
+            int accounts,
+            String bootstrap,
+            String output)
             throws Exception {
-        long outputs = variant.expectedOutput(records);
+        long outputs = variant.expectedOutput(records, accounts);
         if (variant.exactlyOnce() && figures.outputRecords() != outputs) {
             throw new IllegalStateException(variant.label + ": " + figures.outputRecords() + " output records for "
                     + records + " input records, " + outputs + " expected; its log:\n"
                     + PipelineProcess.tail(figures.log()));
+        }
+        if (variant.windowed()) {
+            // one record per account and window is not yet every order counted once: a window that dropped
+            // late orders has a record too
+            long counted = countedOrders(bootstrap, output);
+            long good = records - variant.input.badOf(records);
+            if (counted != good) {
+                throw new IllegalStateException(variant.label + ": the windows count " + counted + " orders, " + good
+                        + " good ones were written; its log:\n" + PipelineProcess.tail(figures.log()));
+            }
         }
         String deadLetterTopic = variant.deadLetterTopic(output);
         if (deadLetterTopic != null) {
@@ -62,6 +78,31 @@ final class RunChecks {
             throw new IllegalStateException(variant.label + ": the output's traceparent is " + seen + " (" + traceparent
                     + "), expected " + expected);
         }
+    }
+
+    /** The sum of the {@code count} of every window record in {@code topic}, read {@code read_committed}. */
+    static long countedOrders(String bootstrap, String topic) {
+        AtomicLong sum = new AtomicLong();
+        BenchmarkSupport.readToEnd(
+                bootstrap,
+                topic,
+                value -> sum.addAndGet(numberAfter(new String(value, StandardCharsets.UTF_8), "\"count\":")),
+                false);
+        return sum.get();
+    }
+
+    /** The whole number after {@code key} in {@code json}, failing where there is none. */
+    static long numberAfter(String json, String key) {
+        int at = json.indexOf(key);
+        if (at < 0) {
+            throw new IllegalStateException("An output record without " + key + " " + json);
+        }
+        int from = at + key.length();
+        int to = from;
+        while (to < json.length() && (Character.isDigit(json.charAt(to)) || (to == from && json.charAt(to) == '-'))) {
+            to++;
+        }
+        return Long.parseLong(json.substring(from, to));
     }
 
     /** The {@code traceparent} of the topic's first record (of any partition), null when it has none. */

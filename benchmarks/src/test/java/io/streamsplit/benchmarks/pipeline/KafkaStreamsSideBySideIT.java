@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
  * The CI-sized run of the Kafka Streams comparison: each topology once as a StreamSplit app and once as
  * the spring-kafka Kafka Streams app, on orders of which one in a hundred is malformed. It checks what the
  * full run's figures rest on, not speed: the harness itself fails a run whose exactly-once output is not
- * one record per good order, or whose dead-letter topic does not hold every malformed one; each run has a
+ * one record per good order (per account and window with a good order for the windowed topology, whose
+ * windows must count every good order once), or whose dead-letter topic does not hold every malformed one;
+ * each run has a
  * time to its first output and an idle figure read from its threads.
  */
 class KafkaStreamsSideBySideIT {
@@ -24,7 +26,9 @@ class KafkaStreamsSideBySideIT {
             PipelineVariant.TRANSFORM,
             PipelineVariant.KSTREAMS_TRANSFORM,
             PipelineVariant.TOTALS,
-            PipelineVariant.KSTREAMS_TOTALS);
+            PipelineVariant.KSTREAMS_TOTALS,
+            PipelineVariant.WINDOWS,
+            PipelineVariant.KSTREAMS_WINDOWS);
 
     @Test
     void eachTopologyRunsBothWaysWithEveryGoodOrderOutAndEveryBadOneDeadLettered() throws Exception {
@@ -45,6 +49,7 @@ class KafkaStreamsSideBySideIT {
                     .isNotNull();
         });
         assertThat(report.toString(StandardCharsets.UTF_8))
-                .contains("transform vs kstreams-transform", "totals vs kstreams-totals");
+                .contains(
+                        "transform vs kstreams-transform", "totals vs kstreams-totals", "windows vs kstreams-windows");
     }
 }

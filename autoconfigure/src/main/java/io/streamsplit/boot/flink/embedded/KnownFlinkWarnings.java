@@ -3,14 +3,18 @@ package io.streamsplit.boot.flink.embedded;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxy;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.spi.FilterReply;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.flink.runtime.checkpoint.CheckpointException;
 import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
-import org.slf4j.Marker;
 
 /**
  * Warnings Flink logs in an embedded MiniCluster that say nothing about the application, kept out of
@@ -43,8 +47,13 @@ import org.slf4j.Marker;
  *       or restarts, aborted because of that and not the cause of anything; other reasons for a failed
  *       checkpoint (a timeout, a task that declined) still warn. Seen at a stop under load (PipelineBenchmarkIT).
  * </ul>
+ *
+ * <p>It is a filter on the appenders, not a Logback {@code TurboFilter}: a turbo filter is asked before
+ * every level check of every logger, enabled or not, and the Kafka producer asks {@code isTraceEnabled()}
+ * per record — about 3 % of a stateless job's CPU went to that (JFR, docs/benchmarks.md). An appender's
+ * filter only sees the events that are logged.
  */
-final class KnownFlinkWarnings extends TurboFilter {
+final class KnownFlinkWarnings extends Filter<ILoggingEvent> {
 
     private record Known(String logger, String messageStart) {}
 
@@ -71,42 +80,61 @@ final class KnownFlinkWarnings extends TurboFilter {
     }
 
     /**
-     * Installs the filter into the Logback context once (Spring Boot's logging initialization resets
-     * the context, so each cluster start checks again). Call only when Logback is on the classpath.
+     * Adds the filter to every appender of the Logback context that lacks it (Spring Boot's logging
+     * initialization resets the context, so each cluster start checks again). Call only when Logback is on
+     * the classpath.
      */
     static synchronized void install() {
-        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
-            return;
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            install(context);
         }
-        if (context.getTurboFilterList().stream().noneMatch(filter -> NAME.equals(filter.getName()))) {
-            KnownFlinkWarnings filter = new KnownFlinkWarnings();
-            filter.start();
-            context.addTurboFilter(filter);
+    }
+
+    /** Adds the filter to every appender of {@code context}'s loggers that lacks it. */
+    static void install(LoggerContext context) {
+        for (Logger logger : context.getLoggerList()) {
+            for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext(); ) {
+                Appender<ILoggingEvent> appender = it.next();
+                if (appender.getCopyOfAttachedFiltersList().stream().noneMatch(f -> NAME.equals(f.getName()))) {
+                    KnownFlinkWarnings filter = new KnownFlinkWarnings();
+                    filter.setContext(context);
+                    filter.start();
+                    appender.addFilter(filter);
+                }
+            }
         }
     }
 
     @Override
-    public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
-        if (level != Level.WARN || format == null) {
+    public FilterReply decide(ILoggingEvent event) {
+        String format = event.getMessage();
+        if (event.getLevel() != Level.WARN || format == null) {
             return FilterReply.NEUTRAL;
         }
         for (Known known : KNOWN) {
-            if (known.logger().equals(logger.getName()) && format.startsWith(known.messageStart())) {
+            if (known.logger().equals(event.getLoggerName()) && format.startsWith(known.messageStart())) {
                 return FilterReply.DENY;
             }
         }
-        return abortedByASuspend(logger, format, params, t) ? FilterReply.DENY : FilterReply.NEUTRAL;
+        return abortedByASuspend(event, format) ? FilterReply.DENY : FilterReply.NEUTRAL;
     }
 
     /** A checkpoint failure whose reason is that the job stops or restarts (the exception is the last argument). */
-    private static boolean abortedByASuspend(
-            Logger logger, String format, Object @Nullable [] params, @Nullable Throwable t) {
-        if (!CHECKPOINT_FAILURES.equals(logger.getName())
+    private static boolean abortedByASuspend(ILoggingEvent event, String format) {
+        if (!CHECKPOINT_FAILURES.equals(event.getLoggerName())
                 || !format.startsWith("Failed to trigger or complete checkpoint")) {
             return false;
         }
-        Object cause = t != null ? t : params == null || params.length == 0 ? null : params[params.length - 1];
+        Object cause = throwable(event.getThrowableProxy());
+        Object[] params = event.getArgumentArray();
+        if (cause == null && params != null && params.length > 0) {
+            cause = params[params.length - 1];
+        }
         return cause instanceof CheckpointException failure
                 && failure.getCheckpointFailureReason() == CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND;
+    }
+
+    private static @Nullable Throwable throwable(@Nullable IThrowableProxy proxy) {
+        return proxy instanceof ThrowableProxy thrown ? thrown.getThrowable() : null;
     }
 }

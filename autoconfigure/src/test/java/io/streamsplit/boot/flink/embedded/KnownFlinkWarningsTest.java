@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import ch.qos.logback.core.spi.FilterReply;
 import org.apache.flink.runtime.checkpoint.CheckpointException;
 import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
@@ -17,8 +20,36 @@ class KnownFlinkWarningsTest {
             "Failed to trigger or complete checkpoint {} for job {}. ({} consecutive failed attempts so far)";
 
     private final KnownFlinkWarnings filter = new KnownFlinkWarnings();
+    private final LoggerContext context = new LoggerContext();
     private final Logger checkpoints =
-            new LoggerContext().getLogger("org.apache.flink.runtime.checkpoint.CheckpointFailureManager");
+            context.getLogger("org.apache.flink.runtime.checkpoint.CheckpointFailureManager");
+
+    @Test
+    void installedOnTheAppendersItKeepsKnownWarningsOutAndEverythingElseIn() {
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.setContext(context);
+        appender.start();
+        context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(appender);
+
+        KnownFlinkWarnings.install(context);
+        KnownFlinkWarnings.install(context);
+        context.getLogger("org.apache.flink.metrics.MetricGroup")
+                .warn("Name collision: Group already contains a Metric with the name 'pendingCommittables'. x");
+        context.getLogger("org.apache.flink.metrics.MetricGroup")
+                .warn("Name collision: Group already contains a Metric with the name 'numRecordsIn'. x");
+        context.getLogger("com.example.Mine")
+                .warn("Name collision: Group already contains a Metric with the name " + "'pendingCommittables'");
+
+        assertThat(appender.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly(
+                        "Name collision: Group already contains a Metric with the name 'numRecordsIn'. x",
+                        "Name collision: Group already contains a Metric with the name 'pendingCommittables'");
+        assertThat(appender.getCopyOfAttachedFiltersList()).as("installed once").hasSize(1);
+        assertThat(context.getTurboFilterList())
+                .as("no turbo filter: level checks of enabled and disabled loggers stay free")
+                .isEmpty();
+    }
 
     @Test
     void aCheckpointAbortedBecauseTheJobStopsOrRestartsIsNoWarning() {
@@ -32,21 +63,12 @@ class KnownFlinkWarningsTest {
                 .isEqualTo(FilterReply.NEUTRAL);
         assertThat(failedCheckpoint(Level.WARN, CheckpointFailureReason.CHECKPOINT_DECLINED))
                 .isEqualTo(FilterReply.NEUTRAL);
-        assertThat(filter.decide(null, checkpoints, Level.WARN, FAILED_CHECKPOINT, new Object[] {3L, "job", 0}, null))
+        assertThat(filter.decide(event(checkpoints, Level.WARN, new Object[] {3L, "job", 0})))
                 .as("without an exception")
                 .isEqualTo(FilterReply.NEUTRAL);
-        assertThat(filter.decide(
-                        null,
-                        new LoggerContext().getLogger("com.example.Mine"),
-                        Level.WARN,
-                        FAILED_CHECKPOINT,
-                        new Object[] {
-                            3L,
-                            "job",
-                            0,
-                            new CheckpointException(CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND)
-                        },
-                        null))
+        assertThat(filter.decide(event(context.getLogger("com.example.Mine"), Level.WARN, new Object[] {
+                    3L, "job", 0, new CheckpointException(CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND)
+                })))
                 .as("the same words from another logger")
                 .isEqualTo(FilterReply.NEUTRAL);
     }
@@ -58,12 +80,13 @@ class KnownFlinkWarningsTest {
     }
 
     private FilterReply failedCheckpoint(Level level, CheckpointFailureReason reason) {
-        return filter.decide(
-                null,
-                checkpoints,
-                level,
-                FAILED_CHECKPOINT,
-                new Object[] {3L, "eee1075f862598dc7c9ff44205936add", 0, new CheckpointException(reason)},
-                null);
+        return filter.decide(event(checkpoints, level, new Object[] {
+            3L, "eee1075f862598dc7c9ff44205936add", 0, new CheckpointException(reason)
+        }));
+    }
+
+    /** The event Logback makes of {@code logger.warn(FAILED_CHECKPOINT, arguments)} (a last Throwable is the cause). */
+    private static ILoggingEvent event(Logger logger, Level level, Object[] arguments) {
+        return new LoggingEvent(Logger.FQCN, logger, level, FAILED_CHECKPOINT, null, arguments);
     }
 }

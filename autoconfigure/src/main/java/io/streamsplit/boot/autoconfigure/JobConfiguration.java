@@ -85,7 +85,10 @@ class JobConfiguration {
     @Bean
     @ConditionalOnMissingBean
     JobFailures streamSplitJobFailures(StreamSplitProperties properties, KafkaBootstrapServers bootstrapServers) {
-        return new JobFailures(properties.getKafka(), bootstrapServers);
+        return new JobFailures(
+                properties.getKafka(),
+                bootstrapServers,
+                properties.getFlink().getMode() == FlinkProperties.Mode.EMBEDDED);
     }
 
     @Bean

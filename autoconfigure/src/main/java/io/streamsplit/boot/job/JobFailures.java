@@ -29,12 +29,24 @@ public final class JobFailures {
     private static final Pattern REGISTRY_DOWN = Pattern.compile(
             "UnavailableException: The schema registry (?:at )?(\\S+) (does not answer[^\\n]*|answered[^\\n]*)");
 
+    private static final Pattern NETWORK_BUFFERS =
+            Pattern.compile("Insufficient number of network buffers: required (\\d+), but only (\\d+) available\\."
+                    + " The total number of network buffers is currently set to (\\d+) of (\\d+) bytes each");
+
+    private static final String NETWORK_MEMORY = "streamsplit.flink.embedded.network-memory";
+
     private final StreamSplitKafkaProperties kafka;
     private final KafkaBootstrapServers bootstrapServers;
+    private final boolean embedded;
 
-    public JobFailures(StreamSplitKafkaProperties kafka, KafkaBootstrapServers bootstrapServers) {
+    /**
+     * @param embedded whether the job runs on the embedded MiniCluster, whose memory {@code streamsplit.flink.*}
+     *     sizes (a Flink cluster's TaskManagers are sized by their own configuration)
+     */
+    public JobFailures(StreamSplitKafkaProperties kafka, KafkaBootstrapServers bootstrapServers, boolean embedded) {
         this.kafka = kafka;
         this.bootstrapServers = bootstrapServers;
+        this.embedded = embedded;
     }
 
     /**
@@ -48,6 +60,14 @@ public final class JobFailures {
         Matcher missing = MISSING_TOPIC.matcher(failure);
         if (missing.find()) {
             return missingSinkTopic(missing.group(1), missing.group(2));
+        }
+        Matcher buffers = NETWORK_BUFFERS.matcher(failure);
+        if (buffers.find() && embedded) {
+            return tooLittleNetworkMemory(
+                    Long.parseLong(buffers.group(1)),
+                    Long.parseLong(buffers.group(2)),
+                    Long.parseLong(buffers.group(3)),
+                    Long.parseLong(buffers.group(4)));
         }
         Matcher registry = REGISTRY_DOWN.matcher(failure);
         if (registry.find()) {
@@ -163,6 +183,24 @@ public final class JobFailures {
                 topic,
                 "the job writes to topic '" + topic + "', which does" + " not exist",
                 "Create the topic.");
+    }
+
+    /**
+     * Flink's own message names Flink's keys ({@code taskmanager.memory.network.*}), which an embedded
+     * application does not set: name ours, with a size that covers what the failed task asked for.
+     */
+    private static KafkaProblem tooLittleNetworkMemory(long required, long available, long total, long bufferBytes) {
+        long mb = 1 << 20;
+        long atLeastMb = ((total + required - available) * bufferBytes + mb - 1) / mb;
+        return new KafkaProblem(
+                NETWORK_MEMORY,
+                (total * bufferBytes + mb - 1) / mb + "MB",
+                "the embedded Flink MiniCluster's network memory is used up: a task of the job needs " + required
+                        + " network buffers of " + bufferBytes / 1024 + " KB and " + available + " of " + total
+                        + " are free (each exchange between parallel operators, such as a key-by, takes buffers per"
+                        + " channel: about parallelism squared)",
+                "Raise " + NETWORK_MEMORY + " to at least " + atLeastMb + "MB (twice that leaves room for the"
+                        + " job's other tasks), or lower streamsplit.flink.parallelism.");
     }
 
     private static @Nullable String source(String failure, @Nullable String taskName) {

@@ -19,7 +19,6 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.jspecify.annotations.Nullable;
-import org.springframework.util.unit.DataSize;
 
 /**
  * Turns {@code streamsplit.flink.*} into a Flink {@link Configuration}, checking every value on the
@@ -140,10 +139,10 @@ public final class FlinkConfigurationMapper {
                                 PREFIX + "embedded.managed-memory",
                                 embedded.getManagedMemory().toBytes()) + "b"));
         int slots = embeddedSlots(flink, jobConfiguration.get(CoreOptions.DEFAULT_PARALLELISM));
-        DataSize configuredNetwork = embedded.getNetworkMemory();
-        MemorySize network = configuredNetwork == null
-                ? defaultNetworkMemory(slots)
-                : MemorySize.parse(positive(PREFIX + "embedded.network-memory", configuredNetwork.toBytes()) + "b");
+        MemorySize network =
+                MemorySize.parse(positive(
+                                PREFIX + "embedded.network-memory",
+                                embedded.getNetworkMemory().toBytes()) + "b");
         config.set(TaskManagerOptions.NETWORK_MEMORY_MIN, network);
         config.set(TaskManagerOptions.NETWORK_MEMORY_MAX, network);
         // no Kerberos/Hadoop delegation tokens in-process; Flink's token manager would only warn that it has none
@@ -162,18 +161,6 @@ public final class FlinkConfigurationMapper {
         config.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
         config.addAll(jobConfiguration);
         return config;
-    }
-
-    /**
-     * The embedded cluster's network memory when {@code embedded.network-memory} is unset: 16 MB plus 1 MB per
-     * slot squared. An exchange between {@code p} parallel tasks (a key-by) needs about {@code p²} channels of a
-     * few 32 KB buffers each at full speed (Flink's 2 per channel and 8 floating per gate and partition); Flink's
-     * own 64 MB pool was allocated and zeroed at start whatever the job needed (+71 MB direct memory against a
-     * Kafka Streams app of the same job, docs/benchmarks.md "Memory"). A job that needs more fails naming
-     * {@code embedded.network-memory} and a size ({@code JobFailures}).
-     */
-    static MemorySize defaultNetworkMemory(int slots) {
-        return MemorySize.ofMebiBytes(16L + (long) slots * slots);
     }
 
     /** The embedded cluster's task slots: {@code embedded.task-slots}, else the job's parallelism. */

@@ -16,10 +16,10 @@ public class FlinkEmbeddedProperties {
     private DataSize managedMemory = DataSize.ofMegabytes(64);
 
     /**
-     * Memory for network buffers between parallel operators (key-by, rebalance). Unset: 16MB plus 1MB per task
-     * slot squared (20MB at parallelism 2, 80MB at 8), what a job with a few exchanges needs at full speed.
+     * Memory for network buffers between parallel operators (key-by, rebalance). A job that needs more fails
+     * naming this property and a size.
      */
-    private @Nullable DataSize networkMemory;
+    private DataSize networkMemory = DataSize.ofMegabytes(64);
 
     public @Nullable Integer getRestPort() {
         return restPort;
@@ -45,11 +45,11 @@ public class FlinkEmbeddedProperties {
         this.managedMemory = managedMemory;
     }
 
-    public @Nullable DataSize getNetworkMemory() {
+    public DataSize getNetworkMemory() {
         return networkMemory;
     }
 
-    public void setNetworkMemory(@Nullable DataSize networkMemory) {
+    public void setNetworkMemory(DataSize networkMemory) {
         this.networkMemory = networkMemory;
     }
 }

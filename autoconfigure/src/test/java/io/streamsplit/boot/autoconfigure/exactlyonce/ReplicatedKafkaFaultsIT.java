@@ -1,0 +1,285 @@
+package io.streamsplit.boot.autoconfigure.exactlyonce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.embedded.kafka.ReplicatedKafkaCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Faults of a replicated Kafka cluster (three KRaft nodes in their own JVMs, replication factor 3,
+ * {@code min.insync.replicas} 2, shared by the rows) under an exactly-once pipeline from properties: ids
+ * written at 400/s while a fault strikes, the output read {@code read_committed}. Every row: every id out once
+ * (0 lost, 0 duplicated); the longest time an output partition held records a {@code read_committed} reader
+ * could not see yet (the stall: a checkpoint interval is 500 ms here, Kafka fences a dead broker after
+ * {@code broker.session.timeout.ms}, 9 s); the job's restarts and the health statuses seen during the row.
+ * The table is logged at the end (docs/chaos.md "A replicated cluster" has one run of it).
+ */
+class ReplicatedKafkaFaultsIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicatedKafkaFaultsIT.class);
+    private static final int IDS = 6_000;
+    /** A checkpoint interval (500 ms) + Kafka's fencing of a dead broker (9 s) + a job restart's worth of slack. */
+    private static final Duration STALL_BOUND = Duration.ofSeconds(30);
+
+    private static ReplicatedKafkaCluster kafka;
+    private static final List<String> TABLE = Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeAll
+    static void startCluster() {
+        kafka = ReplicatedKafkaCluster.builder().build().start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        LOG.info(
+                "Faults of a replicated Kafka cluster, exactly-once, {} ids a row:\n{}", IDS, String.join("\n", TABLE));
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void theSourcePartitionsLeaderKilled() throws Exception {
+        row("source partition leader kill -9", run -> {
+            int leader = kafka.leader(run.input, 0);
+            kafka.kill(leader);
+            return () -> kafka.start(leader);
+        });
+    }
+
+    @Test
+    void theSinkPartitionsLeaderKilledWithATransactionOpen() throws Exception {
+        row("sink partition leader kill -9 (transaction open)", run -> {
+            int leader = kafka.leader(run.output, 0);
+            kafka.kill(leader);
+            return () -> kafka.start(leader);
+        });
+    }
+
+    @Test
+    void theActiveControllerKilled() throws Exception {
+        row("active controller kill -9", run -> {
+            int controller = kafka.activeController();
+            kafka.kill(controller);
+            return () -> kafka.start(controller);
+        });
+    }
+
+    @Test
+    void theTransactionCoordinatorKilledDuringACommit() throws Exception {
+        row("transaction coordinator kill -9 (transaction open)", run -> {
+            String transactionalId = openTransaction();
+            int coordinator = kafka.transactionCoordinator(transactionalId);
+            LOG.info("Killing node {}, coordinator of open transaction {}", coordinator, transactionalId);
+            kafka.kill(coordinator);
+            return () -> kafka.start(coordinator);
+        });
+    }
+
+    @Test
+    void aRollingRestartOfEveryBroker() throws Exception {
+        row("rolling restart of all 3 nodes (SIGTERM, start, in sync)", run -> {
+            kafka.rollingRestart(run.input, run.output, "__transaction_state", "__consumer_offsets");
+            return () -> {};
+        });
+    }
+
+    /** A fault, struck while ids flow; what it returns puts the cluster back. */
+    @FunctionalInterface
+    interface Fault {
+        Runnable strike(IdsRun run) throws Exception;
+    }
+
+    private void row(String name, Fault fault) throws Exception {
+        IdsRun run = new IdsRun(kafka.bootstrapServers());
+        kafka.createTopic(run.input, 3);
+        kafka.createTopic(run.output, 2);
+        kafka.createTopic(run.deadLetters, 1);
+        Runnable restore = () -> {};
+        try (ConfigurableApplicationContext app = run.start("exactly-once");
+                Watch watch = new Watch(run.output, app.getBean(StreamSplitHealthIndicator.class))) {
+            CompletableFuture<Void> writes = run.writeWhileRunning(0, IDS, 40);
+            run.awaitDistinct(run.output, 500, Duration.ofMinutes(2));
+            long faultAt = System.nanoTime();
+            restore = fault.strike(run);
+            long struck = System.nanoTime();
+            writes.get(3, TimeUnit.MINUTES);
+            run.awaitDistinct(run.output, IDS, Duration.ofMinutes(3));
+            Map<String, Integer> counts = run.committed(run.output);
+            long duplicated = counts.values().stream().mapToLong(n -> n - 1).sum();
+            long lost = IDS - counts.size();
+            Duration stall = watch.longestStall();
+            TABLE.add(String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %d | %d | %d | %.1f s | %d | %s | fault took %.1f s |",
+                    name,
+                    IDS,
+                    counts.size(),
+                    lost,
+                    duplicated,
+                    stall.toMillis() / 1000.0,
+                    watch.restarts(),
+                    watch.statuses(),
+                    (struck - faultAt) / 1e9));
+            assertThat(lost).as(name + ": ids lost").isZero();
+            assertThat(duplicated).as(name + ": ids written twice").isZero();
+            assertThat(stall).as(name + ": longest read_committed stall").isLessThan(STALL_BOUND);
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(app.getBean(StreamSplitHealthIndicator.class)
+                                    .health()
+                                    .getStatus()
+                                    .getCode())
+                            .as(name + ": health after the row")
+                            .isEqualTo("UP"));
+        } finally {
+            restore.run();
+            kafka.awaitInSync(run.input, run.output, "__transaction_state", "__consumer_offsets");
+        }
+    }
+
+    /** The id of a transaction open now on the cluster (the app's sink is the only writer with transactions). */
+    private static String openTransaction() throws Exception {
+        try (Admin admin = admin()) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (System.nanoTime() < deadline) {
+                for (TransactionListing listing : admin.listTransactions().all().get(10, TimeUnit.SECONDS)) {
+                    if (listing.state() == TransactionState.ONGOING) {
+                        return listing.transactionalId();
+                    }
+                }
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        }
+        throw new IllegalStateException("No open transaction within 10 s");
+    }
+
+    private static Admin admin() {
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000));
+    }
+
+    /**
+     * Watches a row from the side, every 200 ms: the output partitions' last stable offsets against their high
+     * watermarks (a partition whose records are written but not yet visible to read_committed readers is
+     * stalled from the last time its stable offset moved), the job's restarts and the health statuses.
+     */
+    private static final class Watch implements AutoCloseable {
+        private final String output;
+        private final StreamSplitHealthIndicator health;
+        private final Admin admin = admin();
+        private final Map<Integer, Long> lastStable = new LinkedHashMap<>();
+        private final Map<Integer, Long> movedAt = new LinkedHashMap<>();
+        private final Set<String> statuses = Collections.synchronizedSet(new LinkedHashSet<>());
+        private volatile long longestStallNanos;
+        private volatile long restarts;
+        private volatile boolean watching = true;
+        private final Thread thread = new Thread(this::watch, "fault-row-watch");
+
+        Watch(String output, StreamSplitHealthIndicator health) {
+            this.output = output;
+            this.health = health;
+            thread.start();
+        }
+
+        Duration longestStall() {
+            return Duration.ofNanos(longestStallNanos);
+        }
+
+        long restarts() {
+            return restarts;
+        }
+
+        String statuses() {
+            synchronized (statuses) {
+                return String.join(" → ", statuses);
+            }
+        }
+
+        private void watch() {
+            while (watching) {
+                lookAtOffsets();
+                lookAtHealth();
+                try {
+                    TimeUnit.MILLISECONDS.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        private void lookAtOffsets() {
+            try {
+                Map<TopicPartition, OffsetSpec> latest = Map.of(
+                        new TopicPartition(output, 0), OffsetSpec.latest(),
+                        new TopicPartition(output, 1), OffsetSpec.latest());
+                var stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                        .all()
+                        .get(5, TimeUnit.SECONDS);
+                var written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
+                        .all()
+                        .get(5, TimeUnit.SECONDS);
+                long now = System.nanoTime();
+                for (TopicPartition partition : latest.keySet()) {
+                    int p = partition.partition();
+                    long lso = stable.get(partition).offset();
+                    long hw = written.get(partition).offset();
+                    if (!lastStable.containsKey(p) || lso != lastStable.get(p) || hw == lso) {
+                        lastStable.put(p, lso);
+                        movedAt.put(p, now);
+                    } else {
+                        longestStallNanos = Math.max(longestStallNanos, now - movedAt.get(p));
+                    }
+                }
+            } catch (Exception unanswered) {
+                // a node is down and the request went to it: the next look asks again, and a stall still counts
+                // from the last time the offset was seen moving
+            }
+        }
+
+        private void lookAtHealth() {
+            Health now = health.health();
+            statuses.add(now.getStatus().getCode());
+            Object seen = now.getDetails().get("restarts");
+            if (seen instanceof Number number) {
+                restarts = Math.max(restarts, number.longValue());
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            watching = false;
+            thread.interrupt();
+            thread.join(5_000);
+            admin.close(Duration.ofSeconds(5));
+        }
+    }
+}

@@ -68,9 +68,18 @@ final class BrokerSupport {
 
     /** Formats {@code logDir} as a single-node KRaft cluster (a directory already formatted is left as it is). */
     static void format(Path logDir, String clusterId, @Nullable Short transactionVersion) throws Exception {
+        format(logDir, EmbeddedKafkaBroker.NODE_ID, clusterId, transactionVersion);
+    }
+
+    /**
+     * Formats {@code logDir} as node {@code nodeId} of KRaft cluster {@code clusterId}, whose controllers are
+     * the static {@code controller.quorum.voters} of the node's configuration (a directory already formatted is
+     * left as it is).
+     */
+    static void format(Path logDir, int nodeId, String clusterId, @Nullable Short transactionVersion) throws Exception {
         Formatter formatter = new Formatter()
                 .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
-                .setNodeId(EmbeddedKafkaBroker.NODE_ID)
+                .setNodeId(nodeId)
                 .setClusterId(clusterId)
                 .setDirectories(List.of(logDir.toString()))
                 .setMetadataLogDirectory(logDir.toString())

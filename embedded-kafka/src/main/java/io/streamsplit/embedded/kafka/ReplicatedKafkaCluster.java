@@ -1,0 +1,575 @@
+package io.streamsplit.embedded.kafka;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A replicated Apache Kafka cluster for tests: {@code N} KRaft nodes, each Kafka's own server in a JVM of its
+ * own on localhost, with replication as production sets it (by default 3 nodes, replication factor 3 and
+ * {@code min.insync.replicas} 2 for every topic, the offsets and the transaction state). Nodes are killed
+ * ({@code kill -9}), stopped (SIGTERM: Kafka's controlled shutdown) and started again by id, with their ports
+ * and log directories, and the cluster says which node leads a partition, which is the active controller and
+ * which coordinates a transactional id.
+ *
+ * <p>Every node is broker and controller at once (KRaft's combined mode): three JVMs instead of six on a test
+ * machine, and a node that dies takes a controller with it, as in the small clusters that run this way; three
+ * voters keep a quorum while one is down.
+ *
+ * <pre>{@code
+ * try (ReplicatedKafkaCluster kafka = ReplicatedKafkaCluster.builder().build().start()) {
+ *     kafka.createTopic("orders", 3);
+ *     int leader = kafka.leader("orders", 0);
+ *     kafka.kill(leader); // another in-sync replica takes over
+ *     kafka.start(leader);
+ * }
+ * }</pre>
+ */
+public final class ReplicatedKafkaCluster implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicatedKafkaCluster.class);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final int nodes;
+    private final short replicationFactor;
+    private final int minInsyncReplicas;
+    private final Map<String, String> brokerProperties;
+    private final List<String> jvmOptions;
+    private final @Nullable Short transactionVersion;
+    private final Path workDir;
+    private final boolean ownsWorkDir;
+    private final String clusterId = Uuid.randomUuid().toString();
+    private final int[] ports;
+    private final int[] controllerPorts;
+    private final @Nullable Process[] processes;
+    private final long[] readyBefore;
+    private final Thread shutdownHook = new Thread(this::destroyAll, "replicated-kafka-cluster-shutdown");
+    private @Nullable Admin admin;
+
+    private ReplicatedKafkaCluster(Builder builder) throws IOException {
+        this.nodes = builder.nodes;
+        this.replicationFactor = builder.replicationFactor;
+        this.minInsyncReplicas = builder.minInsyncReplicas;
+        this.brokerProperties = new LinkedHashMap<>(builder.brokerProperties);
+        this.jvmOptions = List.copyOf(builder.jvmOptions);
+        this.transactionVersion = builder.transactionVersion;
+        this.ownsWorkDir = builder.workDir == null;
+        this.workDir = builder.workDir != null ? builder.workDir : Files.createTempDirectory("replicated-kafka");
+        this.ports = new int[nodes];
+        this.controllerPorts = new int[nodes];
+        this.processes = new Process[nodes];
+        this.readyBefore = new long[nodes];
+        for (int i = 0; i < nodes; i++) {
+            ports[i] = BrokerSupport.freePort();
+            controllerPorts[i] = BrokerSupport.freePort();
+        }
+    }
+
+    /** Starts building a cluster; {@code builder().build().start()} gives three nodes on free ports. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts every node and waits until each is a registered broker; returns this cluster. */
+    public ReplicatedKafkaCluster start() {
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        for (int id : nodeIds()) {
+            launch(id);
+        }
+        for (int id : nodeIds()) {
+            awaitReady(id);
+        }
+        awaitRegistered(Set.copyOf(nodeIds()));
+        LOG.info(
+                "Replicated Kafka cluster of {} KRaft nodes is up at {} (replication factor {}, min.insync.replicas {})",
+                nodes,
+                bootstrapServers(),
+                replicationFactor,
+                minInsyncReplicas);
+        return this;
+    }
+
+    /** Every node's listener, {@code localhost:p1,localhost:p2,…}: clients find the running ones. */
+    public String bootstrapServers() {
+        return IntStream.of(ports).mapToObj(port -> "localhost:" + port).collect(Collectors.joining(","));
+    }
+
+    /** The node ids, 1 to N. */
+    public List<Integer> nodeIds() {
+        return IntStream.rangeClosed(1, nodes).boxed().toList();
+    }
+
+    /** Whether node {@code id}'s JVM runs. */
+    public boolean isRunning(int id) {
+        Process process = processes[id - 1];
+        return process != null && process.isAlive();
+    }
+
+    /** Kills node {@code id} as {@code kill -9} does (no controlled shutdown) and waits until it is gone. */
+    public void kill(int id) {
+        Process process = running(id);
+        process.destroyForcibly();
+        awaitExit(id, process, Duration.ofSeconds(30));
+        LOG.info("Killed Kafka node {} (kill -9)", id);
+    }
+
+    /**
+     * Stops node {@code id} with SIGTERM, as an orderly restart does: Kafka's controlled shutdown moves its
+     * partition leaderships to other in-sync replicas first. Waits until the JVM exited.
+     */
+    public void stop(int id) {
+        Process process = running(id);
+        process.destroy();
+        awaitExit(id, process, Duration.ofSeconds(90));
+        LOG.info("Stopped Kafka node {} (SIGTERM, controlled shutdown)", id);
+    }
+
+    /** Starts node {@code id} again (same ports, same log directory) and waits until it is a registered broker. */
+    public void start(int id) {
+        if (isRunning(id)) {
+            throw new IllegalStateException("Kafka node " + id + " is running; stop or kill it first");
+        }
+        launch(id);
+        awaitReady(id);
+        awaitRegistered(Set.of(id));
+        LOG.info("Started Kafka node {} again", id);
+    }
+
+    /**
+     * Restarts every node in turn, as an upgrade does: SIGTERM, start, and wait until every partition of
+     * {@code topics} has all its replicas in sync again before the next node goes.
+     */
+    public void rollingRestart(String... topics) {
+        for (int id : nodeIds()) {
+            stop(id);
+            start(id);
+            awaitInSync(topics);
+        }
+    }
+
+    /** Creates {@code topic} with {@code partitions} partitions at the cluster's replication factor. */
+    public void createTopic(String topic, int partitions) {
+        try {
+            admin().createTopics(List.of(new NewTopic(topic, partitions, replicationFactor)))
+                    .all()
+                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("Could not create topic " + topic + ": " + e.getCause(), e);
+            }
+        } catch (InterruptedException | TimeoutException e) {
+            throw failed("create topic " + topic, e);
+        }
+        awaitInSync(topic);
+    }
+
+    /** The node that leads {@code topic}'s partition {@code partition}, or -1 while none does. */
+    public int leader(String topic, int partition) {
+        Node leader = describe(topic).partitions().get(partition).leader();
+        return leader == null || leader.isEmpty() ? -1 : leader.id();
+    }
+
+    /** The nodes in sync for {@code topic}'s partition {@code partition}. */
+    public List<Integer> inSyncReplicas(String topic, int partition) {
+        return describe(topic).partitions().get(partition).isr().stream()
+                .map(Node::id)
+                .toList();
+    }
+
+    /** The active controller: the leader of the KRaft quorum. */
+    public int activeController() {
+        try {
+            return admin().describeMetadataQuorum()
+                    .quorumInfo()
+                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .leaderId();
+        } catch (ExecutionException | InterruptedException | TimeoutException e) {
+            throw failed("read the active controller", e);
+        }
+    }
+
+    /** The node coordinating {@code transactionalId}'s transactions (the leader of its transaction state partition). */
+    public int transactionCoordinator(String transactionalId) {
+        try {
+            return admin().describeTransactions(List.of(transactionalId))
+                    .description(transactionalId)
+                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .coordinatorId();
+        } catch (ExecutionException | InterruptedException | TimeoutException e) {
+            throw failed("find the coordinator of transactional id " + transactionalId, e);
+        }
+    }
+
+    /** Waits until every partition of {@code topics} has a leader and all its replicas in sync. */
+    public void awaitInSync(String... topics) {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            try {
+                Map<String, TopicDescription> descriptions = admin().describeTopics(List.of(topics))
+                        .allTopicNames()
+                        .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                List<String> behind = new ArrayList<>();
+                descriptions.values().forEach(description -> {
+                    for (TopicPartitionInfo partition : description.partitions()) {
+                        if (partition.leader() == null
+                                || partition.isr().size() < partition.replicas().size()) {
+                            behind.add(description.name() + "-" + partition.partition() + " isr "
+                                    + partition.isr().stream().map(Node::id).toList());
+                        }
+                    }
+                });
+                if (behind.isEmpty()) {
+                    return;
+                }
+                last = String.join(", ", behind);
+            } catch (ExecutionException | TimeoutException e) {
+                last = String.valueOf(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failed("wait for in-sync replicas", e);
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException(
+                "Replicas of " + List.of(topics) + " not in sync within " + START_TIMEOUT.toSeconds() + " s: " + last);
+    }
+
+    /** Where the nodes keep their logs ({@code node-<id>.log}) and data ({@code node-<id>/}). */
+    public Path workDir() {
+        return workDir;
+    }
+
+    /** Stops every node (standard input closed: a controlled shutdown), then deletes the data if this cluster made it. */
+    @Override
+    public void close() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+            admin = null;
+        }
+        for (Process process : processes) {
+            if (process != null && process.isAlive()) {
+                try {
+                    process.getOutputStream().close();
+                } catch (IOException e) {
+                    process.destroy();
+                }
+            }
+        }
+        for (int id : nodeIds()) {
+            Process process = processes[id - 1];
+            if (process != null) {
+                try {
+                    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    process.destroyForcibly();
+                }
+            }
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs or ran
+        }
+        if (ownsWorkDir) {
+            BrokerSupport.deleteRecursively(workDir);
+        }
+    }
+
+    private void launch(int id) {
+        readyBefore[id - 1] = readyLines(id);
+        try {
+            Path properties = workDir.resolve("node-" + id + ".properties");
+            Properties server = serverProperties(id);
+            try (Writer out = Files.newBufferedWriter(properties)) {
+                server.store(out, "node " + id + " of a ReplicatedKafkaCluster");
+            }
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(jvmOptions);
+            command.addAll(List.of(
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    KafkaClusterNode.class.getName(),
+                    properties.toString(),
+                    clusterId,
+                    String.valueOf(transactionVersion == null ? -1 : transactionVersion)));
+            processes[id - 1] = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log(id).toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start Kafka node " + id, e);
+        }
+    }
+
+    private Properties serverProperties(int id) {
+        String voters = nodeIds().stream()
+                .map(n -> n + "@localhost:" + controllerPorts[n - 1])
+                .collect(Collectors.joining(","));
+        Path data = workDir.resolve("node-" + id);
+        Properties props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", String.valueOf(id));
+        props.put("controller.quorum.voters", voters);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put(
+                "listeners",
+                "PLAINTEXT://localhost:" + ports[id - 1] + ",CONTROLLER://localhost:" + controllerPorts[id - 1]);
+        props.put("advertised.listeners", "PLAINTEXT://localhost:" + ports[id - 1]);
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("log.dirs", data.toString());
+        props.put("metadata.log.dir", data.toString());
+        String rf = String.valueOf(replicationFactor);
+        String minIsr = String.valueOf(minInsyncReplicas);
+        props.put("default.replication.factor", rf);
+        props.put("min.insync.replicas", minIsr);
+        props.put("offsets.topic.replication.factor", rf);
+        props.put("offsets.topic.num.partitions", "5");
+        props.put("transaction.state.log.replication.factor", rf);
+        props.put("transaction.state.log.min.isr", minIsr);
+        props.put("transaction.state.log.num.partitions", "5");
+        props.put("share.coordinator.state.topic.replication.factor", rf);
+        props.put("share.coordinator.state.topic.min.isr", minIsr);
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("num.partitions", "1");
+        props.putAll(brokerProperties);
+        return props;
+    }
+
+    private Path log(int id) {
+        return workDir.resolve("node-" + id + ".log");
+    }
+
+    private void awaitReady(int id) {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        Process process = processes[id - 1];
+        while (System.nanoTime() < deadline) {
+            if (readyLines(id) > readyBefore[id - 1]) {
+                return;
+            }
+            if (process == null || !process.isAlive()) {
+                throw new IllegalStateException("Kafka node " + id + " exited while starting; its log:\n" + tail(id));
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException("Kafka node " + id + " did not start within " + START_TIMEOUT.toSeconds()
+                + " s; its log:\n" + tail(id));
+    }
+
+    /** The lines saying node {@code id} is ready in its log, which every start of it appends to. */
+    private long readyLines(int id) {
+        try {
+            return Files.exists(log(id))
+                    ? Files.readAllLines(log(id)).stream()
+                            .filter(KafkaClusterNode.READY::equals)
+                            .count()
+                    : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private void awaitRegistered(Set<Integer> ids) {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        Set<Integer> registered = Set.of();
+        while (System.nanoTime() < deadline) {
+            try {
+                registered = admin().describeCluster().nodes().get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS).stream()
+                        .map(Node::id)
+                        .collect(Collectors.toSet());
+                if (registered.containsAll(ids)) {
+                    return;
+                }
+            } catch (ExecutionException | TimeoutException notYet) {
+                // the cluster is still electing a controller
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failed("wait for brokers " + ids, e);
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException("Kafka nodes " + ids + " did not register as brokers within "
+                + START_TIMEOUT.toSeconds() + " s (registered: " + registered + ")");
+    }
+
+    private Process running(int id) {
+        if (id < 1 || id > nodes) {
+            throw new IllegalArgumentException("No Kafka node " + id + "; the nodes are " + nodeIds());
+        }
+        Process process = processes[id - 1];
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("Kafka node " + id + " is not running");
+        }
+        return process;
+    }
+
+    private void awaitExit(int id, Process process, Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new IllegalStateException("Kafka node " + id + " did not exit within " + timeout.toSeconds()
+                        + " s and was killed; its log:\n" + tail(id));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failed("wait for Kafka node " + id + " to exit", e);
+        }
+    }
+
+    private synchronized Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(Map.of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    bootstrapServers(),
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                    (int) ADMIN_TIMEOUT.toMillis(),
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                    5_000));
+        }
+        return admin;
+    }
+
+    private TopicDescription describe(String topic) {
+        try {
+            return admin().describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .get(topic);
+        } catch (ExecutionException | InterruptedException | TimeoutException e) {
+            throw failed("describe topic " + topic, e);
+        }
+    }
+
+    private String tail(int id) {
+        try {
+            List<String> lines = Files.readAllLines(log(id));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    private void destroyAll() {
+        for (Process process : processes) {
+            if (process != null) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    private static IllegalStateException failed(String what, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return new IllegalStateException("Could not " + what + ": " + cause, cause);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
+        }
+    }
+
+    /** Builds a {@link ReplicatedKafkaCluster}. */
+    public static final class Builder {
+        private int nodes = 3;
+        private short replicationFactor = 3;
+        private int minInsyncReplicas = 2;
+        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+        private List<String> jvmOptions = List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+        private @Nullable Short transactionVersion;
+        private @Nullable Path workDir;
+
+        private Builder() {}
+
+        /** How many KRaft nodes (3 by default; at least as many as the replication factor). */
+        public Builder nodes(int nodes) {
+            this.nodes = nodes;
+            return this;
+        }
+
+        /** The replication factor of every topic, the offsets and the transaction state (3 by default). */
+        public Builder replicationFactor(int replicationFactor) {
+            this.replicationFactor = (short) replicationFactor;
+            return this;
+        }
+
+        /** {@code min.insync.replicas} of every topic and of the transaction state (2 by default). */
+        public Builder minInsyncReplicas(int minInsyncReplicas) {
+            this.minInsyncReplicas = minInsyncReplicas;
+            return this;
+        }
+
+        /** One more server property for every node. */
+        public Builder brokerProperty(String key, String value) {
+            brokerProperties.put(key, value);
+            return this;
+        }
+
+        /** The nodes' JVM options (a 384 MB heap, Serial GC and C1 only by default: small and quick to start). */
+        public Builder jvmOptions(List<String> jvmOptions) {
+            this.jvmOptions = List.copyOf(jvmOptions);
+            return this;
+        }
+
+        /** The transaction protocol the cluster is formatted with (Kafka's default when unset: 2 on Kafka 4). */
+        public Builder transactionVersion(int transactionVersion) {
+            this.transactionVersion = (short) transactionVersion;
+            return this;
+        }
+
+        /** Where the nodes keep data and logs (a new temporary directory, deleted on close, by default). */
+        public Builder workDir(Path workDir) {
+            this.workDir = workDir;
+            return this;
+        }
+
+        public ReplicatedKafkaCluster build() {
+            if (replicationFactor > nodes || minInsyncReplicas > replicationFactor || minInsyncReplicas < 1) {
+                throw new IllegalArgumentException("A cluster of " + nodes + " nodes cannot hold replication factor "
+                        + replicationFactor + " with min.insync.replicas " + minInsyncReplicas
+                        + ": need 1 <= min.insync.replicas <= replication factor <= nodes");
+            }
+            try {
+                return new ReplicatedKafkaCluster(this);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not create the cluster's directory", e);
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -101,6 +102,20 @@ final class BrokerSupport {
             }
         }
         return false;
+    }
+
+    /**
+     * A free port from {@code probe} that is none of {@code taken}: the operating system may hand a port it just
+     * released to the next probe, and Kafka refuses two listeners on one port.
+     */
+    static int freePortOtherThan(PortProbe probe, Set<Integer> taken) throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = probe.freePort();
+            if (!taken.contains(port)) {
+                return port;
+            }
+        }
+        throw new IOException("No free port other than " + taken + " after 50 probes");
     }
 
     static int freePort() throws IOException {

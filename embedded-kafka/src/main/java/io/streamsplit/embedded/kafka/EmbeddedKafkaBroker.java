@@ -5,10 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import kafka.server.KafkaConfig;
@@ -304,9 +306,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             logDir = Files.createTempDirectory("streamsplit-kafka-");
             ownsLogDir = true;
         }
-        port = requestedPort != 0 ? requestedPort : ports.freePort();
-        controllerPort = ports.freePort();
-        internalPort = security != null ? ports.freePort() : 0;
+        // each listener its own port: two probes in a row can be handed the same free port
+        Set<Integer> taken = new HashSet<>();
+        port = requestedPort != 0 ? requestedPort : BrokerSupport.freePortOtherThan(ports, taken);
+        taken.add(port);
+        controllerPort = BrokerSupport.freePortOtherThan(ports, taken);
+        taken.add(controllerPort);
+        internalPort = security != null ? BrokerSupport.freePortOtherThan(ports, taken) : 0;
         clusterId = Uuid.randomUuid().toString();
         BrokerSupport.format(logDir, clusterId, transactionVersion);
     }

@@ -85,9 +85,12 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         this.controllerPorts = new int[nodes];
         this.processes = new Process[nodes];
         this.readyBefore = new long[nodes];
+        Set<Integer> taken = new java.util.HashSet<>();
         for (int i = 0; i < nodes; i++) {
-            ports[i] = BrokerSupport.freePort();
-            controllerPorts[i] = BrokerSupport.freePort();
+            ports[i] = BrokerSupport.freePortOtherThan(BrokerSupport::freePort, taken);
+            taken.add(ports[i]);
+            controllerPorts[i] = BrokerSupport.freePortOtherThan(BrokerSupport::freePort, taken);
+            taken.add(controllerPorts[i]);
         }
     }
 

@@ -107,6 +107,23 @@ class EmbeddedKafkaBrokerIT {
         }
     }
 
+    /**
+     * The operating system may hand the port a probe just released to the next probe (seen in CI: "Each listener
+     * must have a different port"): each listener still gets a port of its own.
+     */
+    @Test
+    void aProbeHandedTheSamePortTwiceStillGivesEachListenerItsOwn() throws Exception {
+        int same = BrokerSupport.freePort();
+        AtomicInteger probes = new AtomicInteger();
+        EmbeddedKafkaBroker.Builder builder = EmbeddedKafkaBroker.builder()
+                .ports(() -> probes.getAndIncrement() < 2 ? same : BrokerSupport.freePort());
+        try (EmbeddedKafkaBroker broker = builder.build().start()) {
+            assertThat(broker.port()).isEqualTo(same);
+            assertThat(probes.get()).as("the controller's port probed again").isEqualTo(3);
+            broker.createTopic("own-ports", 1);
+        }
+    }
+
     static Properties producerProps(EmbeddedKafkaBroker broker, String transactionalId) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());

@@ -98,6 +98,39 @@ class KafkaSourceEnumeratorTest {
         }
     }
 
+    /**
+     * FLINK-40615 (the official source): with a discovery interval shorter than the time a split takes to be set
+     * up, the next discovery found the partitions whose offsets were still being resolved, took them for new and
+     * assigned them a second time (its report: 120 records read instead of 100). Here the second discovery,
+     * with partitions added meanwhile, lands while the first discovery's offsets are still being resolved.
+     */
+    @Test
+    void aDiscoveryWhileTheLastOnesSplitsAreStillBeingSetUpAssignsNoPartitionTwice() {
+        metadata.topic("a", 4);
+        TestingSplitEnumeratorContext<KafkaPartitionSplit> context = contextWithReaders(2, 0, 1);
+        enumerator(
+                        context,
+                        KafkaSubscription.topics(List.of("a")),
+                        StartingOffsets.earliest(),
+                        null,
+                        10,
+                        KafkaEnumeratorState.empty())
+                .start();
+        var executor = context.getExecutorService();
+
+        executor.triggerPeriodicScheduledTasks(); // the first discovery finds a-0..a-3
+        executor.trigger(); // its result: the offsets of a-0..a-3 are being resolved (queued, not run)
+        metadata.topic("a", 6); // two partitions added meanwhile
+        executor.triggerPeriodicScheduledTasks(); // the next discovery, before the first's splits are set up
+        runAll(context);
+
+        assertThat(owners(context).keySet()).as("each partition once").isEqualTo(partitions("a", 6));
+        assertThat(context.getSplitAssignments().values().stream()
+                        .mapToInt(state -> state.getAssignedSplits().size())
+                        .sum())
+                .isEqualTo(6);
+    }
+
     @Test
     void pendingPartitionsAndLastDiscoveryTimeAreReportedAsGauges() {
         metadata.topic("orders", 4);

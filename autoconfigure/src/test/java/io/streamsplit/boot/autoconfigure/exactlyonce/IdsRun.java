@@ -8,6 +8,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -85,6 +94,56 @@ final class IdsRun {
                         "streamsplit.flink.restart.delay=500ms")
                 .properties(properties)
                 .run();
+    }
+
+    /** The transactional ids of the transactions open on the broker now (the app's are the only ones). */
+    List<String> ongoingTransactions() throws Exception {
+        try (Admin admin = admin()) {
+            return admin.listTransactions().all().get(10, TimeUnit.SECONDS).stream()
+                    .filter(listing -> listing.state() == TransactionState.ONGOING
+                            || listing.state() == TransactionState.PREPARE_COMMIT
+                            || listing.state() == TransactionState.PREPARE_ABORT)
+                    .map(TransactionListing::transactionalId)
+                    .toList();
+        }
+    }
+
+    /**
+     * The partitions of {@code topics} whose last stable offset (what read_committed readers can reach) is below
+     * the high watermark (everything written), with the records in between: an open transaction's.
+     */
+    Map<TopicPartition, Long> invisibleRecords(String... topics) throws Exception {
+        try (Admin admin = admin()) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (var description : admin.describeTopics(List.of(topics))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
+                    .values()) {
+                description
+                        .partitions()
+                        .forEach(p ->
+                                latest.put(new TopicPartition(description.name(), p.partition()), OffsetSpec.latest()));
+            }
+            var stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                    .all()
+                    .get(10, TimeUnit.SECONDS);
+            var written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
+                    .all()
+                    .get(10, TimeUnit.SECONDS);
+            Map<TopicPartition, Long> invisible = new HashMap<>();
+            latest.keySet().forEach(partition -> {
+                long behind =
+                        written.get(partition).offset() - stable.get(partition).offset();
+                if (behind > 0) {
+                    invisible.put(partition, behind);
+                }
+            });
+            return invisible;
+        }
+    }
+
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
     }
 
     /** How often each value appears in {@code topic}, read with isolation.level=read_committed. */

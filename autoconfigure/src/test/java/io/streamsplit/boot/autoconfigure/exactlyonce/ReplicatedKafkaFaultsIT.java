@@ -155,6 +155,16 @@ class ReplicatedKafkaFaultsIT {
             assertThat(lost).as(name + ": ids lost").isZero();
             assertThat(duplicated).as(name + ": ids written twice").isZero();
             assertThat(stall).as(name + ": longest read_committed stall").isLessThan(STALL_BOUND);
+            // and no transaction was left open by the fault: with the input drained, everything written becomes
+            // visible within a few checkpoints
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+                assertThat(run.ongoingTransactions())
+                        .as(name + ": transactions still open")
+                        .isEmpty();
+                assertThat(run.invisibleRecords(run.output))
+                        .as(name + ": records not visible")
+                        .isEmpty();
+            });
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> assertThat(app.getBean(StreamSplitHealthIndicator.class)
                                     .health()

@@ -29,6 +29,7 @@ class BomTest {
             "benchmarks-app",
             "benchmarks-sql-app",
             "benchmarks-kstreams-app",
+            "compatibility",
             "benchmarks",
             "architecture");
 

@@ -108,6 +108,22 @@ final class IdsRun {
         }
     }
 
+    /** The producer epoch of every transactional id the broker knows of this run's application (by its name). */
+    Map<String, Integer> transactionEpochs() throws Exception {
+        try (Admin admin = admin()) {
+            List<String> ids = admin.listTransactions().all().get(10, TimeUnit.SECONDS).stream()
+                    .map(TransactionListing::transactionalId)
+                    .filter(id -> id.contains(name))
+                    .toList();
+            Map<String, Integer> epochs = new java.util.TreeMap<>();
+            admin.describeTransactions(ids)
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .forEach((id, description) -> epochs.put(id, description.producerEpoch()));
+            return epochs;
+        }
+    }
+
     /**
      * The partitions of {@code topics} whose last stable offset (what read_committed readers can reach) is below
      * the high watermark (everything written), with the records in between: an open transaction's.

@@ -5,7 +5,9 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.job.DefaultPipelineContext;
 import io.streamsplit.boot.job.JobFailureHistory;
@@ -14,6 +16,7 @@ import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.SubmittedJobClient;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
 import io.streamsplit.boot.job.cluster.ClusterStart;
+import java.util.Properties;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.springframework.beans.factory.ObjectProvider;
@@ -84,11 +87,17 @@ class JobConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    JobFailures streamSplitJobFailures(StreamSplitProperties properties, KafkaBootstrapServers bootstrapServers) {
+    JobFailures streamSplitJobFailures(
+            StreamSplitProperties properties,
+            KafkaBootstrapServers bootstrapServers,
+            KafkaClientProperties clientProperties) {
+        Properties consumer = new Properties();
+        consumer.putAll(clientProperties.common(KafkaClientProperties.Client.CONSUMER));
         return new JobFailures(
                 properties.getKafka(),
                 bootstrapServers,
-                properties.getFlink().getMode() == FlinkProperties.Mode.EMBEDDED);
+                properties.getFlink().getMode() == FlinkProperties.Mode.EMBEDDED,
+                KafkaAccessCheck.principal(consumer));
     }
 
     @Bean

@@ -35,18 +35,27 @@ public final class JobFailures {
 
     private static final String NETWORK_MEMORY = "streamsplit.flink.embedded.network-memory";
 
+    private static final Pattern DENIED_TOPICS = Pattern.compile("Not authorized to access topics: \\[([^\\]]*)\\]");
+
     private final StreamSplitKafkaProperties kafka;
     private final KafkaBootstrapServers bootstrapServers;
     private final boolean embedded;
+    private final String principal;
 
     /**
      * @param embedded whether the job runs on the embedded MiniCluster, whose memory {@code streamsplit.flink.*}
      *     sizes (a Flink cluster's TaskManagers are sized by their own configuration)
+     * @param principal the principal Kafka sees the job's clients as ({@code User:orders-app}), for access errors
      */
-    public JobFailures(StreamSplitKafkaProperties kafka, KafkaBootstrapServers bootstrapServers, boolean embedded) {
+    public JobFailures(
+            StreamSplitKafkaProperties kafka,
+            KafkaBootstrapServers bootstrapServers,
+            boolean embedded,
+            String principal) {
         this.kafka = kafka;
         this.bootstrapServers = bootstrapServers;
         this.embedded = embedded;
+        this.principal = principal;
     }
 
     /**
@@ -107,6 +116,10 @@ public final class JobFailures {
                         "a topic of source '" + source + "' no longer exists",
                         "Create it again, or remove it from " + p + "topics.");
             }
+        }
+        Matcher denied = DENIED_TOPICS.matcher(failure);
+        if (denied.find()) {
+            return deniedTopics(denied.group(1).trim(), source);
         }
         String access = KafkaFailures.explain(failure);
         return access == null
@@ -183,6 +196,26 @@ public final class JobFailures {
                 topic,
                 "the job writes to topic '" + topic + "', which does" + " not exist",
                 "Create the topic.");
+    }
+
+    /**
+     * Kafka took a topic away from the job's principal (an ACL revoked while it runs, or never granted for a topic
+     * found later): which topics, which principal, and the grant that lets the job go on by itself, since it
+     * restarts from its last checkpoint until the topic is readable (or writable) again.
+     */
+    private KafkaProblem deniedTopics(String topics, @Nullable String source) {
+        boolean read = source != null && kafka.getSources().containsKey(source);
+        String operation = read ? "Read" : "Write";
+        return new KafkaProblem(
+                read ? KafkaSourceFactory.prefix(source) + "topics" : "streamsplit.kafka.sinks",
+                topics,
+                "Kafka denies " + principal + " access to topic(s) " + topics + " while the job runs ("
+                        + (read ? "source '" + source + "' needs READ and DESCRIBE" : "a sink needs WRITE")
+                        + "); the job restarts from its last checkpoint until it is granted, nothing is skipped",
+                "Grant it, e.g. kafka-acls.sh --bootstrap-server <broker> --command-config admin.properties --add"
+                        + " --allow-principal " + principal + " --operation " + operation
+                        + (read ? " --operation Describe" : "") + " --topic " + topics.split(",\\s*")[0]
+                        + "; the job resumes at its next restart.");
     }
 
     /**

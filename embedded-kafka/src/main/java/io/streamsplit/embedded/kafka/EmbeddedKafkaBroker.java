@@ -225,6 +225,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 "grant " + operation + " on " + resource + " to " + principal);
     }
 
+    /** Takes back what {@link #allow} granted: an ACL revoked while clients run (the broker needs {@code acls(true)}). */
+    public void revoke(String principal, AclOperation operation, ResourcePattern resource) {
+        withAdmin(
+                admin -> {
+                    SecuritySetup.revoke(admin, principal, operation, resource);
+                    return null;
+                },
+                "revoke " + operation + " on " + resource + " from " + principal);
+    }
+
     /** The broker's client port. */
     public int port() {
         return port;

@@ -58,6 +58,24 @@ final class SecuritySetup {
     }
 
     /** Adds an ALLOW ACL and waits until the authorizer lists it. */
+    /** Deletes the ALLOW binding of {@code operation} on {@code resource} for {@code principal}, and waits until it is gone. */
+    static void revoke(Admin admin, String principal, AclOperation operation, ResourcePattern resource)
+            throws Exception {
+        AclBindingFilter filter = new AclBindingFilter(
+                resource.toFilter(), new AccessControlEntryFilter(principal, "*", operation, AclPermissionType.ALLOW));
+        admin.deleteAcls(List.of(filter)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        long deadline = System.currentTimeMillis() + TIMEOUT_MS;
+        while (!admin.describeAcls(filter)
+                .values()
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .isEmpty()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("ACL " + filter + " still in force after " + TIMEOUT_MS + " ms");
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+
     static void allow(Admin admin, String principal, AclOperation operation, ResourcePattern resource)
             throws Exception {
         AclBinding binding =

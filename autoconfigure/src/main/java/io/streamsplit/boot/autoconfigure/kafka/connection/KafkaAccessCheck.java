@@ -55,7 +55,7 @@ public final class KafkaAccessCheck {
     }
 
     /** The principal Kafka will see, as far as the client settings tell. */
-    static String principal(Properties client) {
+    public static String principal(Properties client) {
         Matcher user = JAAS_USER.matcher(client.getProperty("sasl.jaas.config", ""));
         if (user.find()) {
             return "User:" + user.group(1);

@@ -3,6 +3,7 @@ package io.streamsplit.boot.autoconfigure.kafka.connection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.Words;
@@ -79,6 +80,49 @@ class MutualTlsKafkaIT {
             await().atMost(Duration.ofSeconds(90))
                     .untilAsserted(() -> assertThat(KafkaTopics.values(broker.internalBootstrapServers(), "mtls-out"))
                             .containsExactlyInAnyOrder("M", "T"));
+        }
+    }
+
+    /**
+     * An ACL taken away while the job runs: the job fails and restarts from its last checkpoint until the topic
+     * is readable again, health names the topic, the principal and the grant, and once it is granted again the
+     * records written meanwhile come through (nothing skipped).
+     */
+    @Test
+    void aReadAclRevokedWhileTheJobRunsIsNamedAndTheJobResumesWhenGrantedAgain() throws Exception {
+        broker.createTopic("revoke-in", 1);
+        broker.createTopic("revoke-out", 1);
+        String principal = "User:CN=orders-app";
+        ResourcePattern input = new ResourcePattern(ResourceType.TOPIC, "revoke-in", PatternType.LITERAL);
+        broker.allow(principal, AclOperation.READ, input);
+        broker.allow(
+                principal, AclOperation.READ, new ResourcePattern(ResourceType.GROUP, "revoke", PatternType.LITERAL));
+        broker.allow(
+                principal,
+                AclOperation.WRITE,
+                new ResourcePattern(ResourceType.TOPIC, "revoke-out", PatternType.LITERAL));
+        try (ConfigurableApplicationContext app = Words.start(
+                broker.bootstrapServers(),
+                "revoke",
+                bundle("streamsplit.flink.restart.delay=500ms", "streamsplit.flink.restart.max-delay=2s"))) {
+            KafkaTopics.write(broker.internalBootstrapServers(), "revoke-in", List.of("before"));
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(broker.internalBootstrapServers(), "revoke-out"))
+                            .contains("BEFORE"));
+
+            broker.revoke(principal, AclOperation.READ, input);
+            KafkaTopics.write(broker.internalBootstrapServers(), "revoke-in", List.of("while", "revoked"));
+            StreamSplitHealthIndicator health = app.getBean(StreamSplitHealthIndicator.class);
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(
+                            () -> assertThat(String.valueOf(health.health().getDetails()))
+                                    .contains("Kafka denies User:CN=orders-app access to topic(s) revoke-in")
+                                    .contains("--allow-principal User:CN=orders-app --operation Read"));
+
+            broker.allow(principal, AclOperation.READ, input);
+            await().atMost(Duration.ofSeconds(90))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(broker.internalBootstrapServers(), "revoke-out"))
+                            .contains("BEFORE", "WHILE", "REVOKED"));
         }
     }
 

@@ -35,6 +35,10 @@ public final class JobFailures {
 
     private static final String NETWORK_MEMORY = "streamsplit.flink.embedded.network-memory";
 
+    private static final Pattern RECORD_TOO_LARGE = Pattern.compile("The message is (\\d+) bytes when serialized which"
+            + " is larger than (\\d+), which is the value of the max.request.size configuration");
+    private static final Pattern SINK_TASK = Pattern.compile("sink ([^ :]+): Writer");
+
     private static final Pattern DENIED_TOPICS = Pattern.compile("Not authorized to access topics: \\[([^\\]]*)\\]");
 
     private final StreamSplitKafkaProperties kafka;
@@ -77,6 +81,10 @@ public final class JobFailures {
                     Long.parseLong(buffers.group(2)),
                     Long.parseLong(buffers.group(3)),
                     Long.parseLong(buffers.group(4)));
+        }
+        Matcher tooLarge = RECORD_TOO_LARGE.matcher(failure);
+        if (tooLarge.find()) {
+            return recordTooLarge(sink(failure, taskName), tooLarge.group(1), tooLarge.group(2));
         }
         Matcher registry = REGISTRY_DOWN.matcher(failure);
         if (registry.find()) {
@@ -196,6 +204,43 @@ public final class JobFailures {
                 topic,
                 "the job writes to topic '" + topic + "', which does" + " not exist",
                 "Create the topic.");
+    }
+
+    /**
+     * A record the sink's producer refuses before sending it: the job fails at it, and again at the same record
+     * after every restart, so the size and the setting that allows it are what the user needs.
+     */
+    private static KafkaProblem recordTooLarge(@Nullable String sink, String bytes, String limit) {
+        String property = sink == null
+                ? "streamsplit.kafka.sinks.<name>.properties.max.request.size"
+                : "streamsplit.kafka.sinks." + sink + ".properties.max.request.size";
+        return new KafkaProblem(
+                property,
+                limit,
+                (sink == null ? "a sink" : "sink '" + sink + "'") + " cannot write a record of " + bytes
+                        + " bytes: it is larger than the producer's max.request.size (" + limit + " bytes), so the"
+                        + " job fails at that record, and again at it after every restart",
+                "Raise " + property + " above " + bytes + " (and the topic's max.message.bytes with it), or keep"
+                        + " records this large out of the sink (filter or split them in the pipeline).");
+    }
+
+    /** The sink of a failed task ({@code … -> sink orders: Writer -> …}) or, failing that, of a topic in the text. */
+    private @Nullable String sink(String failure, @Nullable String taskName) {
+        Matcher task = SINK_TASK.matcher(taskName == null ? "" : taskName);
+        List<String> inTask = new ArrayList<>();
+        while (task.find()) {
+            inTask.add(task.group(1));
+        }
+        if (inTask.size() == 1) {
+            return inTask.get(0);
+        }
+        for (Map.Entry<String, KafkaSinkProperties> sink : kafka.getSinks().entrySet()) {
+            String topic = sink.getValue().getTopic();
+            if ((inTask.isEmpty() || inTask.contains(sink.getKey())) && topic != null && failure.contains(topic)) {
+                return sink.getKey();
+            }
+        }
+        return null;
     }
 
     /**

@@ -1,0 +1,57 @@
+package io.streamsplit.boot.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.streamsplit.boot.autoconfigure.Words;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A record larger than the sink producer's {@code max.request.size} (1 MB, Kafka's default): the producer
+ * refuses it before sending, the job fails at it (and would again after every restart), and health names the
+ * sink, the size and the setting that allows it.
+ */
+class SinkRecordTooLargeIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @Test
+    void aRecordLargerThanTheSinksMaxRequestSizeNamesTheSinkTheSizeAndTheSetting() throws Exception {
+        KAFKA.broker().createTopic("large-in", 1, Map.of("max.message.bytes", String.valueOf(3 << 20)));
+        KAFKA.broker().createTopic("large-out", 1);
+        try (ConfigurableApplicationContext app =
+                        Words.start(KAFKA.bootstrapServers(), "large", "streamsplit.flink.restart.strategy=none");
+                KafkaProducer<String, String> producer = new KafkaProducer<>(
+                        Map.of(
+                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                KAFKA.bootstrapServers(),
+                                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                                3 << 20),
+                        new StringSerializer(),
+                        new StringSerializer())) {
+            producer.send(new ProducerRecord<>("large-in", "x".repeat(3 << 19))).get();
+
+            StreamSplitHealthIndicator indicator = app.getBean(StreamSplitHealthIndicator.class);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                Health health = indicator.health();
+                assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                assertThat(String.valueOf(health.getDetails().get("reason")))
+                        .contains("sink 'upper' cannot write a record of")
+                        .contains("larger than the producer's max.request.size (1048576 bytes)")
+                        .contains("Raise streamsplit.kafka.sinks.upper.properties.max.request.size above");
+            });
+        }
+    }
+}

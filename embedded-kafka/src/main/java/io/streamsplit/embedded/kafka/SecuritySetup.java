@@ -58,38 +58,38 @@ final class SecuritySetup {
     }
 
     /** Adds an ALLOW ACL and waits until the authorizer lists it. */
-    /** Deletes the ALLOW binding of {@code operation} on {@code resource} for {@code principal}, and waits until it is gone. */
-    static void revoke(Admin admin, String principal, AclOperation operation, ResourcePattern resource)
-            throws Exception {
-        AclBindingFilter filter = new AclBindingFilter(
-                resource.toFilter(), new AccessControlEntryFilter(principal, "*", operation, AclPermissionType.ALLOW));
-        admin.deleteAcls(List.of(filter)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-        while (!admin.describeAcls(filter)
-                .values()
-                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                .isEmpty()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("ACL " + filter + " still in force after " + TIMEOUT_MS + " ms");
-            }
-            TimeUnit.MILLISECONDS.sleep(50);
-        }
-    }
-
     static void allow(Admin admin, String principal, AclOperation operation, ResourcePattern resource)
             throws Exception {
         AclBinding binding =
                 new AclBinding(resource, new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
         admin.createAcls(List.of(binding)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        AclBindingFilter filter = new AclBindingFilter(
+        awaitListed(admin, allowFilter(principal, operation, resource), true);
+    }
+
+    /** Deletes the ALLOW binding of {@code operation} on {@code resource} for {@code principal}, and waits until it is gone. */
+    static void revoke(Admin admin, String principal, AclOperation operation, ResourcePattern resource)
+            throws Exception {
+        AclBindingFilter filter = allowFilter(principal, operation, resource);
+        admin.deleteAcls(List.of(filter)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        awaitListed(admin, filter, false);
+    }
+
+    private static AclBindingFilter allowFilter(String principal, AclOperation operation, ResourcePattern resource) {
+        return new AclBindingFilter(
                 resource.toFilter(), new AccessControlEntryFilter(principal, "*", operation, AclPermissionType.ALLOW));
+    }
+
+    /** Waits until the authorizer lists what {@code filter} matches ({@code listed}) or no longer does. */
+    private static void awaitListed(Admin admin, AclBindingFilter filter, boolean listed) throws Exception {
         long deadline = System.currentTimeMillis() + TIMEOUT_MS;
         while (admin.describeAcls(filter)
-                .values()
-                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                .isEmpty()) {
+                        .values()
+                        .get(TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                        .isEmpty()
+                == listed) {
             if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("ACL " + binding + " was not in force after " + TIMEOUT_MS + " ms");
+                throw new IllegalStateException("ACL " + filter + (listed ? " was not in force" : " still in force")
+                        + " after " + TIMEOUT_MS + " ms");
             }
             TimeUnit.MILLISECONDS.sleep(50);
         }

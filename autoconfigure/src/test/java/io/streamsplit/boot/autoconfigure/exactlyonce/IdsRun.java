@@ -130,32 +130,44 @@ final class IdsRun {
      */
     Map<TopicPartition, Long> invisibleRecords(String... topics) throws Exception {
         try (Admin admin = admin()) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            java.util.Set<TopicPartition> partitions = new java.util.HashSet<>();
             for (var description : admin.describeTopics(List.of(topics))
                     .allTopicNames()
                     .get(10, TimeUnit.SECONDS)
                     .values()) {
                 description
                         .partitions()
-                        .forEach(p ->
-                                latest.put(new TopicPartition(description.name(), p.partition()), OffsetSpec.latest()));
+                        .forEach(p -> partitions.add(new TopicPartition(description.name(), p.partition())));
             }
-            var stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                    .all()
-                    .get(10, TimeUnit.SECONDS);
-            var written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
-                    .all()
-                    .get(10, TimeUnit.SECONDS);
             Map<TopicPartition, Long> invisible = new HashMap<>();
-            latest.keySet().forEach(partition -> {
-                long behind =
-                        written.get(partition).offset() - stable.get(partition).offset();
-                if (behind > 0) {
-                    invisible.put(partition, behind);
+            stableAndWritten(admin, partitions, Duration.ofSeconds(10)).forEach((partition, ends) -> {
+                if (ends[1] > ends[0]) {
+                    invisible.put(partition, ends[1] - ends[0]);
                 }
             });
             return invisible;
         }
+    }
+
+    /**
+     * Each partition's last stable offset (what read_committed readers can reach) and high watermark (everything
+     * written, open transactions included), as {@code {stable, written}}.
+     */
+    static Map<TopicPartition, long[]> stableAndWritten(
+            Admin admin, java.util.Set<TopicPartition> partitions, Duration timeout) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+        var stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .all()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        var written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
+                .all()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Map<TopicPartition, long[]> ends = new HashMap<>();
+        partitions.forEach(partition -> ends.put(partition, new long[] {
+            stable.get(partition).offset(), written.get(partition).offset()
+        }));
+        return ends;
     }
 
     private Admin admin() {

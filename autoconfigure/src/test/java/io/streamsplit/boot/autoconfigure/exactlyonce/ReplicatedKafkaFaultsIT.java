@@ -18,11 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -257,20 +254,15 @@ class ReplicatedKafkaFaultsIT {
 
         private void lookAtOffsets() {
             try {
-                Map<TopicPartition, OffsetSpec> latest = Map.of(
-                        new TopicPartition(output, 0), OffsetSpec.latest(),
-                        new TopicPartition(output, 1), OffsetSpec.latest());
-                var stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                        .all()
-                        .get(2, TimeUnit.SECONDS);
-                var written = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
-                        .all()
-                        .get(2, TimeUnit.SECONDS);
+                Map<TopicPartition, long[]> ends = IdsRun.stableAndWritten(
+                        admin,
+                        Set.of(new TopicPartition(output, 0), new TopicPartition(output, 1)),
+                        Duration.ofSeconds(2));
                 long now = System.nanoTime();
-                for (TopicPartition partition : latest.keySet()) {
-                    int p = partition.partition();
-                    long lso = stable.get(partition).offset();
-                    long hw = written.get(partition).offset();
+                for (Map.Entry<TopicPartition, long[]> partitionEnds : ends.entrySet()) {
+                    int p = partitionEnds.getKey().partition();
+                    long lso = partitionEnds.getValue()[0];
+                    long hw = partitionEnds.getValue()[1];
                     Long last = lastStable.get(p);
                     if (last != null && (lso == last || pending.getOrDefault(p, false))) {
                         // still stalled, or a stall that just ended (looks may have gone unanswered meanwhile)

@@ -59,6 +59,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
     private @Nullable Properties consumerSettings;
     private final KafkaSourceReaderMetrics metrics;
     private final Consumer<Set<String>> removedSplitsReporter;
+    private final VanishedPartitions vanished;
     private final Map<TopicPartition, KafkaPartitionSplit> assigned = new LinkedHashMap<>();
     private final Map<TopicPartition, Long> stoppingOffsets = new HashMap<>();
     private final Set<String> finishedBeforeFetch = new HashSet<>();
@@ -77,6 +78,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         this.consumerProperties = consumerProperties;
         this.metrics = metrics;
         this.removedSplitsReporter = removedSplitsReporter;
+        this.vanished = new VanishedPartitions(sourceName);
     }
 
     /**
@@ -131,6 +133,12 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
                             + " are no longer in the log (deleted by retention) and the offset reset strategy is FAIL."
                             + " Set the offset reset strategy to EARLIEST or LATEST to continue, accepting the gap.",
                     e);
+        }
+        if (records.isEmpty()) {
+            List<TopicPartition> gone = vanished.afterEmptyPoll(kafka, assigned.keySet());
+            if (!gone.isEmpty()) {
+                kafka.pause(gone);
+            }
         }
         Set<TopicPartition> done = new HashSet<>();
         for (TopicPartition tp : records.partitions()) {
@@ -236,6 +244,9 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
             LOG.debug("Source {}: reading {}", sourceName, added);
         } else if (splitsChange instanceof SplitsRemoval) {
             Set<String> removed = new HashSet<>();
+            vanished.forget(splitsChange.splits().stream()
+                    .map(KafkaPartitionSplit::topicPartition)
+                    .toList());
             for (KafkaPartitionSplit split : splitsChange.splits()) {
                 if (assigned.remove(split.topicPartition()) != null) {
                     stoppingOffsets.remove(split.topicPartition());
@@ -267,6 +278,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
         List<TopicPartition> resume = toResume.stream()
                 .map(KafkaPartitionSplit::topicPartition)
                 .filter(assigned::containsKey)
+                .filter(tp -> !vanished.contains(tp))
                 .toList();
         if (pause.isEmpty() && resume.isEmpty()) {
             return; // none of ours (perhaps no splits yet): leave the consumer unsized
@@ -296,7 +308,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
             return; // splits added later start in this state
         }
         List<TopicPartition> partitions = assigned.keySet().stream()
-                .filter(tp -> paused || !alignmentPaused.contains(tp))
+                .filter(tp -> paused || (!alignmentPaused.contains(tp) && !vanished.contains(tp)))
                 .toList();
         if (paused) {
             kafka.pause(partitions);

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -66,11 +65,7 @@ public final class KillRecoveryBenchmark {
             String bootstrap = broker.bootstrapServers();
             int n = 0;
             for (int round = 1; round <= settings.rounds(); round++) {
-                List<PipelineVariant> order = new ArrayList<>(settings.variants());
-                if (round % 2 == 0) {
-                    Collections.reverse(order);
-                }
-                for (PipelineVariant variant : order) {
+                for (PipelineVariant variant : PipelineBenchmark.inRoundOrder(settings.variants(), round)) {
                     String name = prefix + "kill-" + n++;
                     List<String> topics = new ArrayList<>(List.of(name + ".in"));
                     topics.addAll(variant.outputTopics(name + ".out"));

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -304,11 +305,7 @@ public final class PipelineBenchmark {
                         warmup.figures().recordsPerSecond());
             }
             for (int round = 1; round <= settings.rounds(); round++) {
-                List<Arm> order = settings.arms();
-                if (round % 2 == 0) {
-                    java.util.Collections.reverse(order);
-                }
-                for (Arm arm : order) {
+                for (Arm arm : inRoundOrder(settings.arms(), round)) {
                     PipelineRun run = runner.run(arm);
                     runs.add(run);
                     PipelineProcess.Figures figures = run.figures();
@@ -462,6 +459,18 @@ public final class PipelineBenchmark {
                     ratio(runs, pair.a(), pair.b(), Figures::wholeCpuPerMillion),
                     ratio(runs, pair.a(), pair.b(), Figures::idleCores));
         }
+    }
+
+    /**
+     * {@code arms} in the order round {@code round} runs them: as given in odd rounds, reversed in even ones, so
+     * no arm always runs first (on a warmer or a colder machine) and ratios paired per round cancel that out.
+     */
+    static <T> List<T> inRoundOrder(List<T> arms, int round) {
+        List<T> order = new ArrayList<>(arms);
+        if (round % 2 == 0) {
+            Collections.reverse(order);
+        }
+        return order;
     }
 
     /** Two arms whose figures are compared round by round: {@code a} over {@code b}. */

@@ -69,11 +69,7 @@ public final class PipelineLatencyBenchmark {
             String bootstrap = broker.bootstrapServers();
             int n = 0;
             for (int round = 1; round <= settings.rounds(); round++) {
-                List<PipelineVariant> order = new ArrayList<>(settings.variants());
-                if (round % 2 == 0) {
-                    java.util.Collections.reverse(order);
-                }
-                for (PipelineVariant variant : order) {
+                for (PipelineVariant variant : PipelineBenchmark.inRoundOrder(settings.variants(), round)) {
                     String in = "lat.in-" + n;
                     String output = "lat.out-" + n;
                     List<String> topics = new ArrayList<>(variant.outputTopics(output));

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -85,11 +84,7 @@ public final class RecoveryBenchmark {
             String bootstrap = broker.bootstrapServers();
             int n = 0;
             for (int round = 1; round <= settings.rounds(); round++) {
-                List<PipelineVariant> order = new ArrayList<>(settings.variants());
-                if (round % 2 == 0) {
-                    Collections.reverse(order);
-                }
-                for (PipelineVariant variant : order) {
+                for (PipelineVariant variant : PipelineBenchmark.inRoundOrder(settings.variants(), round)) {
                     String name = "recovery-" + n++;
                     IsolatedBenchmark.createTopics(
                             bootstrap, List.of(name + ".in", name + ".out"), settings.partitions());

@@ -2,7 +2,6 @@ package io.streamsplit.embedded.kafka;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,9 +66,9 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
     private final String clusterId = Uuid.randomUuid().toString();
     private final int[] ports;
     private final int[] controllerPorts;
-    private final @Nullable Process[] processes;
-    private final long[] readyBefore;
-    private final Thread shutdownHook = new Thread(this::destroyAll, "replicated-kafka-cluster-shutdown");
+    private final List<KafkaNodeJvm> jvms = new ArrayList<>();
+    private final Thread shutdownHook =
+            new Thread(() -> jvms.forEach(KafkaNodeJvm::destroy), "replicated-kafka-cluster-shutdown");
     private @Nullable Admin admin;
 
     private ReplicatedKafkaCluster(Builder builder) throws IOException {
@@ -83,14 +82,13 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         this.workDir = builder.workDir != null ? builder.workDir : Files.createTempDirectory("replicated-kafka");
         this.ports = new int[nodes];
         this.controllerPorts = new int[nodes];
-        this.processes = new Process[nodes];
-        this.readyBefore = new long[nodes];
         Set<Integer> taken = new java.util.HashSet<>();
         for (int i = 0; i < nodes; i++) {
             ports[i] = BrokerSupport.freePortOtherThan(BrokerSupport::freePort, taken);
             taken.add(ports[i]);
             controllerPorts[i] = BrokerSupport.freePortOtherThan(BrokerSupport::freePort, taken);
             taken.add(controllerPorts[i]);
+            jvms.add(new KafkaNodeJvm(i + 1, workDir, jvmOptions, clusterId, transactionVersion));
         }
     }
 
@@ -103,10 +101,10 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
     public ReplicatedKafkaCluster start() {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         for (int id : nodeIds()) {
-            launch(id);
+            jvm(id).start(serverProperties(id));
         }
         for (int id : nodeIds()) {
-            awaitReady(id);
+            jvm(id).awaitReady(START_TIMEOUT);
         }
         awaitRegistered(Set.copyOf(nodeIds()));
         LOG.info(
@@ -130,15 +128,12 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
 
     /** Whether node {@code id}'s JVM runs. */
     public boolean isRunning(int id) {
-        Process process = processes[id - 1];
-        return process != null && process.isAlive();
+        return jvm(id).isRunning();
     }
 
     /** Kills node {@code id} as {@code kill -9} does (no controlled shutdown) and waits until it is gone. */
     public void kill(int id) {
-        Process process = running(id);
-        process.destroyForcibly();
-        awaitExit(id, process, Duration.ofSeconds(30));
+        jvm(id).kill();
         LOG.info("Killed Kafka node {} (kill -9)", id);
     }
 
@@ -147,9 +142,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
      * partition leaderships to other in-sync replicas first. Waits until the JVM exited.
      */
     public void stop(int id) {
-        Process process = running(id);
-        process.destroy();
-        awaitExit(id, process, Duration.ofSeconds(90));
+        jvm(id).stop();
         LOG.info("Stopped Kafka node {} (SIGTERM, controlled shutdown)", id);
     }
 
@@ -158,8 +151,8 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         if (isRunning(id)) {
             throw new IllegalStateException("Kafka node " + id + " is running; stop or kill it first");
         }
-        launch(id);
-        awaitReady(id);
+        jvm(id).start(serverProperties(id));
+        jvm(id).awaitReady(START_TIMEOUT);
         awaitRegistered(Set.of(id));
         LOG.info("Started Kafka node {} again", id);
     }
@@ -276,28 +269,8 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
             admin.close(Duration.ofSeconds(5));
             admin = null;
         }
-        for (Process process : processes) {
-            if (process != null && process.isAlive()) {
-                try {
-                    process.getOutputStream().close();
-                } catch (IOException e) {
-                    process.destroy();
-                }
-            }
-        }
-        for (int id : nodeIds()) {
-            Process process = processes[id - 1];
-            if (process != null) {
-                try {
-                    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    process.destroyForcibly();
-                }
-            }
-        }
+        jvms.forEach(KafkaNodeJvm::endInput);
+        jvms.forEach(jvm -> jvm.awaitEnd(Duration.ofSeconds(30)));
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException shuttingDown) {
@@ -305,33 +278,6 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         }
         if (ownsWorkDir) {
             BrokerSupport.deleteRecursively(workDir);
-        }
-    }
-
-    private void launch(int id) {
-        readyBefore[id - 1] = readyLines(id);
-        try {
-            Path properties = workDir.resolve("node-" + id + ".properties");
-            Properties server = serverProperties(id);
-            try (Writer out = Files.newBufferedWriter(properties)) {
-                server.store(out, "node " + id + " of a ReplicatedKafkaCluster");
-            }
-            List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(jvmOptions);
-            command.addAll(List.of(
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    KafkaClusterNode.class.getName(),
-                    properties.toString(),
-                    clusterId,
-                    String.valueOf(transactionVersion == null ? -1 : transactionVersion)));
-            processes[id - 1] = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log(id).toFile()))
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not start Kafka node " + id, e);
         }
     }
 
@@ -370,39 +316,6 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         return props;
     }
 
-    private Path log(int id) {
-        return workDir.resolve("node-" + id + ".log");
-    }
-
-    private void awaitReady(int id) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        Process process = processes[id - 1];
-        while (System.nanoTime() < deadline) {
-            if (readyLines(id) > readyBefore[id - 1]) {
-                return;
-            }
-            if (process == null || !process.isAlive()) {
-                throw new IllegalStateException("Kafka node " + id + " exited while starting; its log:\n" + tail(id));
-            }
-            sleep(100);
-        }
-        throw new IllegalStateException("Kafka node " + id + " did not start within " + START_TIMEOUT.toSeconds()
-                + " s; its log:\n" + tail(id));
-    }
-
-    /** The lines saying node {@code id} is ready in its log, which every start of it appends to. */
-    private long readyLines(int id) {
-        try {
-            return Files.exists(log(id))
-                    ? Files.readAllLines(log(id)).stream()
-                            .filter(KafkaClusterNode.READY::equals)
-                            .count()
-                    : 0;
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
     private void awaitRegistered(Set<Integer> ids) {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         Set<Integer> registered = Set.of();
@@ -426,28 +339,11 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
                 + START_TIMEOUT.toSeconds() + " s (registered: " + registered + ")");
     }
 
-    private Process running(int id) {
+    private KafkaNodeJvm jvm(int id) {
         if (id < 1 || id > nodes) {
             throw new IllegalArgumentException("No Kafka node " + id + "; the nodes are " + nodeIds());
         }
-        Process process = processes[id - 1];
-        if (process == null || !process.isAlive()) {
-            throw new IllegalStateException("Kafka node " + id + " is not running");
-        }
-        return process;
-    }
-
-    private void awaitExit(int id, Process process, Duration timeout) {
-        try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor();
-                throw new IllegalStateException("Kafka node " + id + " did not exit within " + timeout.toSeconds()
-                        + " s and was killed; its log:\n" + tail(id));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failed("wait for Kafka node " + id + " to exit", e);
-        }
+        return jvms.get(id - 1);
     }
 
     private synchronized Admin admin() {
@@ -474,23 +370,6 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         }
     }
 
-    private String tail(int id) {
-        try {
-            List<String> lines = Files.readAllLines(log(id));
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    private void destroyAll() {
-        for (Process process : processes) {
-            if (process != null) {
-                process.destroyForcibly();
-            }
-        }
-    }
-
     private static IllegalStateException failed(String what, Exception e) {
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
@@ -499,7 +378,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         return new IllegalStateException("Could not " + what + ": " + cause, cause);
     }
 
-    private static void sleep(long millis) {
+    static void sleep(long millis) {
         try {
             TimeUnit.MILLISECONDS.sleep(millis);
         } catch (InterruptedException e) {

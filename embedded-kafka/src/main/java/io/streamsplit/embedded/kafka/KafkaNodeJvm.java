@@ -1,0 +1,175 @@
+package io.streamsplit.embedded.kafka;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The JVM of one {@link ReplicatedKafkaCluster} node: started from its server properties ({@link KafkaClusterNode}),
+ * ready once it says so in its log (which every start appends to), killed, stopped or ended with the cluster.
+ */
+final class KafkaNodeJvm {
+
+    private final int id;
+    private final Path properties;
+    private final Path log;
+    private final List<String> command;
+    private @Nullable Process process;
+    private long readyBefore;
+
+    KafkaNodeJvm(int id, Path workDir, List<String> jvmOptions, String clusterId, @Nullable Short transactionVersion) {
+        this.id = id;
+        this.properties = workDir.resolve("node-" + id + ".properties");
+        this.log = workDir.resolve("node-" + id + ".log");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                KafkaClusterNode.class.getName(),
+                properties.toString(),
+                clusterId,
+                String.valueOf(transactionVersion == null ? -1 : transactionVersion)));
+        this.command = List.copyOf(command);
+    }
+
+    /** Writes {@code server} as the node's properties and starts its JVM (without waiting: {@link #awaitReady}). */
+    void start(Properties server) {
+        readyBefore = readyLines();
+        try {
+            try (Writer out = Files.newBufferedWriter(properties)) {
+                server.store(out, "node " + id + " of a ReplicatedKafkaCluster");
+            }
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start Kafka node " + id, e);
+        }
+    }
+
+    /** Waits until the node's server runs (its log says so once more than before this start). */
+    void awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (readyLines() > readyBefore) {
+                return;
+            }
+            if (!isRunning()) {
+                throw new IllegalStateException("Kafka node " + id + " exited while starting; its log:\n" + tail());
+            }
+            ReplicatedKafkaCluster.sleep(100);
+        }
+        throw new IllegalStateException(
+                "Kafka node " + id + " did not start within " + timeout.toSeconds() + " s; its log:\n" + tail());
+    }
+
+    boolean isRunning() {
+        Process current = process;
+        return current != null && current.isAlive();
+    }
+
+    /** As {@code kill -9}: no controlled shutdown. Waits until the JVM is gone. */
+    void kill() {
+        Process current = running();
+        current.destroyForcibly();
+        awaitExit(current, Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM: Kafka's controlled shutdown hands leaderships over first. Waits until the JVM exited. */
+    void stop() {
+        Process current = running();
+        current.destroy();
+        awaitExit(current, Duration.ofSeconds(90));
+    }
+
+    /** Closes the node's standard input, which ends it (a controlled shutdown); see {@link #awaitEnd}. */
+    void endInput() {
+        Process current = process;
+        if (current != null && current.isAlive()) {
+            try {
+                current.getOutputStream().close();
+            } catch (IOException e) {
+                current.destroy();
+            }
+        }
+    }
+
+    /** Waits for the JVM to end after {@link #endInput}, and kills it if it does not within {@code timeout}. */
+    void awaitEnd(Duration timeout) {
+        Process current = process;
+        if (current == null) {
+            return;
+        }
+        try {
+            if (!current.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                current.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            current.destroyForcibly();
+        }
+    }
+
+    /** Kills the JVM without waiting: the test JVM's shutdown hook. */
+    void destroy() {
+        Process current = process;
+        if (current != null) {
+            current.destroyForcibly();
+        }
+    }
+
+    /** The last 40 lines of the node's log, for an error message. */
+    String tail() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    private Process running() {
+        Process current = process;
+        if (current == null || !current.isAlive()) {
+            throw new IllegalStateException("Kafka node " + id + " is not running");
+        }
+        return current;
+    }
+
+    private void awaitExit(Process current, Duration timeout) {
+        try {
+            if (!current.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                current.destroyForcibly().waitFor();
+                throw new IllegalStateException("Kafka node " + id + " did not exit within " + timeout.toSeconds()
+                        + " s and was killed; its log:\n" + tail());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted waiting for Kafka node " + id + " to exit", e);
+        }
+    }
+
+    /** The lines saying the node is ready in its log. */
+    private long readyLines() {
+        try {
+            return Files.exists(log)
+                    ? Files.readAllLines(log).stream()
+                            .filter(KafkaClusterNode.READY::equals)
+                            .count()
+                    : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+}

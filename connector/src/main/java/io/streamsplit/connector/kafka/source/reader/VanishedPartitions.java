@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * partition discovery off nobody does. After a poll that brought nothing, at most once a second, this looks the
  * assigned topics up in the consumer's metadata; the reader pauses what is gone and keeps it paused.
  */
+@Internal
 final class VanishedPartitions {
 
     private static final Logger LOG = LoggerFactory.getLogger(VanishedPartitions.class);

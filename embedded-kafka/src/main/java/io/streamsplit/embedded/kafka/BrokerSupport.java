@@ -16,9 +16,11 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.Feature;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -40,25 +42,36 @@ final class BrokerSupport {
         properties.putAll(client);
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         try (Admin admin = Admin.create(properties)) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                try {
-                    if (!admin.describeCluster()
-                            .nodes()
-                            .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                            .isEmpty()) {
-                        return;
-                    }
-                } catch (ExecutionException e) {
-                    if (System.nanoTime() > deadline) {
-                        throw e;
-                    }
+            awaitBrokers(admin, Set.of(), timeout);
+        }
+    }
+
+    /**
+     * Waits until the cluster {@code admin} talks to lists every broker of {@code ids} as registered (any broker
+     * when {@code ids} is empty); answers that fail meanwhile (no controller elected yet) are asked again.
+     */
+    static void awaitBrokers(Admin admin, Set<Integer> ids, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Set<Integer> registered = Set.of();
+        while (true) {
+            try {
+                registered = admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).stream()
+                        .map(Node::id)
+                        .collect(Collectors.toSet());
+                if (ids.isEmpty() ? !registered.isEmpty() : registered.containsAll(ids)) {
+                    return;
                 }
+            } catch (ExecutionException e) {
                 if (System.nanoTime() > deadline) {
-                    throw new TimeoutException("the broker registered no nodes within " + timeout);
+                    throw e;
                 }
-                TimeUnit.MILLISECONDS.sleep(50);
             }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("brokers " + (ids.isEmpty() ? "(any)" : ids) + " did not register within "
+                        + timeout + " (registered: " + registered + ")");
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.streamsplit.embedded.kafka;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -23,7 +24,8 @@ final class KafkaNodeJvm {
     private final Path log;
     private final List<String> command;
     private @Nullable Process process;
-    private long readyBefore;
+    /** Where this start's lines begin in the log, which every start appends to. */
+    private long logStart;
 
     KafkaNodeJvm(int id, Path workDir, List<String> jvmOptions, String clusterId, @Nullable Short transactionVersion) {
         this.id = id;
@@ -44,8 +46,8 @@ final class KafkaNodeJvm {
 
     /** Writes {@code server} as the node's properties and starts its JVM (without waiting: {@link #awaitReady}). */
     void start(Properties server) {
-        readyBefore = readyLines();
         try {
+            logStart = Files.exists(log) ? Files.size(log) : 0;
             try (Writer out = Files.newBufferedWriter(properties)) {
                 server.store(out, "node " + id + " of a ReplicatedKafkaCluster");
             }
@@ -58,11 +60,11 @@ final class KafkaNodeJvm {
         }
     }
 
-    /** Waits until the node's server runs (its log says so once more than before this start). */
+    /** Waits until the node's server runs (this start's part of its log says so). */
     void awaitReady(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (readyLines() > readyBefore) {
+            if (saidReady()) {
                 return;
             }
             if (!isRunning()) {
@@ -160,16 +162,18 @@ final class KafkaNodeJvm {
         }
     }
 
-    /** The lines saying the node is ready in its log. */
-    private long readyLines() {
-        try {
-            return Files.exists(log)
-                    ? Files.readAllLines(log).stream()
-                            .filter(KafkaClusterNode.READY::equals)
-                            .count()
-                    : 0;
+    /** Whether this start's part of the log holds the READY line: read from where it began, not from the top. */
+    private boolean saidReady() {
+        try (RandomAccessFile in = new RandomAccessFile(log.toFile(), "r")) {
+            in.seek(logStart);
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.equals(KafkaClusterNode.READY)) {
+                    return true;
+                }
+            }
+            return false;
         } catch (IOException e) {
-            return 0;
+            return false; // not written yet
         }
     }
 }

@@ -171,17 +171,20 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
 
     /** Creates {@code topic} with {@code partitions} partitions at the cluster's replication factor. */
     public void createTopic(String topic, int partitions) {
-        try {
-            admin().createTopics(List.of(new NewTopic(topic, partitions, replicationFactor)))
-                    .all()
-                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("Could not create topic " + topic + ": " + e.getCause(), e);
-            }
-        } catch (InterruptedException | TimeoutException e) {
-            throw failed("create topic " + topic, e);
-        }
+        withAdmin(
+                admin -> {
+                    try {
+                        return admin.createTopics(List.of(new NewTopic(topic, partitions, replicationFactor)))
+                                .all()
+                                .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                    } catch (ExecutionException e) {
+                        if (e.getCause() instanceof TopicExistsException) {
+                            return null;
+                        }
+                        throw e;
+                    }
+                },
+                "create topic " + topic);
         awaitInSync(topic);
     }
 
@@ -200,26 +203,22 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
 
     /** The active controller: the leader of the KRaft quorum. */
     public int activeController() {
-        try {
-            return admin().describeMetadataQuorum()
-                    .quorumInfo()
-                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                    .leaderId();
-        } catch (ExecutionException | InterruptedException | TimeoutException e) {
-            throw failed("read the active controller", e);
-        }
+        return withAdmin(
+                admin -> admin.describeMetadataQuorum()
+                        .quorumInfo()
+                        .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .leaderId(),
+                "read the active controller");
     }
 
     /** The node coordinating {@code transactionalId}'s transactions (the leader of its transaction state partition). */
     public int transactionCoordinator(String transactionalId) {
-        try {
-            return admin().describeTransactions(List.of(transactionalId))
-                    .description(transactionalId)
-                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                    .coordinatorId();
-        } catch (ExecutionException | InterruptedException | TimeoutException e) {
-            throw failed("find the coordinator of transactional id " + transactionalId, e);
-        }
+        return withAdmin(
+                admin -> admin.describeTransactions(List.of(transactionalId))
+                        .description(transactionalId)
+                        .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .coordinatorId(),
+                "find the coordinator of transactional id " + transactionalId);
     }
 
     /** Waits until every partition of {@code topics} has a leader and all its replicas in sync. */
@@ -249,7 +248,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
                 last = String.valueOf(e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw failed("wait for in-sync replicas", e);
+                throw new IllegalStateException("Interrupted waiting for in-sync replicas of " + List.of(topics), e);
             }
             sleep(100);
         }
@@ -317,26 +316,12 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
     }
 
     private void awaitRegistered(Set<Integer> ids) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        Set<Integer> registered = Set.of();
-        while (System.nanoTime() < deadline) {
-            try {
-                registered = admin().describeCluster().nodes().get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS).stream()
-                        .map(Node::id)
-                        .collect(Collectors.toSet());
-                if (registered.containsAll(ids)) {
-                    return;
-                }
-            } catch (ExecutionException | TimeoutException notYet) {
-                // the cluster is still electing a controller
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw failed("wait for brokers " + ids, e);
-            }
-            sleep(100);
-        }
-        throw new IllegalStateException("Kafka nodes " + ids + " did not register as brokers within "
-                + START_TIMEOUT.toSeconds() + " s (registered: " + registered + ")");
+        withAdmin(
+                admin -> {
+                    BrokerSupport.awaitBrokers(admin, ids, START_TIMEOUT);
+                    return null;
+                },
+                "see Kafka nodes " + ids + " registered as brokers");
     }
 
     private KafkaNodeJvm jvm(int id) {
@@ -360,22 +345,25 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
     }
 
     private TopicDescription describe(String topic) {
-        try {
-            return admin().describeTopics(List.of(topic))
-                    .allTopicNames()
-                    .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                    .get(topic);
-        } catch (ExecutionException | InterruptedException | TimeoutException e) {
-            throw failed("describe topic " + topic, e);
-        }
+        return withAdmin(
+                admin -> admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .get(topic),
+                "describe topic " + topic);
     }
 
-    private static IllegalStateException failed(String what, Exception e) {
-        if (e instanceof InterruptedException) {
-            Thread.currentThread().interrupt();
+    /** {@code call} on the cluster's admin client; a failure says what could not be done and why. */
+    private <T> T withAdmin(EmbeddedKafkaBroker.AdminCall<T> call, String what) {
+        try {
+            return call.call(admin());
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("Could not " + what + " on " + bootstrapServers() + ": " + cause, cause);
         }
-        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-        return new IllegalStateException("Could not " + what + ": " + cause, cause);
     }
 
     static void sleep(long millis) {

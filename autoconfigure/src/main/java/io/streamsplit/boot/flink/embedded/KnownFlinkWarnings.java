@@ -46,6 +46,11 @@ import org.slf4j.LoggerFactory;
  *       suspending}: a checkpoint in flight when the job stops (the application's own shutdown cancels it)
  *       or restarts, aborted because of that and not the cause of anything; other reasons for a failed
  *       checkpoint (a timeout, a task that declined) still warn. Seen at a stop under load (PipelineBenchmarkIT).
+ *   <li>{@code The scheduled executor service is shutdown and ignores the command ...} (or {@code the
+ *       callable}): an RPC endpoint of the cluster (a JobMaster, the dispatcher, a TaskExecutor) was already
+ *       closed when a timer of its own, scheduled before, asked to run; Flink logs this only after the endpoint's
+ *       executor is shut down, so only while the job or the cluster stops, and the dropped timer belonged to
+ *       what stopped. Seen at a stop under load (PipelineBenchmarkIT, once in a CI run).
  * </ul>
  *
  * <p>It is a filter on the appenders, not a Logback {@code TurboFilter}: a turbo filter is asked before
@@ -69,7 +74,10 @@ final class KnownFlinkWarnings extends Filter<ILoggingEvent> {
                     "org.apache.flink.runtime.webmonitor.WebMonitorUtils",
                     "JobManager log files are unavailable in the web dashboard"),
             new Known("org.apache.flink.runtime.metrics.util.MetricUtils", "The operator name "),
-            new Known("org.apache.pekko.actor.CoordinatedShutdown", "Could not addJvmShutdownHook"));
+            new Known("org.apache.pekko.actor.CoordinatedShutdown", "Could not addJvmShutdownHook"),
+            new Known(
+                    "org.apache.flink.runtime.rpc.RpcEndpoint$MainThreadExecutor",
+                    "The scheduled executor service is shutdown and ignores the "));
 
     private static final String CHECKPOINT_FAILURES = "org.apache.flink.runtime.checkpoint.CheckpointFailureManager";
 

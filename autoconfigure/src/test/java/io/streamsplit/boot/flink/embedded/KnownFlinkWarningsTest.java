@@ -74,6 +74,31 @@ class KnownFlinkWarningsTest {
     }
 
     @Test
+    void aTimerDroppedByAnRpcEndpointThatAlreadyStoppedIsNoWarning() {
+        Logger executor = context.getLogger("org.apache.flink.runtime.rpc.RpcEndpoint$MainThreadExecutor");
+        assertThat(filter.decide(new LoggingEvent(
+                        Logger.FQCN,
+                        executor,
+                        Level.WARN,
+                        "The scheduled executor service is shutdown and ignores the command {}",
+                        null,
+                        new Object[] {"FutureUtils$$Lambda"})))
+                .isEqualTo(FilterReply.DENY);
+        assertThat(filter.decide(new LoggingEvent(
+                        Logger.FQCN,
+                        executor,
+                        Level.WARN,
+                        "The scheduled executor service is shutdown and ignores the callable {}",
+                        null,
+                        new Object[] {"FutureUtils$$Lambda"})))
+                .isEqualTo(FilterReply.DENY);
+        assertThat(filter.decide(new LoggingEvent(
+                        Logger.FQCN, executor, Level.WARN, "Something else went wrong {}", null, new Object[] {"x"})))
+                .as("another warning of the same logger")
+                .isEqualTo(FilterReply.NEUTRAL);
+    }
+
+    @Test
     void onlyWarningsAreFiltered() {
         assertThat(failedCheckpoint(Level.ERROR, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND))
                 .isEqualTo(FilterReply.NEUTRAL);

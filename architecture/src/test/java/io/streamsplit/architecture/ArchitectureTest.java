@@ -7,6 +7,7 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
@@ -36,6 +37,38 @@ class ArchitectureTest {
     private static final String BOOT = "io.streamsplit.boot.autoconfigure";
     /** The runtime the auto-configuration wires: {@code job}, {@code actuate}, {@code flink.embedded}, {@code flink.remote}. */
     private static final String RUNTIME = "io.streamsplit.boot";
+
+    /** The runtime packages: everything under {@code io.streamsplit.boot} but the auto-configuration and the test kit. */
+    private static final String[] RUNTIME_PACKAGES = {
+        RUNTIME + ".actuate..",
+        RUNTIME + ".config..",
+        RUNTIME + ".flink..",
+        RUNTIME + ".job..",
+        RUNTIME + ".kafka..",
+        RUNTIME + ".sql..",
+        RUNTIME + ".tracing.."
+    };
+
+    /** What the runtime still reads from the auto-configuration (see {@link #theRuntimeDoesNotReachIntoTheAutoConfiguration}). */
+    private static final List<String> WIRING_THE_RUNTIME_STILL_READS = Stream.of(
+                    "StreamSplitProperties",
+                    "flink.FlinkApplicationMode",
+                    "flink.FlinkCheckpointingProperties",
+                    "flink.FlinkConfigurationMapper",
+                    "flink.FlinkJobDefinition",
+                    "flink.FlinkProperties",
+                    "flink.FlinkRemoteProperties",
+                    "flink.FlinkShutdownProperties",
+                    "kafka.KafkaSinkFactory",
+                    "kafka.KafkaSinkProperties",
+                    "kafka.KafkaSourceFactory",
+                    "kafka.KafkaSourceProperties",
+                    "kafka.SourceWatermarks",
+                    "kafka.StreamSplitKafkaProperties",
+                    "kafka.connection.KafkaBootstrapServers",
+                    "kafka.format.ValueFormat")
+            .map(name -> BOOT + "." + name)
+            .toList();
 
     private static final String SOURCE = "io.streamsplit.connector.kafka.source";
     private static final String KIT = "io.streamsplit.boot.test";
@@ -100,7 +133,7 @@ class ArchitectureTest {
     void actuateIsALeaf() {
         noClasses()
                 .that()
-                .resideInAnyPackage(BOOT + "..", RUNTIME + ".job..", RUNTIME + ".flink..")
+                .resideInAnyPackage(BOOT + "..", RUNTIME + ".job..", RUNTIME + ".flink..", RUNTIME + ".kafka..")
                 .and()
                 .resideOutsideOfPackages(RUNTIME + ".actuate..", BOOT + ".actuate..")
                 .should()
@@ -118,7 +151,7 @@ class ArchitectureTest {
     void configurationClassesLiveInTheAutoConfigurationPackagesOnly() {
         noClasses()
                 .that()
-                .resideInAnyPackage(RUNTIME + ".job..", RUNTIME + ".actuate..", RUNTIME + ".flink..")
+                .resideInAnyPackage(RUNTIME_PACKAGES)
                 .should()
                 .beAnnotatedWith("org.springframework.context.annotation.Configuration")
                 .orShould()
@@ -148,7 +181,7 @@ class ArchitectureTest {
                 .definedBy(RUNTIME + ".job..")
                 .layer("sql")
                 .definedBy(RUNTIME + ".sql..")
-                .layer("kafka")
+                .layer("kafka.configuration")
                 .definedBy(BOOT + ".kafka")
                 .layer("kafka.embedded")
                 .definedBy(BOOT + ".kafka.embedded..")
@@ -156,7 +189,9 @@ class ArchitectureTest {
                 .definedBy(BOOT + ".kafka.format..")
                 .layer("kafka.connection")
                 .definedBy(BOOT + ".kafka.connection..")
-                .layer("flink")
+                .layer("kafka")
+                .definedBy(RUNTIME + ".kafka..")
+                .layer("flink.configuration")
                 .definedBy(BOOT + ".flink")
                 .layer("flink.embedded")
                 .definedBy(RUNTIME + ".flink.embedded..")
@@ -166,6 +201,8 @@ class ArchitectureTest {
                 .definedBy(RUNTIME + ".flink.rest..")
                 .layer("diagnostics")
                 .definedBy(BOOT + ".diagnostics..")
+                .layer("config")
+                .definedBy(RUNTIME + ".config..")
                 .whereLayer("actuate.configuration")
                 .mayNotBeAccessedByAnyLayer()
                 .whereLayer("actuate")
@@ -178,36 +215,74 @@ class ArchitectureTest {
                 .mayOnlyBeAccessedByLayers("root")
                 .whereLayer("kafka.embedded")
                 .mayOnlyBeAccessedByLayers("root")
-                .whereLayer("kafka")
+                .whereLayer("kafka.configuration")
                 .mayOnlyBeAccessedByLayers("root", "job", "sql", "kafka.embedded", "actuate.configuration", "actuate")
                 .whereLayer("kafka.format")
-                .mayOnlyBeAccessedByLayers("root", "kafka", "sql")
+                .mayOnlyBeAccessedByLayers("root", "kafka.configuration", "sql")
                 .whereLayer("kafka.connection")
-                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate.configuration", "actuate")
-                .whereLayer("flink")
-                .mayOnlyBeAccessedByLayers("root", "job", "kafka", "actuate.configuration", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka.configuration", "actuate.configuration", "actuate")
+                .whereLayer("flink.configuration")
+                .mayOnlyBeAccessedByLayers("root", "job", "kafka.configuration", "actuate.configuration", "actuate")
                 .whereLayer("flink.embedded")
                 .mayOnlyBeAccessedByLayers("root", "actuate.configuration", "actuate")
                 .whereLayer("flink.rest")
-                .mayOnlyBeAccessedByLayers("job", "actuate")
+                .mayOnlyBeAccessedByLayers("root", "job", "actuate.configuration", "actuate")
                 .whereLayer("flink.remote")
-                .mayOnlyBeAccessedByLayers(
-                        "root", "job", "kafka", "kafka.format", "flink", "actuate.configuration", "actuate")
-                .whereLayer("diagnostics")
                 .mayOnlyBeAccessedByLayers(
                         "root",
                         "job",
-                        "sql",
-                        "kafka",
-                        "kafka.embedded",
+                        "kafka.configuration",
                         "kafka.format",
-                        "kafka.connection",
-                        "flink",
-                        "flink.embedded",
-                        "flink.remote",
+                        "flink.configuration",
                         "actuate.configuration",
                         "actuate")
+                .whereLayer("diagnostics")
+                .mayNotBeAccessedByAnyLayer()
                 .check(CLASSES);
+    }
+
+    /**
+     * The runtime (the job's lifecycle, the Flink clusters, the Kafka side, Actuator's endpoints, SQL) does not
+     * reach into the auto-configuration, as in Spring Boot, where library code lives outside the
+     * auto-configuration packages and they only wire. What the runtime still reads from them is listed in
+     * {@link #WIRING_THE_RUNTIME_STILL_READS}, each entry a whole {@code *Properties} or a factory it should
+     * receive as values or behind an interface; the list only shrinks ({@link
+     * #everyEntryOfTheRemainingWiringListIsStillRead} fails on an entry nothing reads any more).
+     */
+    @Test
+    void theRuntimeDoesNotReachIntoTheAutoConfiguration() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(RUNTIME_PACKAGES)
+                .should()
+                .dependOnClassesThat(new DescribedPredicate<JavaClass>("auto-configuration classes not listed") {
+                    @Override
+                    public boolean test(JavaClass target) {
+                        return target.getPackageName().startsWith(BOOT) && !stillRead(target);
+                    }
+                })
+                .check(CLASSES);
+    }
+
+    @Test
+    void everyEntryOfTheRemainingWiringListIsStillRead() {
+        List<String> read = CLASSES.stream()
+                .filter(c -> c.getPackageName().startsWith(RUNTIME + ".")
+                        && !c.getPackageName().startsWith(BOOT)
+                        && !c.getPackageName().startsWith(KIT))
+                .flatMap(c -> c.getDirectDependenciesFromSelf().stream())
+                .map(d -> d.getTargetClass())
+                .filter(t -> t.getPackageName().startsWith(BOOT))
+                .map(t -> t.getName().replaceAll("\\$.*", ""))
+                .distinct()
+                .toList();
+        assertThat(read)
+                .as("auto-configuration classes the runtime reads")
+                .containsExactlyInAnyOrderElementsOf(WIRING_THE_RUNTIME_STILL_READS);
+    }
+
+    private static boolean stillRead(JavaClass target) {
+        return WIRING_THE_RUNTIME_STILL_READS.contains(target.getName().replaceAll("\\$.*", ""));
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.actuate;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.JobFailures;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.actuate;
 
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.control.ControlTopicReader;
 import io.streamsplit.connector.kafka.source.control.SourceControl;
@@ -72,7 +72,7 @@ final class SourceControls {
 
     /** The source's connection and security settings, as producer settings: acknowledged by all replicas. */
     private static Properties producerProperties(Properties consumer) {
-        Properties producer = KafkaClientProperties.only(consumer, ProducerConfig.configNames());
+        Properties producer = KafkaClients.only(consumer, ProducerConfig.configNames());
         producer.put(ProducerConfig.CLIENT_ID_CONFIG, "streamsplit-actuator-control");
         producer.put(ProducerConfig.ACKS_CONFIG, "all");
         producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());

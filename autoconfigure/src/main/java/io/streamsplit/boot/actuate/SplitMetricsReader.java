@@ -1,8 +1,8 @@
 package io.streamsplit.boot.actuate;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.flink.embedded.InProcessMetrics;
 import io.streamsplit.boot.flink.embedded.RawMetric;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import java.util.ArrayList;
 import java.util.List;

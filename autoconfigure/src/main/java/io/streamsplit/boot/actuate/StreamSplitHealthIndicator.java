@@ -1,9 +1,9 @@
 package io.streamsplit.boot.actuate;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaProblem;
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
+import io.streamsplit.boot.kafka.KafkaProblem;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

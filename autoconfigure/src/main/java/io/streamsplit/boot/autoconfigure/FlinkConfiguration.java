@@ -1,20 +1,21 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRemoteProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.flink.StreamExecutionEnvironmentCustomizer;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.remote.JobJars;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.EmbeddedCheckpoints;
 import io.streamsplit.boot.job.StaleCheckpointCheck;
 import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.net.URI;
 import java.nio.file.Path;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
@@ -124,15 +125,27 @@ class FlinkConfiguration {
             StreamSplitProperties properties,
             ObjectProvider<EmbeddedFlinkCluster> embedded,
             ObjectProvider<StreamExecutionEnvironment> environment) {
-        if (properties.getFlink().getMode() == FlinkProperties.Mode.APPLICATION) {
-            return new FlinkRestClient(() ->
-                    FlinkApplicationMode.restAddress(environment.getObject().getConfiguration()));
+        FlinkProperties flink = properties.getFlink();
+        return switch (flink.getMode()) {
+            case APPLICATION ->
+                new FlinkRestClient(() ->
+                        FlinkApplicationMode.restAddress(environment.getObject().getConfiguration()));
+            case REMOTE -> {
+                URI base = URI.create("http://" + flink.getRemote().getHost() + ":"
+                        + flink.getRemote().getPort());
+                yield new FlinkRestClient(() -> base);
+            }
+            case EMBEDDED ->
+                new FlinkRestClient(() -> embeddedRestAddress(embedded.getObject()))
+                        .withInProcessCheckpoints(jobId -> embedded.getObject().triggerCheckpoint(jobId));
+        };
+    }
+
+    private static URI embeddedRestAddress(EmbeddedFlinkCluster cluster) {
+        try {
+            return cluster.restAddress();
+        } catch (Exception e) {
+            throw new IllegalStateException("The embedded Flink cluster has no REST address: " + e.getMessage(), e);
         }
-        FlinkRestClient rest = FlinkRestClient.of(
-                properties.getFlink(), () -> embedded.getObject().restAddress());
-        if (properties.getFlink().getMode() == FlinkProperties.Mode.EMBEDDED) {
-            return rest.withInProcessCheckpoints(jobId -> embedded.getObject().triggerCheckpoint(jobId));
-        }
-        return rest;
     }
 }

@@ -2,13 +2,13 @@ package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.DefaultPipelineContext;
 import io.streamsplit.boot.job.JobFailureHistory;
 import io.streamsplit.boot.job.JobFailures;
@@ -16,6 +16,7 @@ import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.SubmittedJobClient;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
 import io.streamsplit.boot.job.cluster.ClusterStart;
+import io.streamsplit.boot.kafka.KafkaClients;
 import java.util.Properties;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -92,7 +93,7 @@ class JobConfiguration {
             KafkaBootstrapServers bootstrapServers,
             KafkaClientProperties clientProperties) {
         Properties consumer = new Properties();
-        consumer.putAll(clientProperties.common(KafkaClientProperties.Client.CONSUMER));
+        consumer.putAll(clientProperties.common(KafkaClients.Kind.CONSUMER));
         return new JobFailures(
                 properties.getKafka(),
                 bootstrapServers,

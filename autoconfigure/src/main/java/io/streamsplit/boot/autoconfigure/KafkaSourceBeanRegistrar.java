@@ -1,8 +1,8 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.util.Map;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;

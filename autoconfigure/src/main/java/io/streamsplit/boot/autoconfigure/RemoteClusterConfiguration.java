@@ -1,15 +1,15 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRemoteProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.remote.ClusterClasses;
 import io.streamsplit.boot.flink.remote.JobJars;
 import io.streamsplit.boot.flink.remote.ShipRules;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.StaleCheckpointCheck;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
 import io.streamsplit.boot.job.cluster.ClusterStart;

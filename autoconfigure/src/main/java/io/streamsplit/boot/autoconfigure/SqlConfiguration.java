@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.sql.SqlPipeline;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.util.List;

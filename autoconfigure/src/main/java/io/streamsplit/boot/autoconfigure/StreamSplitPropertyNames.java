@@ -1,10 +1,10 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.autoconfigure.diagnostics.NearestNames;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.NearestNames;
 import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
 import java.util.Collection;

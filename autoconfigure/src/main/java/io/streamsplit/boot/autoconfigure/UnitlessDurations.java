@@ -1,8 +1,8 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkCheckpointingProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.time.Duration;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;

@@ -1,17 +1,17 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClusterId;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
+import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.RetainedState;
 import io.streamsplit.boot.job.state.StorageStates;
+import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.boot.kafka.KafkaClusterId;
 import java.io.IOException;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -63,7 +63,7 @@ public final class EmbeddedCheckpoints {
             FlinkProperties flink,
             String jobName,
             KafkaBootstrapServers servers,
-            KafkaClientProperties clients,
+            KafkaClients clients,
             Duration timeout) {
         String configured = flink.getCheckpointing().getStorage();
         boolean embedded = flink.getMode() == FlinkProperties.Mode.EMBEDDED;

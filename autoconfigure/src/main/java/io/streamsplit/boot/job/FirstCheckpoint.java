@@ -1,6 +1,6 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import java.time.Duration;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;

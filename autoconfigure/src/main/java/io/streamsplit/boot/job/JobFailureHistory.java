@@ -1,6 +1,6 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

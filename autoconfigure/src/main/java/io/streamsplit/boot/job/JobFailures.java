@@ -1,12 +1,12 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.kafka.KafkaProblem;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaFailures;
+import io.streamsplit.boot.kafka.KafkaFailures;
+import io.streamsplit.boot.kafka.KafkaProblem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

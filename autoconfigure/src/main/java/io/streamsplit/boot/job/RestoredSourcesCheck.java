@@ -1,7 +1,7 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.connector.kafka.source.savepoint.KafkaSourceState;
 import io.streamsplit.connector.kafka.source.savepoint.SavepointSources;
 import java.io.IOException;

@@ -1,14 +1,14 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkCheckpointingProperties.StaleCheckpointAction;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
+import io.streamsplit.boot.job.state.RetainedCheckpoints;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import java.io.IOException;
 import java.time.Duration;
@@ -53,13 +53,13 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
     private final StreamSplitKafkaProperties kafka;
     private final StaleCheckpointAction action;
     private final KafkaBootstrapServers bootstrapServers;
-    private final KafkaClientProperties clientProperties;
+    private final KafkaClients clientProperties;
 
     public StaleCheckpointCheck(
             StreamSplitKafkaProperties kafka,
             StaleCheckpointAction action,
             KafkaBootstrapServers bootstrapServers,
-            KafkaClientProperties clientProperties) {
+            KafkaClients clientProperties) {
         this.kafka = kafka;
         this.action = action;
         this.bootstrapServers = bootstrapServers;
@@ -169,8 +169,8 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
                         .computeIfAbsent(serversOf(tp.topic()), s -> new ArrayList<>())
                         .add(tp));
         for (Map.Entry<String, List<TopicPartition>> cluster : byServers.entrySet()) {
-            Properties admin = KafkaClientProperties.checkingAdmin(
-                    clientProperties.forClient(KafkaClientProperties.Client.ADMIN, cluster.getKey(), Map.of()),
+            Properties admin = KafkaClients.checkingAdmin(
+                    clientProperties.forClient(KafkaClients.Kind.ADMIN, cluster.getKey(), Map.of()),
                     "streamsplit-checkpoint-check",
                     TIMEOUT);
             try (Admin client = Admin.create(admin)) {

@@ -4,7 +4,7 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
 import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
 import io.streamsplit.boot.job.cluster.ClusterRun;

@@ -1,9 +1,9 @@
 package io.streamsplit.boot.sql;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.SourceWatermarks;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.connector.kafka.table.RowFields;
 import io.streamsplit.connector.kafka.table.StreamSplitTableOptions;
 import io.streamsplit.pipeline.PipelineContext;

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.sql;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.autoconfigure.Words;
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.JobFailures;
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;

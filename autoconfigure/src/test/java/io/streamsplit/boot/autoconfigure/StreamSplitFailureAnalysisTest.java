@@ -2,7 +2,7 @@ package io.streamsplit.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.connector.kafka.sink.TopicSelector;

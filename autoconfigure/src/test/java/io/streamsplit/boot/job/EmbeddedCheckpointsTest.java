@@ -3,11 +3,11 @@ package io.streamsplit.boot.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

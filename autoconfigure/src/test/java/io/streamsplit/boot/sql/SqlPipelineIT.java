@@ -12,7 +12,7 @@ import io.streamsplit.boot.actuate.deadletter.DeadLettersEndpoint;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.remote.JobJars;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.pipeline.StreamSplitPipeline;

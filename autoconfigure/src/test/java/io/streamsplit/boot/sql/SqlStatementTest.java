@@ -2,7 +2,7 @@ package io.streamsplit.boot.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import org.junit.jupiter.api.Test;
 
 /** How a statement is told apart, and how the planner's position in an insert's query becomes the statement's. */

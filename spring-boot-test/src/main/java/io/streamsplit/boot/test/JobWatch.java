@@ -1,7 +1,7 @@
 package io.streamsplit.boot.test;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.JobFailures;
 import io.streamsplit.boot.job.StreamSplitJob;
 import java.time.Duration;

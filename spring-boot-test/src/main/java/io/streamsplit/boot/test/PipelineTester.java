@@ -4,13 +4,14 @@ import io.streamsplit.boot.actuate.JobSplits;
 import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.actuate.SourceState;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.JobFailures;
 import io.streamsplit.boot.job.StreamSplitJob;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.nio.charset.StandardCharsets;
@@ -290,7 +291,7 @@ public final class PipelineTester implements SmartInitializingSingleton, Disposa
                     : beans.getBean(KafkaBootstrapServers.class)
                             .resolve("streamsplit.kafka.bootstrap-servers", List.of());
             io = new TopicIo(beans.getBean(KafkaClientProperties.class)
-                    .forClient(KafkaClientProperties.Client.CONSUMER, servers, Map.of()));
+                    .forClient(KafkaClients.Kind.CONSUMER, servers, Map.of()));
         }
         return io;
     }

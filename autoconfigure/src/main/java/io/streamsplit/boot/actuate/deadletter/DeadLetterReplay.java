@@ -1,6 +1,6 @@
 package io.streamsplit.boot.actuate.deadletter;
 
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.nio.charset.StandardCharsets;
@@ -339,7 +339,7 @@ final class DeadLetterReplay {
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties props = KafkaClientProperties.only(source.consumerProperties(), ConsumerConfig.configNames());
+        Properties props = KafkaClients.only(source.consumerProperties(), ConsumerConfig.configNames());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, replayGroup());
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, replayGroup());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -350,7 +350,7 @@ final class DeadLetterReplay {
     }
 
     private KafkaProducer<byte[], byte[]> producer() {
-        Properties props = KafkaClientProperties.only(source.consumerProperties(), ProducerConfig.configNames());
+        Properties props = KafkaClients.only(source.consumerProperties(), ProducerConfig.configNames());
         props.put(ProducerConfig.CLIENT_ID_CONFIG, replayGroup());
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, replayGroup());
         props.put(ProducerConfig.ACKS_CONFIG, "all");

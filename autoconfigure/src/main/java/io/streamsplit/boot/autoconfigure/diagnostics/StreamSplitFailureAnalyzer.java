@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.diagnostics;
 
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -41,7 +42,7 @@ class StreamSplitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidStreamSp
 
     /** The value as the user wrote it ("-5s", not the bound "PT-5S") when the environment has it; secrets masked. */
     private String displayValue(InvalidStreamSplitConfigurationException cause) {
-        if (InvalidStreamSplitConfigurationException.isSecret(cause.getProperty())) {
+        if (cause.isValueSecret()) {
             return InvalidStreamSplitConfigurationException.MASK;
         }
         String written = environment.getProperty(cause.getProperty());

@@ -2,7 +2,7 @@ package io.streamsplit.boot.autoconfigure.flink;
 
 import static io.streamsplit.boot.flink.remote.FlinkVersionCheck.majorMinor;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
-import static io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks.notNegative;
-import static io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks.positive;
+import static io.streamsplit.boot.config.PropertyChecks.notNegative;
+import static io.streamsplit.boot.config.PropertyChecks.positive;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;

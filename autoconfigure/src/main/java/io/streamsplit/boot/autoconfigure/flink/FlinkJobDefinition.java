@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.remote.ClusterClasses;
 import java.io.IOException;
 import java.io.Serializable;

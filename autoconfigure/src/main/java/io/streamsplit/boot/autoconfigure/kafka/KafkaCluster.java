@@ -1,7 +1,8 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.NearestNames;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.CreateTopics;
+import io.streamsplit.boot.config.NearestNames;
+import io.streamsplit.boot.kafka.KafkaProblem;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;

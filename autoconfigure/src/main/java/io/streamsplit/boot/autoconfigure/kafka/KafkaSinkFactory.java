@@ -1,11 +1,12 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
 import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
@@ -381,7 +382,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
 
     private Properties producerProperties(Map<String, String> own) {
         Properties producer = new Properties();
-        producer.putAll(clientProperties.common(KafkaClientProperties.Client.PRODUCER));
+        producer.putAll(clientProperties.common(KafkaClients.Kind.PRODUCER));
         producer.putAll(own);
         return producer;
     }
@@ -425,7 +426,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
             return;
         }
         Properties client = clientProperties.forClient(
-                KafkaClientProperties.Client.PRODUCER, bootstrapServers.resolve(p + "bootstrap-servers", servers), own);
+                KafkaClients.Kind.PRODUCER, bootstrapServers.resolve(p + "bootstrap-servers", servers), own);
         if (KafkaAccessCheck.secured(client)) {
             KafkaAccessCheck.checkWriter(
                     what,

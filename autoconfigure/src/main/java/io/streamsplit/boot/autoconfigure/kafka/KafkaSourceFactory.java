@@ -1,12 +1,13 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.SpringKafkaSettings;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.PropertyChecks;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.connector.kafka.format.Keyed;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
@@ -153,7 +154,7 @@ public final class KafkaSourceFactory {
             builder.setName(name);
             subscribe(builder, source, p);
             builder.setBootstrapServers(servers);
-            builder.setProperties(clientProperties.common(KafkaClientProperties.Client.CONSUMER));
+            builder.setProperties(clientProperties.common(KafkaClients.Kind.CONSUMER));
             builder.setProperties(source.getProperties());
             source.applyTo(builder);
             SpringKafkaSettings spring = clientProperties.spring();
@@ -363,8 +364,7 @@ public final class KafkaSourceFactory {
 
     /** With SASL/TLS, the source's credentials and rights, checked at startup (see {@link KafkaAccessCheck}). */
     private void verifyAccess(String name, String p, String servers, KafkaSourceProperties source) {
-        Properties client =
-                clientProperties.forClient(KafkaClientProperties.Client.CONSUMER, servers, source.getProperties());
+        Properties client = clientProperties.forClient(KafkaClients.Kind.CONSUMER, servers, source.getProperties());
         if (kafka.isVerifyAccess() && KafkaAccessCheck.secured(client)) {
             KafkaAccessCheck.checkSource(
                     name,

@@ -1,13 +1,15 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.StartupCheckMode;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.boot.autoconfigure.kafka.format.RegistrySettings;
 import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.PropertyChecks;
+import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.boot.kafka.KafkaProblem;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -168,8 +170,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         kafka.getSinks().forEach((name, sink) -> {
             String p = "streamsplit.kafka.sinks." + name + ".";
             String servers = bootstrapServers.resolve(p + "bootstrap-servers", sink.getBootstrapServers());
-            Properties producer =
-                    clientProperties.forClient(KafkaClientProperties.Client.PRODUCER, servers, sink.getProperties());
+            Properties producer = clientProperties.forClient(KafkaClients.Kind.PRODUCER, servers, sink.getProperties());
             KafkaCluster cluster = cluster(
                     clusters,
                     servers,
@@ -203,7 +204,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
 
     private static KafkaCluster cluster(
             Map<String, KafkaCluster> clusters, String servers, String serversProperty, Properties client) {
-        Properties admin = KafkaClientProperties.only(client, AdminClientConfig.configNames());
+        Properties admin = KafkaClients.only(client, AdminClientConfig.configNames());
         admin.remove(AdminClientConfig.CLIENT_ID_CONFIG);
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         String key = new TreeMap<>(admin).toString();

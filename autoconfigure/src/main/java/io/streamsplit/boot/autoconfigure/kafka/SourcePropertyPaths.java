@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
 import java.util.Locale;

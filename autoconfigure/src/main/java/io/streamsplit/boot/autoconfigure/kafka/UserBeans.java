@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.SerializabilityCheck;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.remote.ClusterClasses;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.flink.remote;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

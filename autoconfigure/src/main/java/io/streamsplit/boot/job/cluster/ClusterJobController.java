@@ -1,13 +1,13 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.cluster.ClusterView.ActiveRun;
 import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
+import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.RetainedState;
 import io.streamsplit.boot.job.state.StorageStates;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedState;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.StorageStates;
 import org.apache.flink.configuration.CheckpointingOptions;

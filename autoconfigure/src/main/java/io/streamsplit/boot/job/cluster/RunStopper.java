@@ -1,7 +1,7 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedState;
 import java.time.Duration;

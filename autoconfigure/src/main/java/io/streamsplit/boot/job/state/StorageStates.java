@@ -1,6 +1,5 @@
 package io.streamsplit.boot.job.state;
 
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpoints;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Optional;

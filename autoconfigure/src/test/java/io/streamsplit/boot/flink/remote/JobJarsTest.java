@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.remote.JobJars.Jar;
 import io.streamsplit.boot.flink.remote.ShipRules.Verdict;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkRestClient;
-import io.streamsplit.boot.autoconfigure.flink.RetainedCheckpointPolicy;
+import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -1,6 +1,8 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.boot.kafka.KafkaFailures;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
@@ -111,7 +113,7 @@ public final class KafkaAccessCheck {
     }
 
     private static void withAdmin(String what, Properties client, String credentialsProperty, AdminCheck check) {
-        Properties props = KafkaClientProperties.checkingAdmin(client, "streamsplit-access-check", TIMEOUT);
+        Properties props = KafkaClients.checkingAdmin(client, "streamsplit-access-check", TIMEOUT);
         try (Admin admin = Admin.create(props)) {
             admin.describeCluster().nodes().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             check.run(admin);

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
-import java.time.Duration;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaClients;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -37,27 +37,11 @@ import org.springframework.util.ClassUtils;
  * it, for error messages. A {@code spring.kafka.*} setting that configures none of these clients is said
  * at start-up, once: a WARN, or an INFO when Spring Kafka is there to use it for clients of its own.
  */
-public final class KafkaClientProperties {
+public final class KafkaClientProperties implements KafkaClients {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaClientProperties.class);
 
-    /** The kinds of Kafka client StreamSplit creates. */
-    public enum Client {
-        /** A source's consumer. */
-        CONSUMER(ConsumerConfig.configNames()),
-        /** A sink's or a dead-letter topic's producer. */
-        PRODUCER(ProducerConfig.configNames()),
-        /** An admin client: a source's enumerator, the startup checks. */
-        ADMIN(AdminClientConfig.configNames());
-
-        private final Set<String> names;
-
-        Client(Set<String> names) {
-            this.names = names;
-        }
-    }
-
-    private final Map<Client, Map<String, String>> values = new EnumMap<>(Client.class);
+    private final Map<Kind, Map<String, String>> values = new EnumMap<>(Kind.class);
     private final Map<String, String> origins = new LinkedHashMap<>();
     private final SpringKafkaSettings spring;
 
@@ -75,7 +59,7 @@ public final class KafkaClientProperties {
             }
             unknownToAll.add("spring.kafka.properties." + key);
         });
-        for (Client client : Client.values()) {
+        for (Kind client : Kind.values()) {
             Map<String, String> settings = new LinkedHashMap<>();
             values.put(client, settings);
             Map<String, String> fromSpring = new LinkedHashMap<>(spring.common());
@@ -86,7 +70,7 @@ public final class KafkaClientProperties {
                         case ADMIN -> spring.admin();
                     });
             fromSpring.forEach((key, value) -> {
-                if (client.names.contains(key)) {
+                if (client.names().contains(key)) {
                     put(client, key, value, spring.origin(key));
                 }
             });
@@ -121,43 +105,18 @@ public final class KafkaClientProperties {
     }
 
     /** The shared settings of a {@code client}, in the order they were applied. */
-    public Map<String, String> common(Client client) {
+    public Map<String, String> common(Kind client) {
         return values.get(client);
     }
 
     /** A {@code client}'s full settings: {@code servers}, these shared settings, then its {@code own} properties. */
-    public Properties forClient(Client client, String servers, Map<String, String> own) {
+    @Override
+    public Properties forClient(Kind client, String servers, Map<String, String> own) {
         Properties settings = new Properties();
         settings.putAll(values.get(client));
         settings.putAll(own);
         settings.put("bootstrap.servers", servers);
         return settings;
-    }
-
-    /**
-     * The entries of {@code client} that a client with these configuration {@code names} knows, e.g. a
-     * producer's settings out of a consumer's: {@code only(consumer, ProducerConfig.configNames())}.
-     */
-    public static Properties only(Properties client, Set<String> names) {
-        Properties known = new Properties();
-        client.forEach((key, value) -> {
-            if (names.contains(String.valueOf(key))) {
-                known.put(key, value);
-            }
-        });
-        return known;
-    }
-
-    /**
-     * The settings of a short-lived admin client that checks something at startup: {@code client}'s
-     * admin settings, its own {@code clientId}, and {@code timeout} for each call and request.
-     */
-    public static Properties checkingAdmin(Properties client, String clientId, Duration timeout) {
-        Properties admin = only(client, AdminClientConfig.configNames());
-        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
-        admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        return admin;
     }
 
     /** The Spring property that set {@code key}, e.g. {@code streamsplit.kafka.properties.sasl.jaas.config}. */
@@ -183,7 +142,7 @@ public final class KafkaClientProperties {
         }
     }
 
-    private void applyBundle(Client client, String origin, SslBundle bundle) {
+    private void applyBundle(Kind client, String origin, SslBundle bundle) {
         Map<String, String> pem;
         try {
             pem = SslBundlePem.clientProperties(origin, bundle);
@@ -203,7 +162,7 @@ public final class KafkaClientProperties {
         }
     }
 
-    private void put(Client client, String key, String value, String origin) {
+    private void put(Kind client, String key, String value, String origin) {
         values.get(client).put(key, value);
         origins.put(key, origin);
     }

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;

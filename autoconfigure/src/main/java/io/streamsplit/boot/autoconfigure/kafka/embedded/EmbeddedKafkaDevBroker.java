@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka.embedded;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.PropertyChecks;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import io.streamsplit.boot.config.PropertyChecks;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.net.URISyntaxException;
 import java.net.URL;

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.kafka.format;
 
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.connector.kafka.format.JsonRowFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;

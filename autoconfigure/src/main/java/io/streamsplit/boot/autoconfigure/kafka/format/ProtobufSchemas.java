@@ -1,7 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka.format;
 
 import com.google.protobuf.Message;
-import io.streamsplit.boot.autoconfigure.diagnostics.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.connector.kafka.format.ProtobufFormat;
 import io.streamsplit.connector.kafka.format.ProtobufTypeInfo;
 import org.apache.flink.api.common.serialization.DeserializationSchema;

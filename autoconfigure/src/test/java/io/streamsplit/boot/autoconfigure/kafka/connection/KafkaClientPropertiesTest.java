@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
+import io.streamsplit.boot.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -34,12 +35,12 @@ class KafkaClientPropertiesTest {
                         "streamsplit.kafka.properties.sasl.mechanism=SCRAM-SHA-512")
                 .run(context -> {
                     KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
-                    assertThat(client.common(KafkaClientProperties.Client.CONSUMER))
+                    assertThat(client.common(KafkaClients.Kind.CONSUMER))
                             .containsEntry("security.protocol", "SASL_PLAINTEXT")
                             .containsEntry("sasl.jaas.config", "spring-jaas")
                             .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
                             .containsEntry("max.poll.records", "7");
-                    assertThat(client.common(KafkaClientProperties.Client.PRODUCER))
+                    assertThat(client.common(KafkaClients.Kind.PRODUCER))
                             .as("a producer is given only what a producer knows")
                             .containsEntry("sasl.jaas.config", "spring-jaas")
                             .doesNotContainKey("max.poll.records");
@@ -69,22 +70,21 @@ class KafkaClientPropertiesTest {
                         "streamsplit.kafka.properties.linger.ms=5")
                 .run(context -> {
                     KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
-                    assertThat(client.common(KafkaClientProperties.Client.CONSUMER))
+                    assertThat(client.common(KafkaClients.Kind.CONSUMER))
                             .containsEntry("max.poll.records", "42")
                             .containsEntry("fetch.min.bytes", "1024")
                             .containsEntry("fetch.max.wait.ms", "250")
                             .containsEntry("isolation.level", "read_uncommitted")
                             .containsEntry("receive.buffer.bytes", "65536")
                             .doesNotContainKey("acks");
-                    assertThat(client.common(KafkaClientProperties.Client.PRODUCER))
+                    assertThat(client.common(KafkaClients.Kind.PRODUCER))
                             .containsEntry("acks", "all")
                             .containsEntry("compression.type", "lz4")
                             .containsEntry("batch.size", "32768")
                             .as("streamsplit.kafka.properties win")
                             .containsEntry("linger.ms", "5")
                             .doesNotContainKey("max.poll.records");
-                    assertThat(client.common(KafkaClientProperties.Client.ADMIN))
-                            .containsEntry("request.timeout.ms", "9000");
+                    assertThat(client.common(KafkaClients.Kind.ADMIN)).containsEntry("request.timeout.ms", "9000");
                     assertThat(client.origin("max.poll.records")).isEqualTo("spring.kafka.consumer.max-poll-records");
                 });
     }
@@ -98,7 +98,7 @@ class KafkaClientPropertiesTest {
                         "spring.kafka.jaas.options.username=app",
                         "spring.kafka.jaas.options.password=s3cret")
                 .run(context -> assertThat(context.getBean(KafkaClientProperties.class)
-                                .common(KafkaClientProperties.Client.CONSUMER)
+                                .common(KafkaClients.Kind.CONSUMER)
                                 .get("sasl.jaas.config"))
                         .isEqualTo("org.apache.kafka.common.security.plain.PlainLoginModule required"
                                 + " username=\"app\" password=\"s3cret\";"));
@@ -145,7 +145,7 @@ class KafkaClientPropertiesTest {
                         "streamsplit.kafka.ssl-bundle=client")
                 .run(context -> {
                     java.util.Map<String, String> common =
-                            context.getBean(KafkaClientProperties.class).common(KafkaClientProperties.Client.CONSUMER);
+                            context.getBean(KafkaClientProperties.class).common(KafkaClients.Kind.CONSUMER);
                     assertThat(common)
                             .containsEntry("security.protocol", "SSL")
                             .containsEntry("ssl.keystore.type", "PEM")
@@ -200,8 +200,7 @@ class KafkaClientPropertiesTest {
         consumer.put("max.poll.records", "2000");
         consumer.put("client.id", "the-source");
 
-        Properties admin =
-                KafkaClientProperties.checkingAdmin(consumer, "streamsplit-access-check", Duration.ofSeconds(7));
+        Properties admin = KafkaClients.checkingAdmin(consumer, "streamsplit-access-check", Duration.ofSeconds(7));
 
         assertThat(admin)
                 .containsEntry("bootstrap.servers", "b:1")
@@ -212,7 +211,7 @@ class KafkaClientPropertiesTest {
                 .containsEntry("request.timeout.ms", 7000)
                 // an admin client would warn about a setting it does not know
                 .doesNotContainKey("max.poll.records");
-        assertThat(KafkaClientProperties.only(consumer, ProducerConfig.configNames()))
+        assertThat(KafkaClients.only(consumer, ProducerConfig.configNames()))
                 .containsOnlyKeys("bootstrap.servers", "security.protocol", "sasl.jaas.config", "client.id");
     }
 }

@@ -7,6 +7,7 @@ import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.Words;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.embedded.kafka.BrokerSecurity;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.time.Duration;
@@ -73,7 +74,7 @@ class MutualTlsKafkaIT {
                 AclOperation.WRITE,
                 new ResourcePattern(ResourceType.TOPIC, "mtls-out", PatternType.LITERAL));
         try (ConfigurableApplicationContext app = Words.start(broker.bootstrapServers(), "mtls", bundle())) {
-            assertThat(app.getBean(KafkaClientProperties.class).common(KafkaClientProperties.Client.CONSUMER))
+            assertThat(app.getBean(KafkaClientProperties.class).common(KafkaClients.Kind.CONSUMER))
                     .containsEntry("security.protocol", "SSL")
                     .containsKeys("ssl.keystore.key", "ssl.keystore.certificate.chain", "ssl.truststore.certificates");
             KafkaTopics.write(broker.internalBootstrapServers(), "mtls-in", List.of("m", "t"));

@@ -9,6 +9,7 @@ import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.Words;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.embedded.kafka.BrokerSecurity;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaBroker;
 import java.time.Duration;
@@ -100,7 +101,7 @@ class SecureKafkaIT {
         try (ConfigurableApplicationContext app =
                 Words.start(broker.bootstrapServers(), "bundle", properties.toArray(String[]::new))) {
             // the bundle travels as PEM, and the protocol follows from it and the SASL settings
-            assertThat(app.getBean(KafkaClientProperties.class).common(KafkaClientProperties.Client.CONSUMER))
+            assertThat(app.getBean(KafkaClientProperties.class).common(KafkaClients.Kind.CONSUMER))
                     .containsEntry("security.protocol", "SASL_SSL")
                     .containsEntry("ssl.truststore.type", "PEM")
                     .doesNotContainKey("ssl.truststore.location");

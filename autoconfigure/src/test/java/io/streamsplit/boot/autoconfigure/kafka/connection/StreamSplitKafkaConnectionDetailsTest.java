@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
+import io.streamsplit.boot.kafka.KafkaClients;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,11 +58,10 @@ class StreamSplitKafkaConnectionDetailsTest {
                                     .getBootstrapServers())
                             .containsExactly("secure-container:9093");
                     KafkaClientProperties client = context.getBean(KafkaClientProperties.class);
-                    assertThat(client.common(KafkaClientProperties.Client.CONSUMER))
+                    assertThat(client.common(KafkaClients.Kind.CONSUMER))
                             .containsEntry("security.protocol", "SASL_SSL")
                             .containsEntry("ssl.truststore.type", "PEM");
-                    assertThat(client.common(KafkaClientProperties.Client.CONSUMER)
-                                    .get("ssl.truststore.certificates"))
+                    assertThat(client.common(KafkaClients.Kind.CONSUMER).get("ssl.truststore.certificates"))
                             .startsWith("-----BEGIN CERTIFICATE-----");
                     assertThat(client.origin("security.protocol")).isEqualTo("Spring Boot's KafkaConnectionDetails");
                 });
@@ -88,8 +88,7 @@ class StreamSplitKafkaConnectionDetailsTest {
                     assertThat(context.getBean(StreamSplitKafkaConnectionDetails.class)
                                     .getBootstrapServers())
                             .containsExactly("boot-a:9092", "boot-b:9092");
-                    assertThat(context.getBean(KafkaClientProperties.class)
-                                    .common(KafkaClientProperties.Client.CONSUMER))
+                    assertThat(context.getBean(KafkaClientProperties.class).common(KafkaClients.Kind.CONSUMER))
                             .containsEntry("security.protocol", "SASL_PLAINTEXT");
                 });
     }

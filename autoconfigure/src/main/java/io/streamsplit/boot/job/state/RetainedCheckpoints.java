@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.flink;
+package io.streamsplit.boot.job.state;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

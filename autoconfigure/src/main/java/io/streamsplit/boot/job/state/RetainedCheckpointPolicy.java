@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.flink;
+package io.streamsplit.boot.job.state;
 
 /**
  * Decides whether an embedded job resumes from the newest checkpoint it retained, before it does,

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.kafka;
+package io.streamsplit.boot.kafka;
 
 /**
  * Something the Kafka startup check found that keeps a source or sink from working: which property,

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.flink;
+package io.streamsplit.boot.flink.rest;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -82,22 +81,6 @@ public final class FlinkRestClient {
             }
             Thread.sleep(100);
         }
-    }
-
-    /** The REST API of the cluster {@code flink} names: the remote one, else the embedded one at {@code embedded}. */
-    public static FlinkRestClient of(FlinkProperties flink, Callable<URI> embedded) {
-        if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
-            URI base = URI.create("http://" + flink.getRemote().getHost() + ":"
-                    + flink.getRemote().getPort());
-            return new FlinkRestClient(() -> base);
-        }
-        return new FlinkRestClient(() -> {
-            try {
-                return embedded.call();
-            } catch (Exception e) {
-                throw new IllegalStateException("The embedded Flink cluster has no REST address: " + e.getMessage(), e);
-            }
-        });
     }
 
     public JsonNode get(String path) throws IOException, InterruptedException {

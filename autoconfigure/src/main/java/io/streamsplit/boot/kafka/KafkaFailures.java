@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.kafka.connection;
+package io.streamsplit.boot.kafka;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.kafka.connection;
+package io.streamsplit.boot.kafka;
 
 import java.time.Duration;
 import java.util.Map;
@@ -21,11 +21,9 @@ public final class KafkaClusterId {
     private KafkaClusterId() {}
 
     /** The cluster id at {@code servers}, or empty when no broker answered within {@code timeout}. */
-    public static Optional<String> lookUp(String servers, KafkaClientProperties clients, Duration timeout) {
-        Properties admin = KafkaClientProperties.checkingAdmin(
-                clients.forClient(KafkaClientProperties.Client.ADMIN, servers, Map.of()),
-                "streamsplit-cluster-id",
-                timeout);
+    public static Optional<String> lookUp(String servers, KafkaClients clients, Duration timeout) {
+        Properties admin = KafkaClients.checkingAdmin(
+                clients.forClient(KafkaClients.Kind.ADMIN, servers, Map.of()), "streamsplit-cluster-id", timeout);
         try (Admin client = Admin.create(admin)) {
             return Optional.ofNullable(
                     client.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS));

@@ -1,12 +1,12 @@
-package io.streamsplit.boot.autoconfigure.diagnostics;
+package io.streamsplit.boot.config;
 
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code streamsplit.*} setting (or a bean it names) that cannot work. Carries the property
- * path, the bad value, what is wrong and how to fix it; {@link StreamSplitFailureAnalyzer} turns it
- * into Spring Boot's startup failure report.
+ * path, the bad value, what is wrong and how to fix it; the auto-configuration's failure analyzer
+ * turns it into Spring Boot's startup failure report.
  */
 public class InvalidStreamSplitConfigurationException extends RuntimeException {
 
@@ -16,7 +16,8 @@ public class InvalidStreamSplitConfigurationException extends RuntimeException {
     private static final Pattern SECRET =
             Pattern.compile("password|secret|key|token|credential|jaas", Pattern.CASE_INSENSITIVE);
 
-    static final String MASK = "****** (masked)";
+    /** What messages show instead of a secret value. */
+    public static final String MASK = "****** (masked)";
 
     private final String property;
     private final transient @Nullable Object value;
@@ -48,6 +49,11 @@ public class InvalidStreamSplitConfigurationException extends RuntimeException {
     }
 
     private static final java.util.Set<String> NOT_SECRET = java.util.Set.of("key", "key-serializer");
+
+    /** Whether the value of this property is a secret (a password, a key) that messages mask. */
+    public boolean isValueSecret() {
+        return isSecret(property);
+    }
 
     /** The full property path, e.g. {@code streamsplit.kafka.sources.orders.topics}. */
     public String getProperty() {

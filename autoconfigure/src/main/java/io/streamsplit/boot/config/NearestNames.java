@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.diagnostics;
+package io.streamsplit.boot.config;
 
 import java.util.Collection;
 import java.util.Comparator;

@@ -59,11 +59,8 @@ class ArchitectureTest {
                     "flink.FlinkProperties",
                     "flink.FlinkRemoteProperties",
                     "flink.FlinkShutdownProperties",
-                    "kafka.KafkaSinkFactory",
                     "kafka.KafkaSinkProperties",
-                    "kafka.KafkaSourceFactory",
                     "kafka.KafkaSourceProperties",
-                    "kafka.SourceWatermarks",
                     "kafka.StreamSplitKafkaProperties",
                     "kafka.connection.KafkaBootstrapServers",
                     "kafka.format.ValueFormat")

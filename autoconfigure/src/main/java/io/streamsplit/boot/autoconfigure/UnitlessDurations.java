@@ -1,8 +1,8 @@
 package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkCheckpointingProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaSources;
 import java.time.Duration;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -36,7 +36,7 @@ final class UnitlessDurations {
         durations.atLeast(flink + "interval", checkpointing.getInterval(), Duration.ofMillis(100), "10s");
         durations.atLeast(flink + "timeout", checkpointing.getTimeout(), Duration.ofSeconds(1), "10m");
         properties.getKafka().getSources().forEach((name, source) -> {
-            String p = KafkaSourceFactory.prefix(name);
+            String p = KafkaSources.prefix(name);
             durations.atLeast(p + "discovery-interval", source.getDiscoveryInterval(), Duration.ofMillis(100), "30s");
             durations.atLeast(
                     p + "watermarks.idle-timeout",

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.kafka.KafkaSinks;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.source.KafkaSourceStream;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.pipeline.PipelineContext;
@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -23,16 +24,13 @@ public final class DefaultPipelineContext implements PipelineContext {
 
     private final StreamExecutionEnvironment environment;
     private final BeanFactory beanFactory;
-    private final KafkaSourceFactory sources;
-    private final KafkaSinkFactory sinks;
+    private final KafkaSources sources;
+    private final KafkaSinks sinks;
     private final Map<String, DataStream<?>> added = new HashMap<>();
     private final List<RestoredSourcesCheck.Source> addedSources = new ArrayList<>();
 
     public DefaultPipelineContext(
-            StreamExecutionEnvironment environment,
-            BeanFactory beanFactory,
-            KafkaSourceFactory sources,
-            KafkaSinkFactory sinks) {
+            StreamExecutionEnvironment environment, BeanFactory beanFactory, KafkaSources sources, KafkaSinks sinks) {
         this.environment = environment;
         this.beanFactory = beanFactory;
         this.sources = sources;
@@ -52,7 +50,7 @@ public final class DefaultPipelineContext implements PipelineContext {
             if (!sources.isConfigured(name)
                     && !(beanFactory.containsBean(name)
                             && beanFactory.isTypeMatch(name, StreamSplitKafkaSource.class))) {
-                sources.properties(name); // fails, naming the configured sources
+                throw sources.notConfigured(name);
             }
             StreamSplitKafkaSource<T> source = beanFactory.getBean(name, StreamSplitKafkaSource.class);
             String uid = sources.uid(name);
@@ -63,7 +61,7 @@ public final class DefaultPipelineContext implements PipelineContext {
                 // under Flink's 80-character metric name limit
                 added.deadLetters()
                         .sinkTo(sinks.deadLetters(name))
-                        .name(sources.properties(name).getDeadLetterTopic())
+                        .name(Objects.requireNonNull(sources.deadLetterTopic(name)))
                         .uid("streamsplit-dead-letters-" + name);
             }
             stream = added.records();

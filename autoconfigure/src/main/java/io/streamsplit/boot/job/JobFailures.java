@@ -1,12 +1,12 @@
 package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.kafka.KafkaFailures;
 import io.streamsplit.boot.kafka.KafkaProblem;
+import io.streamsplit.boot.kafka.KafkaSources;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +100,7 @@ public final class JobFailures {
         String source = source(failure, taskName);
         if (source != null && kafka.getSources().containsKey(source)) {
             KafkaSourceProperties properties = kafka.getSources().get(source);
-            String p = KafkaSourceFactory.prefix(source);
+            String p = KafkaSources.prefix(source);
             String servers = bootstrapServers.resolve(p + "bootstrap-servers", properties.getBootstrapServers());
             String serversProperty = bootstrapServers.origin(p + "bootstrap-servers", properties.getBootstrapServers());
             if (failure.contains("No resolvable bootstrap urls")) {
@@ -133,9 +133,7 @@ public final class JobFailures {
         return access == null
                 ? null
                 : new KafkaProblem(
-                        source == null
-                                ? "streamsplit.kafka.properties"
-                                : KafkaSourceFactory.prefix(source) + "properties",
+                        source == null ? "streamsplit.kafka.properties" : KafkaSources.prefix(source) + "properties",
                         "(not shown)",
                         access,
                         "Grant it on the Kafka" + " cluster, or fix the client's credentials.");
@@ -191,7 +189,7 @@ public final class JobFailures {
                 kafka.getSources().entrySet()) {
             if (topic.equals(source.getValue().getDeadLetterTopic())) {
                 return new KafkaProblem(
-                        KafkaSourceFactory.prefix(source.getKey()) + "dead-letter-topic",
+                        KafkaSources.prefix(source.getKey()) + "dead-letter-topic",
                         topic,
                         "the dead letters of source '" + source.getKey() + "' go to topic '" + topic + "', which"
                                 + " does not exist",
@@ -252,7 +250,7 @@ public final class JobFailures {
         boolean read = source != null && kafka.getSources().containsKey(source);
         String operation = read ? "Read" : "Write";
         return new KafkaProblem(
-                read ? KafkaSourceFactory.prefix(source) + "topics" : "streamsplit.kafka.sinks",
+                read ? KafkaSources.prefix(source) + "topics" : "streamsplit.kafka.sinks",
                 topics,
                 "Kafka denies " + principal + " access to topic(s) " + topics + " while the job runs ("
                         + (read ? "source '" + source + "' needs READ and DESCRIBE" : "a sink needs WRITE")

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.source.savepoint.KafkaSourceState;
 import io.streamsplit.connector.kafka.source.savepoint.SavepointSources;
 import java.io.IOException;
@@ -96,7 +96,7 @@ final class RestoredSourcesCheck {
                 Source suspect = withoutState.size() == 1 ? withoutState.get(0) : null;
                 throw new InvalidStreamSplitConfigurationException(
                         suspect != null
-                                ? KafkaSourceFactory.prefix(suspect.name()) + "uid"
+                                ? KafkaSources.prefix(suspect.name()) + "uid"
                                 : "streamsplit.kafka.sources.<name>.uid",
                         suspect != null ? suspect.uid() : null,
                         savepoint + " holds the state of a Kafka source that no source of this job has the uid of: "
@@ -126,7 +126,7 @@ final class RestoredSourcesCheck {
             SavepointSources.read(savepoint, source.uid());
         } catch (IOException e) {
             throw new InvalidStreamSplitConfigurationException(
-                    KafkaSourceFactory.prefix(source.name()) + "uid",
+                    KafkaSources.prefix(source.name()) + "uid",
                     source.uid(),
                     e.getMessage(),
                     "Restore a savepoint of a job whose source under this uid was StreamSplit's or Flink's KafkaSource"
@@ -148,6 +148,6 @@ final class RestoredSourcesCheck {
                 unread,
                 savepoint,
                 source.subscription(),
-                KafkaSourceFactory.prefix(source.name()) + (source.pattern() != null ? "pattern" : "topics"));
+                KafkaSources.prefix(source.name()) + (source.pattern() != null ? "pattern" : "topics"));
     }
 }

@@ -1,7 +1,6 @@
 package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkCheckpointingProperties.StaleCheckpointAction;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
@@ -9,6 +8,7 @@ import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
 import java.io.IOException;
 import java.time.Duration;
@@ -229,7 +229,7 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
         String source = readerOf(topic);
         if (source != null) {
             return bootstrapServers.resolve(
-                    KafkaSourceFactory.prefix(source) + "bootstrap-servers",
+                    KafkaSources.prefix(source) + "bootstrap-servers",
                     kafka.getSources().get(source).getBootstrapServers());
         }
         return bootstrapServers.resolve("streamsplit.kafka.bootstrap-servers", List.of());

@@ -1,9 +1,8 @@
 package io.streamsplit.boot.sql;
 
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
-import io.streamsplit.boot.autoconfigure.kafka.SourceWatermarks;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.table.RowFields;
 import io.streamsplit.connector.kafka.table.StreamSplitTableOptions;
 import io.streamsplit.pipeline.PipelineContext;
@@ -58,7 +57,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
     private static final TypeInformation<byte[]> BYTES = PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
 
     private final List<SqlStatement> statements;
-    private final KafkaSourceFactory sources;
+    private final KafkaSources sources;
     private final Supplier<List<String>> sourceNames;
     private final Map<String, KafkaSinkProperties> sinks;
     private final @Nullable String controlTopic;
@@ -71,7 +70,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
      */
     public SqlPipeline(
             Map<String, String> statements,
-            KafkaSourceFactory sources,
+            KafkaSources sources,
             Supplier<List<String>> sourceNames,
             Map<String, KafkaSinkProperties> sinks,
             @Nullable String controlTopic) {
@@ -168,7 +167,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
         TypeInformation<Object> type = stream.getType();
         if (type instanceof GenericTypeInfo<?>) {
             throw new InvalidStreamSplitConfigurationException(
-                    KafkaSourceFactory.prefix(name) + "type",
+                    KafkaSources.prefix(name) + "type",
                     type.getTypeClass().getName(),
                     "a SQL statement reads source '" + name + "', whose elements Flink sees as a generic type:"
                             + " SQL cannot see their fields",
@@ -180,13 +179,11 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                 || !Arrays.asList(((CompositeType<?>) type).getFieldNames()).contains(ROWTIME);
         Schema.Builder schema = Schema.newBuilder();
         // declared columns keep their SQL types exactly (DECIMAL(10, 2), not the BigDecimal field's default)
-        Map<String, String> columns =
-                sources.isConfigured(name) ? sources.properties(name).getColumns() : Map.of();
+        Map<String, String> columns = sources.columns(name);
         columns.forEach(schema::column);
         if (rowtime) {
             schema.columnByMetadata(ROWTIME, "TIMESTAMP_LTZ(3)");
-            if (sources.isConfigured(name)
-                    && sources.properties(name).getWatermarks().getStrategy() != SourceWatermarks.Strategy.NONE) {
+            if (sources.hasEventTime(name)) {
                 schema.watermark(ROWTIME, "SOURCE_WATERMARK()");
             }
         }

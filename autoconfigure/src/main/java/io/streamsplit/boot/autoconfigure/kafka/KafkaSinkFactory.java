@@ -7,6 +7,8 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.boot.kafka.KafkaSinks;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
 import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
@@ -38,7 +40,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * written with the strongest guarantee among the configured sinks (the pipeline's output
  * guarantee), so under exactly-once a bad record reaches its topic exactly once too.
  */
-public final class KafkaSinkFactory implements SmartInitializingSingleton {
+public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSingleton {
 
     private final StreamSplitKafkaProperties kafka;
     private final FlinkProperties flink;
@@ -87,7 +89,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
         if (deadLetterGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
             kafka.getSources().forEach((name, source) -> {
                 if (source.getBadRecordPolicy() == BadRecordPolicy.DEAD_LETTER) {
-                    claim(prefixes, deadLetterPrefix(name), KafkaSourceFactory.prefix(name) + "dead-letter-topic");
+                    claim(prefixes, deadLetterPrefix(name), KafkaSources.prefix(name) + "dead-letter-topic");
                 }
             });
         }
@@ -107,6 +109,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     }
 
     /** The operator uid of sink {@code name}: {@code uid} as configured, else {@code streamsplit-sink-<name>}. */
+    @Override
     public String uid(String name) {
         KafkaSinkProperties sink = kafka.getSinks().get(name);
         String uid = sink == null || sink.getUid() == null ? "streamsplit-sink-" + name : sink.getUid();
@@ -126,6 +129,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
      * every sink, before any stream is known.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
+    @Override
     public <T> Sink<T> create(String name, @Nullable TypeInformation<T> elementType) {
         KafkaSinkProperties sink = kafka.getSinks().get(name);
         if (sink == null) {
@@ -258,7 +262,7 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
                     || (pattern != null && java.util.regex.Pattern.matches(pattern, topic));
             if (reads
                     && sinkServers.equals(bootstrapServers.resolve(
-                            KafkaSourceFactory.prefix(name) + "bootstrap-servers", source.getBootstrapServers()))) {
+                            KafkaSources.prefix(name) + "bootstrap-servers", source.getBootstrapServers()))) {
                 throw new InvalidStreamSplitConfigurationException(
                         p + "topic",
                         topic,
@@ -314,9 +318,10 @@ public final class KafkaSinkFactory implements SmartInitializingSingleton {
     }
 
     /** The sink for the dead letters of source {@code sourceName}, with the raw record plus error headers. */
+    @Override
     public Sink<DeadLetterRecord> deadLetters(String sourceName) {
         KafkaSourceProperties source = kafka.getSources().get(sourceName);
-        String p = KafkaSourceFactory.prefix(sourceName);
+        String p = KafkaSources.prefix(sourceName);
         if (source == null || source.getDeadLetterTopic() == null) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "dead-letter-topic",

@@ -8,6 +8,7 @@ import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.config.PropertyChecks;
 import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.format.Keyed;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
@@ -22,6 +23,7 @@ import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -40,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * into the YAML property. What is checked here belongs to YAML alone (a dead-letter topic, a
  * pattern string, a timestamp that goes with a mode).
  */
-public final class KafkaSourceFactory {
+public final class KafkaSourceFactory implements KafkaSources {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceFactory.class);
 
@@ -69,35 +71,51 @@ public final class KafkaSourceFactory {
         this.customizers = List.copyOf(customizers);
     }
 
-    /** {@code streamsplit.kafka.sources.<name>.} */
-    public static String prefix(String name) {
-        return "streamsplit.kafka.sources." + name + ".";
-    }
-
     /** The configuration of source {@code name}; a failure naming the configured ones when there is none. */
     public KafkaSourceProperties properties(String name) {
         KafkaSourceProperties source = kafka.getSources().get(name);
         if (source == null) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.kafka.sources",
-                    name,
-                    "no source named '" + name + "' is configured",
-                    "Use one of " + kafka.getSources().keySet() + ", or add streamsplit.kafka.sources." + name
-                            + ".topics.");
+            throw notConfigured(name);
         }
         return source;
+    }
+
+    @Override
+    public InvalidStreamSplitConfigurationException notConfigured(String name) {
+        return new InvalidStreamSplitConfigurationException(
+                "streamsplit.kafka.sources",
+                name,
+                "no source named '" + name + "' is configured",
+                "Use one of " + kafka.getSources().keySet() + ", or add streamsplit.kafka.sources." + name
+                        + ".topics.");
+    }
+
+    @Override
+    public boolean hasEventTime(String name) {
+        return isConfigured(name) && properties(name).getWatermarks().getStrategy() != SourceWatermarks.Strategy.NONE;
+    }
+
+    @Override
+    public @Nullable String deadLetterTopic(String name) {
+        return isConfigured(name) ? properties(name).getDeadLetterTopic() : null;
+    }
+
+    @Override
+    public Map<String, String> columns(String name) {
+        return isConfigured(name) ? properties(name).getColumns() : Map.of();
     }
 
     /**
      * The operator uid of source {@code name}: {@code uid} as configured, else the connector's default;
      * a blank uid or one another source has too fails, naming the property.
      */
+    @Override
     public String uid(String name) {
         KafkaSourceProperties source = kafka.getSources().get(name);
         String uid = source == null || source.getUid() == null ? KafkaSourceStream.defaultUid(name) : source.getUid();
         if (uid.isBlank()) {
             throw new InvalidStreamSplitConfigurationException(
-                    prefix(name) + "uid",
+                    KafkaSources.prefix(name) + "uid",
                     uid,
                     "the uid is blank",
                     "Remove it (the source's uid is then '" + KafkaSourceStream.defaultUid(name)
@@ -106,10 +124,10 @@ public final class KafkaSourceFactory {
         for (String other : kafka.getSources().keySet()) {
             if (!other.equals(name) && uid.equals(uidOf(other))) {
                 throw new InvalidStreamSplitConfigurationException(
-                        prefix(name) + "uid",
+                        KafkaSources.prefix(name) + "uid",
                         uid,
                         "source '" + other + "' has the same uid, and a job's operators need uids of their own",
-                        "Give one of them another uid (" + prefix(other) + "uid).");
+                        "Give one of them another uid (" + KafkaSources.prefix(other) + "uid).");
             }
         }
         return uid;
@@ -121,6 +139,7 @@ public final class KafkaSourceFactory {
     }
 
     /** Whether source {@code name} is configured in YAML. */
+    @Override
     public boolean isConfigured(String name) {
         return kafka.getSources().containsKey(name);
     }
@@ -143,9 +162,10 @@ public final class KafkaSourceFactory {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
+    @Override
     public StreamSplitKafkaSource<?> create(String name) {
         KafkaSourceProperties source = properties(name);
-        String p = prefix(name);
+        String p = KafkaSources.prefix(name);
         checkDeadLetterTopic(source, p);
         String servers = bootstrapServers.resolve(p + "bootstrap-servers", source.getBootstrapServers());
         StreamSplitKafkaSourceBuilder builder = StreamSplitKafkaSource.builder();
@@ -193,12 +213,13 @@ public final class KafkaSourceFactory {
     }
 
     /** The watermark strategy of source {@code name}, from {@code watermarks.*}; none for a source not in YAML. */
+    @Override
     public <T> WatermarkStrategy<T> watermarks(String name) {
         if (!isConfigured(name)) {
             return WatermarkStrategy.noWatermarks();
         }
         SourceWatermarks watermarks = properties(name).getWatermarks();
-        String p = prefix(name) + "watermarks.";
+        String p = KafkaSources.prefix(name) + "watermarks.";
         WatermarkStrategy<T> strategy = switch (watermarks.getStrategy()) {
             case NONE -> WatermarkStrategy.noWatermarks();
             case MONOTONOUS -> WatermarkStrategy.forMonotonousTimestamps();

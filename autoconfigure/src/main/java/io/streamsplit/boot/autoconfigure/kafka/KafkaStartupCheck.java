@@ -10,6 +10,7 @@ import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.config.PropertyChecks;
 import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.boot.kafka.KafkaProblem;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -140,7 +141,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         Map<String, KafkaCluster> clusters = new LinkedHashMap<>();
         sources().forEach((name, built) -> {
             KafkaSourceProperties yaml = fromYaml(name) ? kafka.getSources().get(name) : null;
-            String p = yaml != null ? KafkaSourceFactory.prefix(name) : "the source bean '" + name + "' ";
+            String p = yaml != null ? KafkaSources.prefix(name) : "the source bean '" + name + "' ";
             Properties consumer = built.consumerProperties();
             String servers = consumer.getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
             String serversProperty = yaml != null

@@ -1,0 +1,26 @@
+package io.streamsplit.boot.kafka;
+
+import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Kafka sinks an application configured under {@code streamsplit.kafka.sinks.<name>}, and the sinks of its
+ * sources' dead-letter topics, as the job and its pipelines ask for them: by their YAML name.
+ *
+ * <pre>{@code
+ * stream.sinkTo(sinks.create("totals", stream.getType())).uid(sinks.uid("totals"));
+ * }</pre>
+ */
+public interface KafkaSinks {
+
+    /** The sink {@code name} for a stream of {@code elementType}. */
+    <T> Sink<T> create(String name, @Nullable TypeInformation<T> elementType);
+
+    /** The operator uid of sink {@code name}. */
+    String uid(String name);
+
+    /** The sink for the dead letters of source {@code sourceName}. */
+    Sink<DeadLetterRecord> deadLetters(String sourceName);
+}

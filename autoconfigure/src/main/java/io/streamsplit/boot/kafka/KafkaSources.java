@@ -1,0 +1,49 @@
+package io.streamsplit.boot.kafka;
+
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Kafka sources an application configured under {@code streamsplit.kafka.sources.<name>}, as the job,
+ * its pipelines and SQL ask for them: by their YAML name. Each answer applies the configuration's rules;
+ * a name nobody configured fails, naming the configured ones.
+ *
+ * <pre>{@code
+ * StreamSplitKafkaSource<?> orders = sources.create("orders");
+ * String uid = sources.uid("orders");
+ * }</pre>
+ */
+public interface KafkaSources {
+
+    /** {@code streamsplit.kafka.sources.<name>.}: where source {@code name}'s settings are, for messages. */
+    static String prefix(String name) {
+        return "streamsplit.kafka.sources." + name + ".";
+    }
+
+    /** Whether {@code streamsplit.kafka.sources.<name>} is configured. */
+    boolean isConfigured(String name);
+
+    /** A failure naming the configured sources, for a {@code name} that is not one of them. */
+    RuntimeException notConfigured(String name);
+
+    /** Source {@code name}, built from its configuration. */
+    StreamSplitKafkaSource<?> create(String name);
+
+    /** The operator uid of source {@code name}. */
+    String uid(String name);
+
+    /** The watermarks of source {@code name} (none unless it configures some). */
+    <T> WatermarkStrategy<T> watermarks(String name);
+
+    /** Whether source {@code name} configures watermarks, so that its records have an event time. */
+    boolean hasEventTime(String name);
+
+    /** The topic source {@code name} sends records it cannot read to; {@code null} without one. */
+    @Nullable
+    String deadLetterTopic(String name);
+
+    /** The columns source {@code name} declares for SQL (name → SQL type); empty when it declares none. */
+    Map<String, String> columns(String name);
+}

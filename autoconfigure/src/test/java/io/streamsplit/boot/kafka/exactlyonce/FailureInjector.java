@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.exactlyonce;
+package io.streamsplit.boot.kafka.exactlyonce;
 
 import java.util.Map;
 import java.util.Set;

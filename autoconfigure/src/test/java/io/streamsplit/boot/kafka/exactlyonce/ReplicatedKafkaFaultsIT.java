@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.exactlyonce;
+package io.streamsplit.boot.kafka.exactlyonce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

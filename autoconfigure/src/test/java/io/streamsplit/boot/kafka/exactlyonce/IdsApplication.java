@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.exactlyonce;
+package io.streamsplit.boot.kafka.exactlyonce;
 
 import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.pipeline.StreamSplitPipeline;

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.actuate;
 
-import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.control.ControlTopicReader;
 import io.streamsplit.connector.kafka.source.control.SourceControl;
@@ -61,7 +61,7 @@ final class SourceControls {
         if (built.controlTopic() == null) {
             throw new InvalidEndpointRequestException(
                     "Source '" + source + "' takes no commands while running: set "
-                            + StreamSplitKafkaProperties.CONTROL_TOPIC
+                            + KafkaSources.CONTROL_TOPIC
                             + " (e.g. my-app-control; created at startup) and restart the application (a table of"
                             + " CREATE TABLE ... WITH ('connector' = 'streamsplit-kafka') without the streamsplit.sql"
                             + " statements: 'scan.control-topic' in its WITH clause)",

@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  */
 public interface KafkaSources {
 
+    /** The property of the topic that carries commands to running sources (pause, resume, rewind), shared by all. */
+    String CONTROL_TOPIC = "streamsplit.kafka.control-topic";
+
     /** {@code streamsplit.kafka.sources.<name>.}: where source {@code name}'s settings are, for messages. */
     static String prefix(String name) {
         return "streamsplit.kafka.sources." + name + ".";

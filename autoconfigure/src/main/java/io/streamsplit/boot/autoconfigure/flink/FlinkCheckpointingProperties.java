@@ -1,21 +1,12 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
+import io.streamsplit.boot.job.state.StaleCheckpointAction;
 import java.time.Duration;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.jspecify.annotations.Nullable;
 
 /** {@code streamsplit.flink.checkpointing.*}: checkpoint settings. */
 public class FlinkCheckpointingProperties {
-
-    /** What to do with a retained checkpoint whose offsets do not fit the topics in Kafka. */
-    public enum StaleCheckpointAction {
-        /** Fail startup with a report naming the topics and partitions. */
-        FAIL,
-        /** Move the job's checkpoints aside (renamed, not deleted) and start from the starting offsets. */
-        START_FRESH,
-        /** Resume anyway; the offset reset strategy decides where out-of-range partitions continue. */
-        RESUME
-    }
 
     /** Whether to take checkpoints. Without them offsets are not committed and sinks cannot be exactly-once. */
     private boolean enabled = true;

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
+import io.streamsplit.boot.job.state.UpgradeMode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -20,19 +21,6 @@ public class FlinkProperties {
          * environment Flink provides. Chosen by itself when Flink starts the application.
          */
         APPLICATION
-    }
-
-    /**
-     * How the application replaces a run of its job that another version of it submitted (remote mode);
-     * the Flink Kubernetes Operator's upgrade modes.
-     */
-    public enum UpgradeMode {
-        /** Stop the running job with a savepoint and start the new version from it. */
-        SAVEPOINT,
-        /** Cancel the running job and start the new version from its latest retained checkpoint. */
-        LAST_STATE,
-        /** Cancel the running job and start the new version from the sources' starting offsets, without state. */
-        STATELESS
     }
 
     /** Run the job in-process (embedded) or on a Flink session cluster (remote). */

@@ -158,8 +158,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
             }
             if (built.controlTopic() != null) {
                 cluster.control(
-                        yaml != null ? StreamSplitKafkaProperties.CONTROL_TOPIC : p + "(control topic)",
-                        built.controlTopic());
+                        yaml != null ? KafkaSources.CONTROL_TOPIC : p + "(control topic)", built.controlTopic());
             }
             if (yaml != null && yaml.getDeadLetterTopic() != null) {
                 cluster.write(

@@ -2,6 +2,7 @@ package io.streamsplit.boot.autoconfigure.kafka;
 
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
 import java.util.Locale;
@@ -39,7 +40,7 @@ final class SourcePropertyPaths {
             case TOPIC_PATTERN -> "pattern";
             case OFFSET_RESET_STRATEGY -> "on-offset-out-of-range";
             case METADATA_TIMEOUT -> "properties.default.api.timeout.ms";
-            case CONTROL_TOPIC -> StreamSplitKafkaProperties.CONTROL_TOPIC; // shared by all sources
+            case CONTROL_TOPIC -> KafkaSources.CONTROL_TOPIC; // shared by all sources
             case PROPERTY -> "properties";
             default -> setting.name().toLowerCase(Locale.ROOT).replace('_', '-');
         };

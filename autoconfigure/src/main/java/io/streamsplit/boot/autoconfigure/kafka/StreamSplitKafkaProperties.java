@@ -12,9 +12,6 @@ import org.jspecify.annotations.Nullable;
 /** {@code streamsplit.kafka.*}: the connection every source and sink shares, and the named sources and sinks. */
 public class StreamSplitKafkaProperties {
 
-    /** The property of {@link #getControlTopic()}. */
-    public static final String CONTROL_TOPIC = "streamsplit.kafka.control-topic";
-
     /** Kafka bootstrap servers for all sources and sinks. Unset: Spring Boot's Kafka settings (spring.kafka.bootstrap-servers, a @ServiceConnection), then the dev-mode embedded broker. */
     private List<String> bootstrapServers = new ArrayList<>();
 

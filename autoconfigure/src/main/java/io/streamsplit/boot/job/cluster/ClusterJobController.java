@@ -1,7 +1,6 @@
 package io.streamsplit.boot.job.cluster;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.cluster.ClusterView.ActiveRun;
@@ -10,6 +9,7 @@ import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.RetainedState;
 import io.streamsplit.boot.job.state.StorageStates;
+import io.streamsplit.boot.job.state.UpgradeMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;

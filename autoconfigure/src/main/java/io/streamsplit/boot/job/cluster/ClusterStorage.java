@@ -1,10 +1,10 @@
 package io.streamsplit.boot.job.cluster;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.StorageStates;
+import io.streamsplit.boot.job.state.UpgradeMode;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.jspecify.annotations.Nullable;

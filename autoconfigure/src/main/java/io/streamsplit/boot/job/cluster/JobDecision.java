@@ -1,7 +1,7 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
 import io.streamsplit.boot.job.cluster.ClusterView.ActiveRun;
+import io.streamsplit.boot.job.state.UpgradeMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedState;
+import io.streamsplit.boot.job.state.UpgradeMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

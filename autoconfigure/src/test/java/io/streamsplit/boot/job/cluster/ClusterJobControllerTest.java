@@ -7,6 +7,7 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
+import io.streamsplit.boot.job.state.UpgradeMode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -151,7 +152,7 @@ class ClusterJobControllerTest {
     void lastStateWithNoCheckpointStorageAnywhereIsRefusedAtTheFirstDeploy() {
         clusterConfig = "[]";
         FlinkProperties flink = new FlinkProperties();
-        flink.setUpgradeMode(FlinkProperties.UpgradeMode.LAST_STATE);
+        flink.setUpgradeMode(UpgradeMode.LAST_STATE);
 
         Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> controller(flink)
                 .reconcile(
@@ -175,7 +176,7 @@ class ClusterJobControllerTest {
         sparseConfigReads = 0;
         runFingerprint = new JobFingerprint.Parts("other-ops", "conf", "jars");
         FlinkProperties flink = new FlinkProperties();
-        flink.setUpgradeMode(FlinkProperties.UpgradeMode.LAST_STATE);
+        flink.setUpgradeMode(UpgradeMode.LAST_STATE);
 
         Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> controller(flink)
                 .reconcile(

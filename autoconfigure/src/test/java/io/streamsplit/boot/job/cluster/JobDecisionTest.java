@@ -2,10 +2,10 @@ package io.streamsplit.boot.job.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties.UpgradeMode;
 import io.streamsplit.boot.job.cluster.ClusterView.ActiveRun;
 import io.streamsplit.boot.job.cluster.JobDecision.Phase;
 import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.UpgradeMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -51,7 +51,6 @@ class ArchitectureTest {
 
     /** What the runtime still reads from the auto-configuration (see {@link #theRuntimeDoesNotReachIntoTheAutoConfiguration}). */
     private static final List<String> WIRING_THE_RUNTIME_STILL_READS = Stream.of(
-                    "StreamSplitProperties",
                     "flink.FlinkApplicationMode",
                     "flink.FlinkCheckpointingProperties",
                     "flink.FlinkConfigurationMapper",

@@ -1,8 +1,8 @@
 package io.streamsplit.boot.actuate;
 
-import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.cluster.ClusterRun;
+import io.streamsplit.boot.kafka.KafkaSinks;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.control.SourceControl;
 import java.time.Duration;
@@ -43,7 +43,7 @@ public class StreamSplitEndpoint {
     private final StreamSplitJob job;
     private final KafkaSplitStates splits;
     private final JobProgress progress;
-    private final StreamSplitProperties properties;
+    private final KafkaSinks configuredSinks;
     private final Supplier<Map<String, StreamSplitKafkaSource<?>>> built;
     private final SourceControls controls;
     private final Supplier<Map<String, Object>> sinkFreshness;
@@ -53,7 +53,7 @@ public class StreamSplitEndpoint {
             StreamSplitJob job,
             KafkaSplitStates splits,
             JobProgress progress,
-            StreamSplitProperties properties,
+            KafkaSinks configuredSinks,
             Supplier<Map<String, Object>> sinkFreshness) {
         this.built = built;
         this.sinkFreshness = sinkFreshness;
@@ -61,7 +61,7 @@ public class StreamSplitEndpoint {
         this.job = job;
         this.splits = splits;
         this.progress = progress;
-        this.properties = properties;
+        this.configuredSinks = configuredSinks;
     }
 
     @ReadOperation
@@ -112,10 +112,10 @@ public class StreamSplitEndpoint {
         state.put("sources", sources);
         Map<String, Object> sinks = new LinkedHashMap<>();
         Map<String, Object> freshnessBySink = sinkFreshness.get(); // remote: one read of Flink's REST API
-        properties.getKafka().getSinks().forEach((name, sink) -> {
+        configuredSinks.configured().forEach((name, sink) -> {
             Map<String, Object> described = new LinkedHashMap<>();
-            described.put("topic", sink.getTopic() != null ? sink.getTopic() : "(topic-selector)");
-            described.put("deliveryGuarantee", sink.getDeliveryGuarantee().name());
+            described.put("topic", sink.topic() != null ? sink.topic() : "(topic-selector)");
+            described.put("deliveryGuarantee", sink.deliveryGuarantee().name());
             Object freshness = freshnessBySink.get(name);
             if (freshness != null) {
                 described.put("freshness", freshness);

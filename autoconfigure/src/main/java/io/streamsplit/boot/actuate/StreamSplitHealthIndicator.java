@@ -1,6 +1,5 @@
 package io.streamsplit.boot.actuate;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
 import io.streamsplit.boot.kafka.KafkaProblem;
@@ -42,7 +41,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     private final StreamSplitJob job;
-    private final FlinkProperties flink;
+    private final @Nullable Duration checkpointInterval;
     private final Duration maxCheckpointAge;
     private final KafkaSplitStates splits;
     private final JobProgress progress;
@@ -53,7 +52,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
 
     public StreamSplitHealthIndicator(
             StreamSplitJob job,
-            FlinkProperties flink,
+            @Nullable Duration checkpointInterval,
             Duration maxCheckpointAge,
             KafkaSplitStates splits,
             JobProgress progress,
@@ -65,7 +64,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         this.unreachableGrace = unreachableGrace;
         this.sinkFreshness = sinkFreshness;
         this.job = job;
-        this.flink = flink;
+        this.checkpointInterval = checkpointInterval;
         this.maxCheckpointAge = maxCheckpointAge;
         this.splits = splits;
         this.progress = progress;
@@ -73,17 +72,17 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     }
 
     /** The effective threshold: configured, else five checkpoint intervals but at least a minute. */
-    public static Duration maxCheckpointAge(@Nullable Duration configured, FlinkProperties flink) {
+    public static Duration maxCheckpointAge(@Nullable Duration configured, Duration checkpointInterval) {
         if (configured != null) {
             return configured;
         }
-        Duration five = flink.getCheckpointing().getInterval().multipliedBy(5);
+        Duration five = checkpointInterval.multipliedBy(5);
         return five.compareTo(Duration.ofMinutes(1)) < 0 ? Duration.ofMinutes(1) : five;
     }
 
     /** The grace period before a job without any completed checkpoint counts as stuck. */
     Duration grace() {
-        return flink.getCheckpointing().getInterval().plus(startupGrace);
+        return (checkpointInterval == null ? Duration.ZERO : checkpointInterval).plus(startupGrace);
     }
 
     @Override
@@ -112,8 +111,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         }
         if (submission.isCompletedExceptionally()) {
             String reason = submission.handle((c, e) -> e.getMessage()).join();
-            boolean nothingToRun = !flink.isEnabled() || reason.contains("no StreamSplitPipeline beans");
-            return (nothingToRun ? health.up() : health.down())
+            return (job.hasNothingToRun() ? health.up() : health.down())
                     .withDetail("status", "NOT_SUBMITTED")
                     .withDetail("reason", reason)
                     .build();
@@ -185,7 +183,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         if (status == JobStatus.RUNNING && tasksNotRunning(checkpoints, now, health)) {
             return;
         }
-        if (progressing && flink.getCheckpointing().isEnabled()) {
+        if (progressing && checkpointInterval != null) {
             Instant last = checkpoints.lastCheckpointTime();
             Instant since = checkpoints.runningSince() != null ? checkpoints.runningSince() : now;
             if (last == null && sinceSubmission.compareTo(grace()) > 0) {

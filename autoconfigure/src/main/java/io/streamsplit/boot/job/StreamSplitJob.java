@@ -69,6 +69,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private volatile @Nullable ClusterJobKeeper keeper;
     private volatile boolean running;
     private volatile boolean stopping;
+    private volatile boolean nothingToRun;
 
     /**
      * Keeps an application without a web server running until it is stopped. On a cluster it holds no thread
@@ -164,6 +165,14 @@ public class StreamSplitJob implements SmartLifecycle {
         return cluster != null;
     }
 
+    /**
+     * Whether the application has no job to run by its own choice: the job is switched off
+     * ({@code streamsplit.flink.enabled=false}) or no {@code StreamSplitPipeline} bean is defined. Not a failure.
+     */
+    public boolean hasNothingToRun() {
+        return nothingToRun;
+    }
+
     /** Whether the application is stopping the job (so a CANCELED status is expected, not a failure). */
     public boolean isStopping() {
         return stopping;
@@ -175,6 +184,7 @@ public class StreamSplitJob implements SmartLifecycle {
             FlinkApplicationMode.requireJob(flink, "streamsplit.flink.enabled", false, "the job is switched off");
             LOG.info("streamsplit.flink.enabled=false: Flink job '{}' is not submitted", jobName);
             submission.completeExceptionally(new IllegalStateException("streamsplit.flink.enabled is false"));
+            nothingToRun = true;
             running = true;
             return;
         }
@@ -184,6 +194,7 @@ public class StreamSplitJob implements SmartLifecycle {
             LOG.info("No StreamSplitPipeline beans: no Flink job to submit. Define a @Bean StreamSplitPipeline to"
                     + " build one from the configured sources.");
             submission.completeExceptionally(new IllegalStateException("no StreamSplitPipeline beans are defined"));
+            nothingToRun = true;
             running = true;
             return;
         }

@@ -1,8 +1,10 @@
 package io.streamsplit.boot.kafka;
 
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,4 +25,15 @@ public interface KafkaSinks {
 
     /** The sink for the dead letters of source {@code sourceName}. */
     Sink<DeadLetterRecord> deadLetters(String sourceName);
+
+    /** The configured sinks by name, in their configured order. */
+    Map<String, Configured> configured();
+
+    /**
+     * A configured sink, as operators see it.
+     *
+     * @param topic the topic it writes, {@code null} when a topic selector bean chooses per record
+     * @param deliveryGuarantee none, at-least-once or exactly-once
+     */
+    record Configured(@Nullable String topic, DeliveryGuarantee deliveryGuarantee) {}
 }

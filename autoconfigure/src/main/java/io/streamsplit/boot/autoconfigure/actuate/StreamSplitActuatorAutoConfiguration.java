@@ -112,9 +112,12 @@ public final class StreamSplitActuatorAutoConfiguration {
             KafkaStartupCheck check = startupCheck.getIfAvailable();
             return new StreamSplitHealthIndicator(
                     job,
-                    properties.getFlink(),
+                    properties.getFlink().getCheckpointing().isEnabled()
+                            ? properties.getFlink().getCheckpointing().getInterval()
+                            : null,
                     StreamSplitHealthIndicator.maxCheckpointAge(
-                            properties.getHealth().getMaxCheckpointAge(), properties.getFlink()),
+                            properties.getHealth().getMaxCheckpointAge(),
+                            properties.getFlink().getCheckpointing().getInterval()),
                     splits,
                     progress,
                     () -> check == null ? List.of() : check.problems(),
@@ -154,10 +157,10 @@ public final class StreamSplitActuatorAutoConfiguration {
                 StreamSplitJob job,
                 KafkaSplitStates splits,
                 JobProgress progress,
-                StreamSplitProperties properties,
+                KafkaSinkFactory sinks,
                 ListableBeanFactory beanFactory,
                 ObjectProvider<SinkFreshness> freshness) {
-            return new StreamSplitEndpoint(() -> sources(beanFactory, job), job, splits, progress, properties, () -> {
+            return new StreamSplitEndpoint(() -> sources(beanFactory, job), job, splits, progress, sinks, () -> {
                 SinkFreshness measured = freshness.getIfAvailable();
                 return measured == null ? Map.<String, Object>of() : measured.describeAll();
             });

@@ -4,6 +4,7 @@ import static io.streamsplit.boot.config.PropertyChecks.notNegative;
 import static io.streamsplit.boot.config.PropertyChecks.positive;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -28,9 +29,6 @@ import org.jspecify.annotations.Nullable;
 public final class FlinkConfigurationMapper {
 
     private static final String PREFIX = "streamsplit.flink.";
-
-    /** The directory under the checkpoint storage that takes savepoints when no directory is set for them. */
-    public static final String SAVEPOINTS = "savepoints";
 
     private FlinkConfigurationMapper() {}
 
@@ -121,12 +119,7 @@ public final class FlinkConfigurationMapper {
         if (storage == null || !flink.getCheckpointing().isEnabled()) {
             return null;
         }
-        return savepointsUnder(storage);
-    }
-
-    /** {@code <storage>/savepoints}: where savepoints go beside checkpoints kept in {@code storage}. */
-    public static String savepointsUnder(String storage) {
-        return storage.endsWith("/") ? storage + SAVEPOINTS : storage + "/" + SAVEPOINTS;
+        return RetainedCheckpoints.savepointsUnder(storage);
     }
 
     /** Cluster-level settings of the embedded MiniCluster: memory, slots, REST port. */

@@ -19,6 +19,7 @@ import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.trace.RecordTracer;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -109,6 +110,15 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
     }
 
     /** The operator uid of sink {@code name}: {@code uid} as configured, else {@code streamsplit-sink-<name>}. */
+    @Override
+    public Map<String, Configured> configured() {
+        Map<String, Configured> configured = new LinkedHashMap<>();
+        kafka.getSinks()
+                .forEach((name, sink) ->
+                        configured.put(name, new Configured(sink.getTopic(), sink.getDeliveryGuarantee())));
+        return configured;
+    }
+
     @Override
     public String uid(String name) {
         KafkaSinkProperties sink = kafka.getSinks().get(name);

@@ -1,8 +1,8 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.JobIdentity;
+import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.StorageStates;
 import io.streamsplit.boot.job.state.UpgradeMode;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -31,7 +31,7 @@ record ClusterStorage(
         String savepoints = job.getOptional(CheckpointingOptions.SAVEPOINT_DIRECTORY)
                 .or(() -> cluster.getOptional(CheckpointingOptions.SAVEPOINT_DIRECTORY))
                 .filter(path -> !path.isBlank())
-                .orElse(checkpoints == null ? null : FlinkConfigurationMapper.savepointsUnder(checkpoints));
+                .orElse(checkpoints == null ? null : RetainedCheckpoints.savepointsUnder(checkpoints));
         return new ClusterStorage(checkpoints, savepoints);
     }
 

@@ -19,7 +19,14 @@ public final class RetainedCheckpoints {
     private static final String CHECKPOINT_PREFIX = "chk-";
     private static final String METADATA = "_metadata";
 
+    private static final String SAVEPOINTS = "savepoints";
+
     private RetainedCheckpoints() {}
+
+    /** {@code <storage>/savepoints}: where savepoints go beside checkpoints kept in {@code storage}. */
+    public static String savepointsUnder(String storage) {
+        return storage.endsWith("/") ? storage + SAVEPOINTS : storage + "/" + SAVEPOINTS;
+    }
 
     /**
      * The id every embedded run of the job named {@code jobName} had before runs got generations (snapshots of

@@ -59,8 +59,6 @@ class ArchitectureTest {
                     "flink.FlinkRemoteProperties",
                     "flink.FlinkShutdownProperties",
                     "kafka.KafkaSinkProperties",
-                    "kafka.KafkaSourceProperties",
-                    "kafka.StreamSplitKafkaProperties",
                     "kafka.connection.KafkaBootstrapServers",
                     "kafka.format.ValueFormat")
             .map(name -> BOOT + "." + name)

@@ -6,6 +6,7 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRemoteProperties;
 import io.streamsplit.boot.autoconfigure.flink.StreamExecutionEnvironmentCustomizer;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
@@ -41,7 +42,8 @@ class FlinkConfiguration {
             StreamSplitProperties properties,
             Environment environment,
             KafkaBootstrapServers bootstrapServers,
-            KafkaClientProperties clientProperties) {
+            KafkaClientProperties clientProperties,
+            KafkaSourceFactory sources) {
         FlinkProperties flink = properties.getFlink();
         UnitlessDurations.check(properties, environment);
         FlinkJobDefinition definition = EmbeddedCheckpoints.define(
@@ -50,11 +52,8 @@ class FlinkConfiguration {
                 bootstrapServers,
                 clientProperties,
                 properties.getKafka().getStartupCheck().getTimeout());
-        StaleCheckpointCheck policy = new StaleCheckpointCheck(
-                properties.getKafka(),
-                flink.getCheckpointing().getOnStaleCheckpoint(),
-                bootstrapServers,
-                clientProperties);
+        StaleCheckpointCheck policy =
+                new StaleCheckpointCheck(sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties);
         if (flink.getRestorePath() != null) {
             policy.checkRestorePath(flink.getRestorePath());
         }

@@ -5,7 +5,6 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
@@ -90,13 +89,15 @@ class JobConfiguration {
     @ConditionalOnMissingBean
     JobFailures streamSplitJobFailures(
             StreamSplitProperties properties,
-            KafkaBootstrapServers bootstrapServers,
+            KafkaSourceFactory sources,
+            KafkaSinkFactory sinks,
             KafkaClientProperties clientProperties) {
         Properties consumer = new Properties();
         consumer.putAll(clientProperties.common(KafkaClients.Kind.CONSUMER));
         return new JobFailures(
-                properties.getKafka(),
-                bootstrapServers,
+                sources,
+                sinks,
+                properties.getKafka().getSchemaRegistry().getUrl(),
                 properties.getFlink().getMode() == FlinkProperties.Mode.EMBEDDED,
                 KafkaAccessCheck.principal(consumer));
     }

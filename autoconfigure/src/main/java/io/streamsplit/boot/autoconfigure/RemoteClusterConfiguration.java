@@ -3,7 +3,7 @@ package io.streamsplit.boot.autoconfigure;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRemoteProperties;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.remote.ClusterClasses;
@@ -67,7 +67,7 @@ class RemoteClusterConfiguration {
             FlinkJobDefinition job,
             FlinkRestClient rest,
             StreamExecutionEnvironment environment,
-            KafkaBootstrapServers bootstrapServers,
+            KafkaSourceFactory sources,
             KafkaClientProperties clientProperties,
             ConfigurableListableBeanFactory beanFactory) {
         FlinkProperties flink = properties.getFlink();
@@ -79,11 +79,7 @@ class RemoteClusterConfiguration {
                 flink,
                 owner(beanFactory),
                 JobConfiguration.target(flink),
-                new StaleCheckpointCheck(
-                        properties.getKafka(),
-                        flink.getCheckpointing().getOnStaleCheckpoint(),
-                        bootstrapServers,
-                        clientProperties));
+                new StaleCheckpointCheck(sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties));
     }
 
     /** The application that owns the job: its {@code @SpringBootConfiguration} class (the main class). */

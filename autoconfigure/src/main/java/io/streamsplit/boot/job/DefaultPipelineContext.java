@@ -61,7 +61,7 @@ public final class DefaultPipelineContext implements PipelineContext {
                 // under Flink's 80-character metric name limit
                 added.deadLetters()
                         .sinkTo(sinks.deadLetters(name))
-                        .name(Objects.requireNonNull(sources.deadLetterTopic(name)))
+                        .name(Objects.requireNonNull(sources.reading(name).deadLetterTopic()))
                         .uid("streamsplit-dead-letters-" + name);
             }
             stream = added.records();

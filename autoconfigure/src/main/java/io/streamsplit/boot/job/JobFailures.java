@@ -1,11 +1,8 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
-import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.kafka.KafkaFailures;
 import io.streamsplit.boot.kafka.KafkaProblem;
+import io.streamsplit.boot.kafka.KafkaSinks;
 import io.streamsplit.boot.kafka.KafkaSources;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,23 +38,27 @@ public final class JobFailures {
 
     private static final Pattern DENIED_TOPICS = Pattern.compile("Not authorized to access topics: \\[([^\\]]*)\\]");
 
-    private final StreamSplitKafkaProperties kafka;
-    private final KafkaBootstrapServers bootstrapServers;
+    private final KafkaSources sources;
+    private final KafkaSinks sinks;
+    private final @Nullable String schemaRegistryUrl;
     private final boolean embedded;
     private final String principal;
 
     /**
+     * @param schemaRegistryUrl {@code streamsplit.kafka.schema-registry.url}, or {@code null}
      * @param embedded whether the job runs on the embedded MiniCluster, whose memory {@code streamsplit.flink.*}
      *     sizes (a Flink cluster's TaskManagers are sized by their own configuration)
      * @param principal the principal Kafka sees the job's clients as ({@code User:orders-app}), for access errors
      */
     public JobFailures(
-            StreamSplitKafkaProperties kafka,
-            KafkaBootstrapServers bootstrapServers,
+            KafkaSources sources,
+            KafkaSinks sinks,
+            @Nullable String schemaRegistryUrl,
             boolean embedded,
             String principal) {
-        this.kafka = kafka;
-        this.bootstrapServers = bootstrapServers;
+        this.sources = sources;
+        this.sinks = sinks;
+        this.schemaRegistryUrl = schemaRegistryUrl;
         this.embedded = embedded;
         this.principal = principal;
     }
@@ -90,7 +91,7 @@ public final class JobFailures {
         if (registry.find()) {
             return new KafkaProblem(
                     "streamsplit.kafka.schema-registry.url",
-                    String.valueOf(kafka.getSchemaRegistry().getUrl()),
+                    String.valueOf(schemaRegistryUrl),
                     "the schema registry at " + registry.group(1) + " "
                             + registry.group(2).trim()
                             + ", so records of format avro-confluent cannot be read; nothing is dead-lettered for it",
@@ -98,11 +99,11 @@ public final class JobFailures {
                             + " and reads the same records again.");
         }
         String source = source(failure, taskName);
-        if (source != null && kafka.getSources().containsKey(source)) {
-            KafkaSourceProperties properties = kafka.getSources().get(source);
+        if (source != null && sources.names().contains(source)) {
+            KafkaSources.Reading reading = sources.reading(source);
             String p = KafkaSources.prefix(source);
-            String servers = bootstrapServers.resolve(p + "bootstrap-servers", properties.getBootstrapServers());
-            String serversProperty = bootstrapServers.origin(p + "bootstrap-servers", properties.getBootstrapServers());
+            String servers = reading.bootstrapServers();
+            String serversProperty = reading.bootstrapServersProperty();
             if (failure.contains("No resolvable bootstrap urls")) {
                 return new KafkaProblem(
                         serversProperty,
@@ -120,7 +121,7 @@ public final class JobFailures {
             if (failure.contains("UnknownTopicOrPartitionException")) {
                 return new KafkaProblem(
                         p + "topics",
-                        String.join(",", properties.getTopics()),
+                        String.join(",", reading.topics()),
                         "a topic of source '" + source + "' no longer exists",
                         "Create it again, or remove it from " + p + "topics.");
             }
@@ -172,8 +173,8 @@ public final class JobFailures {
     }
 
     private @Nullable KafkaProblem missingSinkTopic(String topic, String waitedMillis) {
-        for (Map.Entry<String, KafkaSinkProperties> sink : kafka.getSinks().entrySet()) {
-            if (topic.equals(sink.getValue().getTopic())) {
+        for (Map.Entry<String, KafkaSinks.Configured> sink : sinks.configured().entrySet()) {
+            if (topic.equals(sink.getValue().topic())) {
                 return new KafkaProblem(
                         "streamsplit.kafka.sinks." + sink.getKey() + ".topic",
                         topic,
@@ -185,13 +186,12 @@ public final class JobFailures {
                                 + " startup), or check the sink's bootstrap servers.");
             }
         }
-        for (Map.Entry<String, KafkaSourceProperties> source :
-                kafka.getSources().entrySet()) {
-            if (topic.equals(source.getValue().getDeadLetterTopic())) {
+        for (String source : sources.names()) {
+            if (topic.equals(sources.reading(source).deadLetterTopic())) {
                 return new KafkaProblem(
-                        KafkaSources.prefix(source.getKey()) + "dead-letter-topic",
+                        KafkaSources.prefix(source) + "dead-letter-topic",
                         topic,
-                        "the dead letters of source '" + source.getKey() + "' go to topic '" + topic + "', which"
+                        "the dead letters of source '" + source + "' go to topic '" + topic + "', which"
                                 + " does not exist",
                         "Create the topic, or set"
                                 + " streamsplit.kafka.create-topics.enabled=true to create it at startup.");
@@ -232,8 +232,8 @@ public final class JobFailures {
         if (inTask.size() == 1) {
             return inTask.get(0);
         }
-        for (Map.Entry<String, KafkaSinkProperties> sink : kafka.getSinks().entrySet()) {
-            String topic = sink.getValue().getTopic();
+        for (Map.Entry<String, KafkaSinks.Configured> sink : sinks.configured().entrySet()) {
+            String topic = sink.getValue().topic();
             if ((inTask.isEmpty() || inTask.contains(sink.getKey())) && topic != null && failure.contains(topic)) {
                 return sink.getKey();
             }
@@ -247,7 +247,7 @@ public final class JobFailures {
      * restarts from its last checkpoint until the topic is readable (or writable) again.
      */
     private KafkaProblem deniedTopics(String topics, @Nullable String source) {
-        boolean read = source != null && kafka.getSources().containsKey(source);
+        boolean read = source != null && sources.names().contains(source);
         String operation = read ? "Read" : "Write";
         return new KafkaProblem(
                 read ? KafkaSources.prefix(source) + "topics" : "streamsplit.kafka.sinks",

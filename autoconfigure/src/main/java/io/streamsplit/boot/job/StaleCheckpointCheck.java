@@ -1,8 +1,5 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
-import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
@@ -50,19 +47,13 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String PROPERTY = "streamsplit.flink.checkpointing.on-stale-checkpoint";
 
-    private final StreamSplitKafkaProperties kafka;
+    private final KafkaSources sources;
     private final StaleCheckpointAction action;
-    private final KafkaBootstrapServers bootstrapServers;
     private final KafkaClients clientProperties;
 
-    public StaleCheckpointCheck(
-            StreamSplitKafkaProperties kafka,
-            StaleCheckpointAction action,
-            KafkaBootstrapServers bootstrapServers,
-            KafkaClients clientProperties) {
-        this.kafka = kafka;
+    public StaleCheckpointCheck(KafkaSources sources, StaleCheckpointAction action, KafkaClients clientProperties) {
+        this.sources = sources;
         this.action = action;
-        this.bootstrapServers = bootstrapServers;
         this.clientProperties = clientProperties;
     }
 
@@ -227,26 +218,18 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
     /** The servers of the source that reads {@code topic} (its own, else the shared ones). */
     private String serversOf(String topic) {
         String source = readerOf(topic);
-        if (source != null) {
-            return bootstrapServers.resolve(
-                    KafkaSources.prefix(source) + "bootstrap-servers",
-                    kafka.getSources().get(source).getBootstrapServers());
-        }
-        return bootstrapServers.resolve("streamsplit.kafka.bootstrap-servers", List.of());
+        return source != null ? sources.reading(source).bootstrapServers() : sources.sharedBootstrapServers();
     }
 
     /** The name of the configured source that reads {@code topic}, or {@code null}. */
     private @Nullable String readerOf(String topic) {
-        for (Map.Entry<String, KafkaSourceProperties> source :
-                kafka.getSources().entrySet()) {
-            KafkaSourceProperties properties = source.getValue();
-            boolean reads = properties.getTopics().contains(topic)
-                    || properties.getPattern() != null
-                            && Pattern.compile(properties.getPattern())
-                                    .matcher(topic)
-                                    .matches();
+        for (String source : sources.names()) {
+            KafkaSources.Reading reading = sources.reading(source);
+            boolean reads = reading.topics().contains(topic)
+                    || reading.pattern() != null
+                            && Pattern.compile(reading.pattern()).matcher(topic).matches();
             if (reads) {
-                return source.getKey();
+                return source;
             }
         }
         return null;

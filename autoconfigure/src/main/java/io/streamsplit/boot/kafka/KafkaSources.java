@@ -1,7 +1,9 @@
 package io.streamsplit.boot.kafka;
 
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.jspecify.annotations.Nullable;
 
@@ -43,10 +45,31 @@ public interface KafkaSources {
     /** Whether source {@code name} configures watermarks, so that its records have an event time. */
     boolean hasEventTime(String name);
 
-    /** The topic source {@code name} sends records it cannot read to; {@code null} without one. */
-    @Nullable
-    String deadLetterTopic(String name);
+    /** The sources configured in YAML, by name, in their configured order. */
+    Set<String> names();
+
+    /** Where configured source {@code name} reads; a failure naming the configured ones for another name. */
+    Reading reading(String name);
+
+    /** The Kafka of every source and sink that names none of its own ({@code streamsplit.kafka.bootstrap-servers}). */
+    String sharedBootstrapServers();
 
     /** The columns source {@code name} declares for SQL (name → SQL type); empty when it declares none. */
     Map<String, String> columns(String name);
+
+    /**
+     * Where a configured source reads.
+     *
+     * @param bootstrapServers its Kafka, resolved (its own servers, else the shared ones)
+     * @param bootstrapServersProperty the property that set them, for messages
+     * @param topics the topics it reads (empty when it reads a pattern)
+     * @param pattern the pattern of the topics it reads, or {@code null}
+     * @param deadLetterTopic the topic it sends records it cannot read to, or {@code null}
+     */
+    record Reading(
+            String bootstrapServers,
+            String bootstrapServersProperty,
+            List<String> topics,
+            @Nullable String pattern,
+            @Nullable String deadLetterTopic) {}
 }

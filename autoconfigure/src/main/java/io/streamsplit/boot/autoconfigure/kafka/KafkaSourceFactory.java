@@ -21,10 +21,12 @@ import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -96,8 +98,25 @@ public final class KafkaSourceFactory implements KafkaSources {
     }
 
     @Override
-    public @Nullable String deadLetterTopic(String name) {
-        return isConfigured(name) ? properties(name).getDeadLetterTopic() : null;
+    public Set<String> names() {
+        return Collections.unmodifiableSet(kafka.getSources().keySet());
+    }
+
+    @Override
+    public Reading reading(String name) {
+        KafkaSourceProperties source = properties(name);
+        String property = KafkaSources.prefix(name) + "bootstrap-servers";
+        return new Reading(
+                bootstrapServers.resolve(property, source.getBootstrapServers()),
+                bootstrapServers.origin(property, source.getBootstrapServers()),
+                source.getTopics(),
+                source.getPattern(),
+                source.getDeadLetterTopic());
+    }
+
+    @Override
+    public String sharedBootstrapServers() {
+        return bootstrapServers.resolve("streamsplit.kafka.bootstrap-servers", List.of());
     }
 
     @Override

@@ -58,9 +58,7 @@ class ArchitectureTest {
                     "flink.FlinkProperties",
                     "flink.FlinkRemoteProperties",
                     "flink.FlinkShutdownProperties",
-                    "kafka.KafkaSinkProperties",
-                    "kafka.connection.KafkaBootstrapServers",
-                    "kafka.format.ValueFormat")
+                    "kafka.connection.KafkaBootstrapServers")
             .map(name -> BOOT + "." + name)
             .toList();
 

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.sql.SqlPipeline;
@@ -41,14 +42,17 @@ class SqlConfiguration {
         @Bean
         @ConditionalOnMissingBean(SqlPipeline.class)
         SqlPipeline streamSplitSqlPipeline(
-                StreamSplitProperties properties, KafkaSourceFactory sources, ListableBeanFactory beanFactory) {
+                StreamSplitProperties properties,
+                KafkaSourceFactory sources,
+                KafkaSinkFactory sinks,
+                ListableBeanFactory beanFactory) {
             return new SqlPipeline(
                     properties.getSql().getStatements(),
                     sources,
                     // every YAML source is a bean of its name (KafkaSourceBeanRegistrar), as is a source of the app's
                     // own
                     () -> List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class)),
-                    properties.getKafka().getSinks(),
+                    sinks,
                     properties.getKafka().getControlTopic());
         }
     }

@@ -30,10 +30,16 @@ public interface KafkaSinks {
     Map<String, Configured> configured();
 
     /**
-     * A configured sink, as operators see it.
+     * A configured sink, as operators and SQL see it.
      *
      * @param topic the topic it writes, {@code null} when a topic selector bean chooses per record
      * @param deliveryGuarantee none, at-least-once or exactly-once
+     * @param key the field its records are keyed by, or {@code null}
+     * @param format the built-in format it writes, {@code null} when a serializer bean writes
      */
-    record Configured(@Nullable String topic, DeliveryGuarantee deliveryGuarantee) {}
+    record Configured(
+            @Nullable String topic,
+            DeliveryGuarantee deliveryGuarantee,
+            @Nullable String key,
+            @Nullable ValueFormat format) {}
 }

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.sql;
 
-import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaSinks;
 import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.table.RowFields;
 import io.streamsplit.connector.kafka.table.StreamSplitTableOptions;
@@ -59,7 +59,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
     private final List<SqlStatement> statements;
     private final KafkaSources sources;
     private final Supplier<List<String>> sourceNames;
-    private final Map<String, KafkaSinkProperties> sinks;
+    private final KafkaSinks configuredSinks;
     private final @Nullable String controlTopic;
 
     /**
@@ -72,7 +72,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
             Map<String, String> statements,
             KafkaSources sources,
             Supplier<List<String>> sourceNames,
-            Map<String, KafkaSinkProperties> sinks,
+            KafkaSinks sinks,
             @Nullable String controlTopic) {
         // the inserts last: none creates what another statement reads, and a property source without an order
         // (a HashMap of default properties) then cannot put an insert before the view it reads
@@ -82,7 +82,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                 .toList();
         this.sources = sources;
         this.sourceNames = sourceNames;
-        this.sinks = sinks;
+        this.configuredSinks = sinks;
         this.controlTopic = controlTopic;
     }
 
@@ -94,6 +94,7 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
 
     @Override
     public void build(PipelineContext pipeline) {
+        Map<String, KafkaSinks.Configured> sinks = configuredSinks.configured();
         StreamTableEnvironment tables = tables(pipeline);
         if (controlTopic != null) {
             tables.getConfig().set(StreamSplitTableOptions.DEFAULT_CONTROL_TOPIC, controlTopic);
@@ -212,21 +213,21 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
         String query = statement.text().substring(queryStart);
         Table result = run(statement, queryStart, known, () -> tables.sqlQuery(query));
         List<String> columns = result.getResolvedSchema().getColumnNames();
-        KafkaSinkProperties sink = sinks.get(sinkName);
+        KafkaSinks.Configured sink = configuredSinks.configured().get(sinkName);
         DataStream<Row> rows = appended(tables, statement, sinkName, result, known);
         String p = "streamsplit.kafka.sinks." + sinkName + ".";
-        if (sink.getKey() != null && !columns.contains(sink.getKey())) {
+        if (sink.key() != null && !columns.contains(sink.key())) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "key",
-                    sink.getKey(),
+                    sink.key(),
                     "statement '" + statement.name() + "' writes rows with the columns " + columns
-                            + ", and none is named '" + sink.getKey() + "'",
+                            + ", and none is named '" + sink.key() + "'",
                     "Set " + p + "key to one of " + columns + ", or name a column so in the SELECT (" + "... AS "
-                            + sink.getKey() + ").");
+                            + sink.key() + ").");
         }
-        DataStream<?> written = sink.getFormat() == null
+        DataStream<?> written = sink.format() == null
                 ? rows // for a serializer bean of Row
-                : switch (sink.getFormat()) {
+                : switch (sink.format()) {
                     case JSON ->
                         rows.map(new RowFields(columns)).returns(ROW_MAPS).name(statement.name());
                     case STRING -> {
@@ -245,16 +246,16 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
                         throw SqlProblems.refused(
                                 statement,
                                 "writes to sink '" + sinkName + "', which has format "
-                                        + sink.getFormat().yaml(),
+                                        + sink.format().yaml(),
                                 "Write json, string or bytes from SQL, or declare a table with CREATE TABLE ... WITH"
                                         + " ('connector' = 'kafka', 'format' = '"
-                                        + sink.getFormat().yaml()
+                                        + sink.format().yaml()
                                         + "', ...) and INSERT INTO it.");
                     case AVRO_CONFLUENT, JSON_SCHEMA_CONFLUENT ->
                         throw SqlProblems.refused(
                                 statement,
                                 "writes to sink '" + sinkName + "', which has format "
-                                        + sink.getFormat().yaml(),
+                                        + sink.format().yaml(),
                                 "Write json, string or bytes from SQL, or write to this sink from a"
                                         + " StreamSplitPipeline bean.");
                 };

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
+import io.streamsplit.boot.kafka.ValueFormat;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -114,8 +114,9 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
     public Map<String, Configured> configured() {
         Map<String, Configured> configured = new LinkedHashMap<>();
         kafka.getSinks()
-                .forEach((name, sink) ->
-                        configured.put(name, new Configured(sink.getTopic(), sink.getDeliveryGuarantee())));
+                .forEach((name, sink) -> configured.put(
+                        name,
+                        new Configured(sink.getTopic(), sink.getDeliveryGuarantee(), sink.getKey(), sink.getFormat())));
         return configured;
     }
 

@@ -1,8 +1,8 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.ValueFormat;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
-import io.streamsplit.boot.autoconfigure.kafka.format.ValueFormat;
+import io.streamsplit.boot.kafka.ValueFormat;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;

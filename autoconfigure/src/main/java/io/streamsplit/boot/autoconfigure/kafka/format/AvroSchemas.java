@@ -1,6 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka.format;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.ValueFormat;
 import io.streamsplit.connector.kafka.format.AvroFormat;
 import io.streamsplit.connector.kafka.format.ConfluentAvroFormat;
 import io.streamsplit.connector.kafka.format.SchemaRegistry;

@@ -2,6 +2,7 @@ package io.streamsplit.boot.autoconfigure.kafka.format;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.remote.ClusterClasses;
+import io.streamsplit.boot.kafka.ValueFormat;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.format.TextFormat;
 import io.streamsplit.connector.kafka.sink.ElementFieldKey;

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.kafka.format;
+package io.streamsplit.boot.kafka;
 
 /** A built-in format of Kafka values (and keys), {@code format: json}. */
 public enum ValueFormat {

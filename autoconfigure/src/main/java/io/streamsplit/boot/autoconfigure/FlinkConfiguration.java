@@ -10,6 +10,7 @@ import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.remote.JobJars;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
@@ -93,10 +94,10 @@ class FlinkConfiguration {
             ObjectProvider<JobJars> jobJars) {
         Configuration job = new Configuration(definition.configuration());
         FlinkApplicationMode.checkNotRunByFlink(flink.getMode());
-        if (flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+        if (flink.getMode() == FlinkMode.APPLICATION) {
             return FlinkApplicationMode.environment(job);
         }
-        if (flink.getMode() == FlinkProperties.Mode.REMOTE) {
+        if (flink.getMode() == FlinkMode.REMOTE) {
             FlinkRemoteProperties remote = flink.getRemote();
             if (remote.getHost() == null || remote.getHost().isBlank()) {
                 throw new InvalidStreamSplitConfigurationException(

@@ -6,6 +6,7 @@ import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.DefaultPipelineContext;
@@ -98,7 +99,7 @@ class JobConfiguration {
                 sources,
                 sinks,
                 properties.getKafka().getSchemaRegistry().getUrl(),
-                properties.getFlink().getMode() == FlinkProperties.Mode.EMBEDDED,
+                properties.getFlink().getMode() == FlinkMode.EMBEDDED,
                 KafkaAccessCheck.principal(consumer));
     }
 

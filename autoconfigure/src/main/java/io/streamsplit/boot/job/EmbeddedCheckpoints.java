@@ -5,6 +5,7 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
@@ -66,7 +67,7 @@ public final class EmbeddedCheckpoints {
             KafkaClients clients,
             Duration timeout) {
         String configured = flink.getCheckpointing().getStorage();
-        boolean embedded = flink.getMode() == FlinkProperties.Mode.EMBEDDED;
+        boolean embedded = flink.getMode() == FlinkMode.EMBEDDED;
         if (!embedded) {
             return FlinkJobDefinition.of(flink, jobName, configured, null);
         }
@@ -167,9 +168,7 @@ public final class EmbeddedCheckpoints {
      */
     public static void resume(FlinkJobDefinition definition, FlinkProperties flink, RetainedCheckpointPolicy policy) {
         String storage = definition.checkpointStorage();
-        if (flink.getMode() != FlinkProperties.Mode.EMBEDDED
-                || !flink.getCheckpointing().isEnabled()
-                || storage == null) {
+        if (flink.getMode() != FlinkMode.EMBEDDED || !flink.getCheckpointing().isEnabled() || storage == null) {
             return;
         }
         Configuration configuration = definition.configuration();

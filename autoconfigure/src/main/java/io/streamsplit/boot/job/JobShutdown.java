@@ -1,8 +1,9 @@
 package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkShutdownProperties;
+import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
+import io.streamsplit.boot.job.state.ShutdownJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -49,12 +50,12 @@ final class JobShutdown {
      * @param seen what the application last saw of the job on a cluster, {@code null} embedded
      */
     void stop(JobClient client, JobCommands commands, ClusterJobKeeper.@Nullable Status seen, long deadline) {
-        FlinkShutdownProperties.ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
-        if (action == FlinkShutdownProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+        ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
+        if (action == ShutdownJob.KEEP && flink.getMode() == FlinkMode.APPLICATION) {
             LOG.info("Flink job '{}' ({}) is left to {}", jobName, client.getJobID(), target);
             return;
         }
-        if (action == FlinkShutdownProperties.ShutdownJob.KEEP) {
+        if (action == ShutdownJob.KEEP) {
             LOG.info("{}", keepLine(client, seen));
             return;
         }
@@ -64,7 +65,7 @@ final class JobShutdown {
             if (status.isGloballyTerminalState()) {
                 return;
             }
-            if (action == FlinkShutdownProperties.ShutdownJob.SAVEPOINT) {
+            if (action == ShutdownJob.SAVEPOINT) {
                 String path = client.stopWithSavepoint(false, savepointDirectory, SavepointFormatType.CANONICAL)
                         .get(remaining(deadline), TimeUnit.MILLISECONDS);
                 LOG.info(

@@ -4,6 +4,7 @@ import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
+import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
 import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
@@ -225,7 +226,7 @@ public class StreamSplitJob implements SmartLifecycle {
                                 + ExceptionUtils.stripCompletionException(e).getMessage(),
                         e);
             }
-        } else if (flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+        } else if (flink.getMode() == FlinkMode.APPLICATION) {
             // Flink's application mode takes the jobs that main() submitted before it returned: submit now
             submit(graph, submission, true);
         } else {

@@ -14,10 +14,10 @@ import io.streamsplit.boot.actuate.deadletter.DeadLettersEndpoint;
 import io.streamsplit.boot.actuate.deadletter.DeadLettersEndpointWebExtension;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
 import io.streamsplit.boot.config.PropertyChecks;
+import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.JobFailures;
@@ -71,7 +71,7 @@ public final class StreamSplitActuatorAutoConfiguration {
             ObjectProvider<EmbeddedFlinkCluster> embedded,
             ListableBeanFactory beanFactory) {
         Supplier<Map<String, StreamSplitKafkaSource<?>>> sources = () -> sources(beanFactory, job);
-        if (properties.getFlink().getMode() != FlinkProperties.Mode.EMBEDDED) {
+        if (properties.getFlink().getMode() != FlinkMode.EMBEDDED) {
             return new KafkaSplitStates(
                     sources,
                     job,

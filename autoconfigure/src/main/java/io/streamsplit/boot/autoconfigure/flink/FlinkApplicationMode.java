@@ -3,6 +3,7 @@ package io.streamsplit.boot.autoconfigure.flink;
 import static io.streamsplit.boot.flink.remote.FlinkVersionCheck.majorMinor;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.flink.FlinkMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -92,8 +93,8 @@ public final class FlinkApplicationMode {
      * Fails when Flink started the application but the configuration asks for another mode: an embedded
      * MiniCluster inside Flink's JobManager, or a job sent to yet another cluster, is never meant.
      */
-    public static void checkNotRunByFlink(FlinkProperties.Mode mode) {
-        if (mode != FlinkProperties.Mode.APPLICATION && isRunByFlink()) {
+    public static void checkNotRunByFlink(FlinkMode mode) {
+        if (mode != FlinkMode.APPLICATION && isRunByFlink()) {
             throw new InvalidStreamSplitConfigurationException(
                     "streamsplit.flink.mode",
                     mode.name().toLowerCase(java.util.Locale.ROOT),
@@ -110,7 +111,7 @@ public final class FlinkApplicationMode {
      * Flink to report an application without jobs.
      */
     public static void requireJob(FlinkProperties flink, String property, Object value, String why) {
-        if (flink.getMode() == FlinkProperties.Mode.APPLICATION) {
+        if (flink.getMode() == FlinkMode.APPLICATION) {
             throw new InvalidStreamSplitConfigurationException(
                     property,
                     value,

@@ -4,6 +4,7 @@ import static io.streamsplit.boot.config.PropertyChecks.notNegative;
 import static io.streamsplit.boot.config.PropertyChecks.positive;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import java.time.Duration;
 import java.util.Map;
@@ -43,7 +44,7 @@ public final class FlinkConfigurationMapper {
         config.set(PipelineOptions.NAME, jobName);
         if (flink.getParallelism() != null) {
             config.set(CoreOptions.DEFAULT_PARALLELISM, positive(PREFIX + "parallelism", flink.getParallelism()));
-        } else if (flink.getMode() == FlinkProperties.Mode.EMBEDDED) {
+        } else if (flink.getMode() == FlinkMode.EMBEDDED) {
             // like Flink's local environment: one subtask per core
             config.set(CoreOptions.DEFAULT_PARALLELISM, Runtime.getRuntime().availableProcessors());
         }
@@ -65,7 +66,7 @@ public final class FlinkConfigurationMapper {
                 config.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
                 config.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, storage);
             }
-            if (storage != null || flink.getMode() != FlinkProperties.Mode.EMBEDDED) {
+            if (storage != null || flink.getMode() != FlinkMode.EMBEDDED) {
                 // kept after a cancel, a failure or an upgrade, so the next run can start from the newest one
                 // (on a cluster also where the cluster's own configuration names the directory)
                 config.set(

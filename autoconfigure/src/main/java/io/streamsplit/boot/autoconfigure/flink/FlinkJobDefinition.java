@@ -1,6 +1,8 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.flink.FlinkMode;
+import io.streamsplit.boot.job.state.ShutdownJob;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.jspecify.annotations.Nullable;
@@ -46,10 +48,10 @@ public record FlinkJobDefinition(
     /** The shutdown settings fit together and the mode: keep needs a cluster, a savepoint needs a directory. */
     private static void checkShutdown(FlinkProperties flink, Configuration configuration) {
         FlinkShutdownProperties shutdown = flink.getShutdown();
-        FlinkShutdownProperties.ShutdownJob job = shutdown.effectiveJob(flink.getMode());
+        ShutdownJob job = shutdown.effectiveJob(flink.getMode());
         String property = "streamsplit.flink.shutdown.job";
         if (shutdown.getJob() != null
-                && shutdown.effectiveJob(flink.getMode()) != FlinkShutdownProperties.ShutdownJob.SAVEPOINT
+                && shutdown.effectiveJob(flink.getMode()) != ShutdownJob.SAVEPOINT
                 && isSavepoint(shutdown)) {
             throw new InvalidStreamSplitConfigurationException(
                     property,
@@ -57,7 +59,7 @@ public record FlinkJobDefinition(
                     "streamsplit.flink.shutdown.savepoint is also true, which asks for a savepoint",
                     "Remove streamsplit.flink.shutdown.savepoint (shutdown.job replaces it).");
         }
-        if (job == FlinkShutdownProperties.ShutdownJob.KEEP && flink.getMode() == FlinkProperties.Mode.EMBEDDED) {
+        if (job == ShutdownJob.KEEP && flink.getMode() == FlinkMode.EMBEDDED) {
             throw new InvalidStreamSplitConfigurationException(
                     property,
                     "keep",
@@ -65,8 +67,7 @@ public record FlinkJobDefinition(
                     "Use shutdown.job cancel or savepoint in embedded mode, or run the job on a cluster (streamsplit.flink"
                             + ".mode=remote), where it can outlive the application.");
         }
-        if (job == FlinkShutdownProperties.ShutdownJob.SAVEPOINT
-                && !configuration.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
+        if (job == ShutdownJob.SAVEPOINT && !configuration.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
             throw new InvalidStreamSplitConfigurationException(
                     "streamsplit.flink.shutdown.savepoint-directory",
                     null,

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
+import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.job.state.UpgradeMode;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,22 +10,8 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 /** Where and how the pipelines run, {@code streamsplit.flink.*}. */
 public class FlinkProperties {
 
-    /** Where the job runs. */
-    public enum Mode {
-        /** An in-process Flink MiniCluster, started and stopped with the application. */
-        EMBEDDED,
-        /** A Flink session cluster reached over REST; the user's jars are shipped with the job. */
-        REMOTE,
-        /**
-         * The application was started by Flink (application mode: the JobManager runs its {@code main}, as
-         * the Flink Kubernetes Operator and {@code bin/standalone-job.sh} do) and runs its job on the
-         * environment Flink provides. Chosen by itself when Flink starts the application.
-         */
-        APPLICATION
-    }
-
     /** Run the job in-process (embedded) or on a Flink session cluster (remote). */
-    private Mode mode = Mode.EMBEDDED;
+    private FlinkMode mode = FlinkMode.EMBEDDED;
 
     /** Whether to submit the pipelines when the application starts. */
     private boolean enabled = true;
@@ -70,11 +57,11 @@ public class FlinkProperties {
     @NestedConfigurationProperty
     private final FlinkShutdownProperties shutdown = new FlinkShutdownProperties();
 
-    public Mode getMode() {
+    public FlinkMode getMode() {
         return mode;
     }
 
-    public void setMode(Mode mode) {
+    public void setMode(FlinkMode mode) {
         this.mode = mode;
     }
 

@@ -1,21 +1,13 @@
 package io.streamsplit.boot.autoconfigure.flink;
 
+import io.streamsplit.boot.flink.FlinkMode;
+import io.streamsplit.boot.job.state.ShutdownJob;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /** {@code streamsplit.flink.shutdown.*}: what the application's shutdown does to its job. */
 public class FlinkShutdownProperties {
-
-    /** What the application's shutdown does to its job. */
-    public enum ShutdownJob {
-        /** Leave the job running on the cluster (remote mode only); the next start of the application adopts it. */
-        KEEP,
-        /** Stop the job with a savepoint; the next start resumes from it. */
-        SAVEPOINT,
-        /** Cancel the job; its latest retained checkpoint is where the next start resumes. */
-        CANCEL
-    }
 
     /**
      * What the application's shutdown does to its job: keep it running (remote mode), stop it with a
@@ -44,7 +36,7 @@ public class FlinkShutdownProperties {
     }
 
     /** What shutdown does to the job in {@code mode}: {@code job}, else savepoint / keep / cancel. */
-    public ShutdownJob effectiveJob(FlinkProperties.Mode mode) {
+    public ShutdownJob effectiveJob(FlinkMode mode) {
         if (job != null) {
             return job;
         }
@@ -53,7 +45,7 @@ public class FlinkShutdownProperties {
         }
         // on a cluster the job outlives the application; in application mode the cluster (or the
         // Flink Kubernetes Operator) owns the job's end
-        return mode == FlinkProperties.Mode.EMBEDDED ? ShutdownJob.CANCEL : ShutdownJob.KEEP;
+        return mode == FlinkMode.EMBEDDED ? ShutdownJob.CANCEL : ShutdownJob.KEEP;
     }
 
     @Deprecated

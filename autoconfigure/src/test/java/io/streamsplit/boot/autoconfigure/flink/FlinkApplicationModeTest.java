@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.flink.FlinkMode;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,7 @@ class FlinkApplicationModeTest {
     @Test
     void anApplicationModeStartWithoutAJobFailsAndOtherModesOnlyLogIt() {
         FlinkProperties application = new FlinkProperties();
-        application.setMode(FlinkProperties.Mode.APPLICATION);
+        application.setMode(FlinkMode.APPLICATION);
         assertThatThrownBy(() -> FlinkApplicationMode.requireJob(
                         application, "streamsplit.flink.mode", "application", "it has no pipeline"))
                 .isInstanceOfSatisfying(InvalidStreamSplitConfigurationException.class, e -> {

@@ -1,8 +1,8 @@
 package io.streamsplit.boot.actuate;
 
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
-import io.streamsplit.boot.job.JobFailureHistory;
-import io.streamsplit.boot.job.JobFailures;
+import io.streamsplit.boot.job.failure.JobFailureHistory;
+import io.streamsplit.boot.job.failure.JobFailures;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.streamsplit.boot.actuate;
 
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
-import io.streamsplit.boot.job.JobFailures;
+import io.streamsplit.boot.job.failure.JobFailures;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;

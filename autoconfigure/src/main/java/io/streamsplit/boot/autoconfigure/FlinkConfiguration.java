@@ -2,12 +2,10 @@ package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
-import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRemoteProperties;
 import io.streamsplit.boot.autoconfigure.flink.StreamExecutionEnvironmentCustomizer;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.FlinkMode;
@@ -15,6 +13,7 @@ import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.remote.JobJars;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.EmbeddedCheckpoints;
+import io.streamsplit.boot.job.JobDefinition;
 import io.streamsplit.boot.job.StaleCheckpointCheck;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.net.URI;
@@ -39,26 +38,35 @@ class FlinkConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    FlinkJobDefinition streamSplitFlinkJobDefinition(
+    JobDefinition streamSplitFlinkJobDefinition(
             StreamSplitProperties properties,
             Environment environment,
-            KafkaBootstrapServers bootstrapServers,
             KafkaClientProperties clientProperties,
             KafkaSourceFactory sources) {
         FlinkProperties flink = properties.getFlink();
         UnitlessDurations.check(properties, environment);
-        FlinkJobDefinition definition = EmbeddedCheckpoints.define(
-                flink,
-                FlinkJobDefinition.name(flink, environment),
-                bootstrapServers,
+        String name = FlinkConfigurationMapper.jobName(flink, environment);
+        boolean embedded = flink.getMode() == FlinkMode.EMBEDDED;
+        boolean checkpointing = flink.getCheckpointing().isEnabled();
+        EmbeddedCheckpoints.Storage storage = EmbeddedCheckpoints.storage(
+                name,
+                flink.getCheckpointing().getStorage(),
+                flink.getShutdown().getSavepointDirectory(),
+                embedded,
+                checkpointing,
+                sources,
                 clientProperties,
                 properties.getKafka().getStartupCheck().getTimeout());
+        JobDefinition definition =
+                FlinkConfigurationMapper.jobDefinition(flink, name, storage.storage(), storage.notRetained());
         StaleCheckpointCheck policy =
                 new StaleCheckpointCheck(sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties);
         if (flink.getRestorePath() != null) {
             policy.checkRestorePath(flink.getRestorePath());
         }
-        EmbeddedCheckpoints.resume(definition, flink, policy);
+        if (embedded && checkpointing) {
+            EmbeddedCheckpoints.resume(definition, policy);
+        }
         return definition;
     }
 
@@ -66,7 +74,7 @@ class FlinkConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnProperty(name = "streamsplit.flink.mode", havingValue = "embedded", matchIfMissing = true)
     EmbeddedFlinkCluster embeddedFlinkCluster(
-            StreamSplitProperties properties, FlinkJobDefinition job, ConfigurableListableBeanFactory beanFactory) {
+            StreamSplitProperties properties, JobDefinition job, ConfigurableListableBeanFactory beanFactory) {
         EmbeddedFlinkCluster cluster = new EmbeddedFlinkCluster(
                 FlinkConfigurationMapper.embeddedClusterConfiguration(properties.getFlink(), job.configuration()));
         boolean jobComing = properties.getFlink().isEnabled()
@@ -78,7 +86,7 @@ class FlinkConfiguration {
     @ConditionalOnMissingBean
     StreamExecutionEnvironment streamExecutionEnvironment(
             StreamSplitProperties properties,
-            FlinkJobDefinition definition,
+            JobDefinition definition,
             ObjectProvider<EmbeddedFlinkCluster> embedded,
             ObjectProvider<JobJars> jobJars,
             ObjectProvider<StreamExecutionEnvironmentCustomizer> customizers) {
@@ -89,7 +97,7 @@ class FlinkConfiguration {
 
     private static StreamExecutionEnvironment environment(
             FlinkProperties flink,
-            FlinkJobDefinition definition,
+            JobDefinition definition,
             ObjectProvider<EmbeddedFlinkCluster> embedded,
             ObjectProvider<JobJars> jobJars) {
         Configuration job = new Configuration(definition.configuration());

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
@@ -10,12 +10,13 @@ import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.DefaultPipelineContext;
-import io.streamsplit.boot.job.JobFailureHistory;
-import io.streamsplit.boot.job.JobFailures;
+import io.streamsplit.boot.job.JobDefinition;
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.SubmittedJobClient;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
 import io.streamsplit.boot.job.cluster.ClusterStart;
+import io.streamsplit.boot.job.failure.JobFailureHistory;
+import io.streamsplit.boot.job.failure.JobFailures;
 import io.streamsplit.boot.kafka.KafkaClients;
 import java.util.Properties;
 import org.apache.flink.core.execution.JobClient;
@@ -38,7 +39,7 @@ class JobConfiguration {
     @ConditionalOnMissingBean
     StreamSplitJob streamSplitJob(
             StreamSplitProperties properties,
-            FlinkJobDefinition job,
+            JobDefinition job,
             StreamExecutionEnvironment streamExecutionEnvironment,
             ConfigurableListableBeanFactory beanFactory,
             KafkaSourceFactory sources,
@@ -51,7 +52,7 @@ class JobConfiguration {
         FlinkProperties flink = properties.getFlink();
         EmbeddedFlinkCluster embeddedCluster = embedded.getIfAvailable();
         return new StreamSplitJob(
-                flink,
+                FlinkConfigurationMapper.jobSettings(flink, streamExecutionEnvironment.getParallelism()),
                 job,
                 streamExecutionEnvironment,
                 beanFactory,

@@ -1,6 +1,5 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
@@ -15,6 +14,7 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.SslBundlePem;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.boot.autoconfigure.kafka.format.RegistrySettings;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
+import io.streamsplit.boot.job.JobDefinition;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -81,7 +81,7 @@ class KafkaSourcesAndSinksConfiguration {
     @ConditionalOnMissingBean
     KafkaSinkFactory streamSplitKafkaSinkFactory(
             StreamSplitProperties properties,
-            FlinkJobDefinition job,
+            JobDefinition job,
             KafkaClientProperties clientProperties,
             KafkaBootstrapServers bootstrapServers,
             ConfigurableListableBeanFactory beanFactory,

@@ -1,6 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkRemoteProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
@@ -10,6 +10,7 @@ import io.streamsplit.boot.flink.remote.ClusterClasses;
 import io.streamsplit.boot.flink.remote.JobJars;
 import io.streamsplit.boot.flink.remote.ShipRules;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
+import io.streamsplit.boot.job.JobDefinition;
 import io.streamsplit.boot.job.StaleCheckpointCheck;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
 import io.streamsplit.boot.job.cluster.ClusterStart;
@@ -64,7 +65,7 @@ class RemoteClusterConfiguration {
     @ConditionalOnMissingBean
     ClusterJobController streamSplitClusterJobController(
             StreamSplitProperties properties,
-            FlinkJobDefinition job,
+            JobDefinition job,
             FlinkRestClient rest,
             StreamExecutionEnvironment environment,
             KafkaSourceFactory sources,
@@ -76,7 +77,7 @@ class RemoteClusterConfiguration {
                 (Configuration) environment.getConfiguration(),
                 FlinkConfiguration.class.getClassLoader(),
                 job.name(),
-                flink,
+                FlinkConfigurationMapper.runSettings(flink),
                 owner(beanFactory),
                 JobConfiguration.target(flink),
                 new StaleCheckpointCheck(sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties));

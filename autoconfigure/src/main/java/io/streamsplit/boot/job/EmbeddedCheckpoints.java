@@ -1,11 +1,6 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
-import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
@@ -13,6 +8,7 @@ import io.streamsplit.boot.job.state.RetainedState;
 import io.streamsplit.boot.job.state.StorageStates;
 import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.boot.kafka.KafkaClusterId;
+import io.streamsplit.boot.kafka.KafkaSources;
 import java.io.IOException;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -56,36 +52,44 @@ public final class EmbeddedCheckpoints {
     private EmbeddedCheckpoints() {}
 
     /**
-     * The job's definition in {@code flink}'s mode, with its checkpoint storage decided: configured, else
-     * (embedded) the default for the Kafka cluster at the shared bootstrap servers, which are asked for its
-     * id within {@code timeout}. A storage the application cannot write fails startup.
+     * Where a job keeps its checkpoints, and why a restart of the application would not find them.
+     *
+     * @param storage the checkpoint storage, {@code null} for the JobManager's memory
+     * @param notRetained why a restart would miss the embedded job's state, {@code null} when it would not
      */
-    public static FlinkJobDefinition define(
-            FlinkProperties flink,
+    public record Storage(
+            @Nullable String storage, @Nullable String notRetained) {}
+
+    /**
+     * Where job {@code jobName} keeps its checkpoints: {@code configured} ({@code streamsplit.flink.checkpointing.storage}),
+     * else, embedded with checkpoints on, the default for the Kafka cluster at the shared bootstrap servers, which are
+     * asked for its id within {@code timeout}. A storage the application cannot write fails startup, as does a
+     * {@code savepointDirectory} ({@code streamsplit.flink.shutdown.savepoint-directory}) beside a storage.
+     */
+    public static Storage storage(
             String jobName,
-            KafkaBootstrapServers servers,
+            @Nullable String configured,
+            @Nullable String savepointDirectory,
+            boolean embedded,
+            boolean checkpointing,
+            KafkaSources kafka,
             KafkaClients clients,
             Duration timeout) {
-        String configured = flink.getCheckpointing().getStorage();
-        boolean embedded = flink.getMode() == FlinkMode.EMBEDDED;
         if (!embedded) {
-            return FlinkJobDefinition.of(flink, jobName, configured, null);
+            return new Storage(configured, null);
         }
-        if (!flink.getCheckpointing().isEnabled()) {
-            return FlinkJobDefinition.of(
-                    flink,
-                    jobName,
+        if (!checkpointing) {
+            return new Storage(
                     configured,
-                    servers.sharedIsDevBroker()
+                    kafka.sharedIsDevBroker()
                             ? null
                             : "checkpointing is off (streamsplit.flink.checkpointing.enabled=false): no offsets are"
                                     + " committed and no state is kept");
         }
         String storage = configured;
         String notRetained = null;
-        if (storage == null && !servers.sharedIsDevBroker()) {
-            Optional<String> cluster =
-                    sharedServers(servers).flatMap(at -> KafkaClusterId.lookUp(at, clients, timeout));
+        if (storage == null && !kafka.sharedIsDevBroker()) {
+            Optional<String> cluster = sharedServers(kafka).flatMap(at -> KafkaClusterId.lookUp(at, clients, timeout));
             if (cluster.isPresent()) {
                 storage = defaultStorage(cluster.get());
                 LOG.info(
@@ -103,12 +107,11 @@ public final class EmbeddedCheckpoints {
         }
         if (storage != null) {
             requireWritable(STORAGE, storage, configured == null);
-            String savepoints = FlinkConfigurationMapper.savepointDirectory(flink, storage);
-            if (savepoints != null && flink.getShutdown().getSavepointDirectory() != null) {
-                requireWritable("streamsplit.flink.shutdown.savepoint-directory", savepoints, false);
+            if (savepointDirectory != null) {
+                requireWritable("streamsplit.flink.shutdown.savepoint-directory", savepointDirectory, false);
             }
         }
-        return FlinkJobDefinition.of(flink, jobName, storage, notRetained);
+        return new Storage(storage, notRetained);
     }
 
     /** The default storage of embedded jobs reading the Kafka cluster {@code clusterId}. */
@@ -119,9 +122,9 @@ public final class EmbeddedCheckpoints {
                 .toString();
     }
 
-    private static Optional<String> sharedServers(KafkaBootstrapServers servers) {
+    private static Optional<String> sharedServers(KafkaSources kafka) {
         try {
-            return Optional.of(servers.resolve("streamsplit.kafka.bootstrap-servers", List.of()));
+            return Optional.of(kafka.sharedBootstrapServers());
         } catch (InvalidStreamSplitConfigurationException noSharedCluster) {
             return Optional.empty(); // every source and sink names its own; the startup check says what is missing
         }
@@ -162,13 +165,13 @@ public final class EmbeddedCheckpoints {
     }
 
     /**
-     * Gives the embedded job of {@code definition} its run's id and, unless {@code restore-path} is set, points
+     * Gives the embedded job of {@code definition} (checkpoints on) its run's id and, unless {@code restore-path} is set, points
      * it at the newest checkpoint or savepoint an earlier run left (which {@code policy} may refuse). A job whose
      * checkpoints stay in memory is left alone.
      */
-    public static void resume(FlinkJobDefinition definition, FlinkProperties flink, RetainedCheckpointPolicy policy) {
+    public static void resume(JobDefinition definition, RetainedCheckpointPolicy policy) {
         String storage = definition.checkpointStorage();
-        if (flink.getMode() != FlinkMode.EMBEDDED || !flink.getCheckpointing().isEnabled() || storage == null) {
+        if (storage == null) {
             return;
         }
         Configuration configuration = definition.configuration();

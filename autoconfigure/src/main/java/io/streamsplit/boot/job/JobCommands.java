@@ -1,6 +1,5 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.job.state.JobIdentity;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -27,14 +26,14 @@ public final class JobCommands {
     private static final Logger LOG = LoggerFactory.getLogger(JobCommands.class);
 
     private final StreamSplitJob job;
-    private final FlinkProperties flink;
+    private final Duration stopTimeout;
     private final StreamExecutionEnvironment environment;
     /** The savepoint of a stop from the {@code streamsplit} endpoint, until the job is started again. */
     private volatile @Nullable String operatorSavepoint;
 
-    JobCommands(StreamSplitJob job, FlinkProperties flink, StreamExecutionEnvironment environment) {
+    JobCommands(StreamSplitJob job, Duration stopTimeout, StreamExecutionEnvironment environment) {
         this.job = job;
-        this.flink = flink;
+        this.stopTimeout = stopTimeout;
         this.environment = environment;
     }
 
@@ -59,7 +58,7 @@ public final class JobCommands {
                     operatorSavepoint != null ? "the job is already stopped" : "the job is not running");
         }
         JobClient client = current.join();
-        Duration timeout = flink.getShutdown().getTimeout();
+        Duration timeout = stopTimeout;
         job.markStopping(true);
         String path;
         try {

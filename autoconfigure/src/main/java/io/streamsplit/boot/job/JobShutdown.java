@@ -1,6 +1,5 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
 import io.streamsplit.boot.job.state.ShutdownJob;
@@ -25,19 +24,19 @@ final class JobShutdown {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamSplitJob.class);
 
-    private final FlinkProperties flink;
+    private final JobSettings settings;
     private final String jobName;
     private final String target;
     private final boolean onCluster;
     private final @Nullable String savepointDirectory;
 
     JobShutdown(
-            FlinkProperties flink,
+            JobSettings settings,
             String jobName,
             String target,
             boolean onCluster,
             @Nullable String savepointDirectory) {
-        this.flink = flink;
+        this.settings = settings;
         this.jobName = jobName;
         this.target = target;
         this.onCluster = onCluster;
@@ -50,8 +49,8 @@ final class JobShutdown {
      * @param seen what the application last saw of the job on a cluster, {@code null} embedded
      */
     void stop(JobClient client, JobCommands commands, ClusterJobKeeper.@Nullable Status seen, long deadline) {
-        ShutdownJob action = flink.getShutdown().effectiveJob(flink.getMode());
-        if (action == ShutdownJob.KEEP && flink.getMode() == FlinkMode.APPLICATION) {
+        ShutdownJob action = settings.onShutdown();
+        if (action == ShutdownJob.KEEP && settings.mode() == FlinkMode.APPLICATION) {
             LOG.info("Flink job '{}' ({}) is left to {}", jobName, client.getJobID(), target);
             return;
         }
@@ -59,7 +58,7 @@ final class JobShutdown {
             LOG.info("{}", keepLine(client, seen));
             return;
         }
-        Duration timeout = flink.getShutdown().getTimeout();
+        Duration timeout = settings.runs().stopTimeout();
         try {
             JobStatus status = client.getJobStatus().get(remaining(deadline), TimeUnit.MILLISECONDS);
             if (status.isGloballyTerminalState()) {

@@ -1,9 +1,5 @@
 package io.streamsplit.boot.job;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkApplicationMode;
-import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
-import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
@@ -11,6 +7,9 @@ import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
 import io.streamsplit.boot.job.cluster.ClusterRun;
 import io.streamsplit.boot.job.cluster.ClusterStart;
 import io.streamsplit.boot.job.cluster.JobFingerprint;
+import io.streamsplit.boot.job.failure.JobFailureHistory;
+import io.streamsplit.boot.job.failure.JobFailureReporter;
+import io.streamsplit.boot.job.failure.JobFailures;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.util.Map;
@@ -48,7 +47,7 @@ public class StreamSplitJob implements SmartLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamSplitJob.class);
 
-    private final FlinkProperties flink;
+    private final JobSettings settings;
     private final String jobName;
     private final @Nullable String notRetained;
     private final StreamExecutionEnvironment environment;
@@ -95,8 +94,8 @@ public class StreamSplitJob implements SmartLifecycle {
      * @param clusterStart the checks and the fingerprint before the cluster is touched (remote mode)
      */
     public StreamSplitJob(
-            FlinkProperties flink,
-            FlinkJobDefinition definition,
+            JobSettings settings,
+            JobDefinition definition,
             StreamExecutionEnvironment environment,
             ListableBeanFactory beanFactory,
             Supplier<PipelineContext> contextFactory,
@@ -109,7 +108,7 @@ public class StreamSplitJob implements SmartLifecycle {
         this.rest = rest;
         this.failures = failures;
         this.failureHistory = failureHistory;
-        this.flink = flink;
+        this.settings = settings;
         this.jobName = definition.name();
         this.notRetained = definition.notRetained();
         this.environment = environment;
@@ -117,9 +116,9 @@ public class StreamSplitJob implements SmartLifecycle {
         this.target = target;
         this.cluster = cluster;
         this.clusterStart = clusterStart;
-        this.commands = new JobCommands(this, flink, environment);
+        this.commands = new JobCommands(this, settings.runs().stopTimeout(), environment);
         this.graphs = new PipelineGraphs(jobName, environment, contextFactory);
-        this.embeddedSlots = FlinkConfigurationMapper.embeddedSlots(flink, environment.getParallelism());
+        this.embeddedSlots = settings.embeddedSlots();
     }
 
     /** Where the job runs, for messages: "the Flink cluster at host:port", "the embedded Flink MiniCluster". */
@@ -181,8 +180,8 @@ public class StreamSplitJob implements SmartLifecycle {
 
     @Override
     public void start() {
-        if (!flink.isEnabled()) {
-            FlinkApplicationMode.requireJob(flink, "streamsplit.flink.enabled", false, "the job is switched off");
+        if (!settings.enabled()) {
+            settings.requireJob("streamsplit.flink.enabled", false, "the job is switched off");
             LOG.info("streamsplit.flink.enabled=false: Flink job '{}' is not submitted", jobName);
             submission.completeExceptionally(new IllegalStateException("streamsplit.flink.enabled is false"));
             nothingToRun = true;
@@ -191,7 +190,7 @@ public class StreamSplitJob implements SmartLifecycle {
         }
         Map<String, StreamSplitPipeline> pipelines = beanFactory.getBeansOfType(StreamSplitPipeline.class);
         if (pipelines.isEmpty()) {
-            FlinkApplicationMode.requireJob(flink, "streamsplit.flink.mode", "application", "it has no pipeline");
+            settings.requireJob("streamsplit.flink.mode", "application", "it has no pipeline");
             LOG.info("No StreamSplitPipeline beans: no Flink job to submit. Define a @Bean StreamSplitPipeline to"
                     + " build one from the configured sources.");
             submission.completeExceptionally(new IllegalStateException("no StreamSplitPipeline beans are defined"));
@@ -210,7 +209,7 @@ public class StreamSplitJob implements SmartLifecycle {
                 attach(run);
                 keeper = new ClusterJobKeeper(
                         cluster,
-                        flink.getRemote().getWatchInterval(),
+                        settings.watchInterval(),
                         run,
                         this::buildGraph,
                         parts,
@@ -226,7 +225,7 @@ public class StreamSplitJob implements SmartLifecycle {
                                 + ExceptionUtils.stripCompletionException(e).getMessage(),
                         e);
             }
-        } else if (flink.getMode() == FlinkMode.APPLICATION) {
+        } else if (settings.mode() == FlinkMode.APPLICATION) {
             // Flink's application mode takes the jobs that main() submitted before it returned: submit now
             submit(graph, submission, true);
         } else {
@@ -389,9 +388,7 @@ public class StreamSplitJob implements SmartLifecycle {
     }
 
     private void firstCheckpoint(JobClient client) {
-        if (rest != null
-                && flink.getCheckpointing().isEnabled()
-                && flink.getCheckpointing().isFirstOnStart()) {
+        if (rest != null && settings.checkpointing() && settings.firstCheckpointOnStart()) {
             FirstCheckpoint.triggerWhenRunning(rest, jobName, client.getJobID().toString());
         }
     }
@@ -430,7 +427,7 @@ public class StreamSplitJob implements SmartLifecycle {
 
     /** Stops (or keeps) the job, all of it within {@code streamsplit.flink.shutdown.timeout}. */
     private void stopJob() {
-        long deadline = System.nanoTime() + flink.getShutdown().getTimeout().toNanos();
+        long deadline = System.nanoTime() + settings.runs().stopTimeout().toNanos();
         stopping = true;
         keepAlive.interrupt();
         ClusterJobKeeper lastKeeper = keeper;
@@ -444,7 +441,7 @@ public class StreamSplitJob implements SmartLifecycle {
         } catch (Exception notSubmitted) {
             return;
         }
-        new JobShutdown(flink, jobName, target, cluster != null, savepointDirectory())
+        new JobShutdown(settings, jobName, target, cluster != null, savepointDirectory())
                 .stop(client, commands, lastKeeper == null ? null : lastKeeper.status(), deadline);
     }
 

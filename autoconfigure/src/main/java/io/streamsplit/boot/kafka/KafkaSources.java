@@ -54,6 +54,9 @@ public interface KafkaSources {
     /** The Kafka of every source and sink that names none of its own ({@code streamsplit.kafka.bootstrap-servers}). */
     String sharedBootstrapServers();
 
+    /** Whether the shared Kafka is the in-JVM dev broker, whose data goes with the application. */
+    boolean sharedIsDevBroker();
+
     /** The columns source {@code name} declares for SQL (name → SQL type); empty when it declares none. */
     Map<String, String> columns(String name);
 

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
-import io.streamsplit.boot.job.JobFailures;
 import io.streamsplit.boot.job.StreamSplitJob;
+import io.streamsplit.boot.job.failure.JobFailures;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.time.Duration;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.streamsplit.boot.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkJobDefinition;
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.JobIdentity;
@@ -44,8 +44,8 @@ class EmbeddedCheckpointsTest {
                 .resolve("savepoint-" + ORDERS.jobId(0).toHexString().substring(0, 6) + "-ab12"));
         touch(savepoint.resolve("_metadata"), "2026-12-06T09:20:00Z");
 
-        FlinkJobDefinition definition = define();
-        EmbeddedCheckpoints.resume(definition, new FlinkProperties(), RetainedCheckpointPolicy.ALWAYS);
+        JobDefinition definition = define();
+        EmbeddedCheckpoints.resume(definition, RetainedCheckpointPolicy.ALWAYS);
 
         assertThat(definition.configuration().get(StateRecoveryOptions.SAVEPOINT_PATH))
                 .as("the stop's savepoint is newer than every checkpoint")
@@ -60,8 +60,8 @@ class EmbeddedCheckpointsTest {
         checkpoint(1, 9, "2026-12-06T09:30:00Z");
         checkpoint(2, 3, "2026-12-06T09:10:00Z");
 
-        FlinkJobDefinition definition = define();
-        EmbeddedCheckpoints.resume(definition, new FlinkProperties(), RetainedCheckpointPolicy.ALWAYS);
+        JobDefinition definition = define();
+        EmbeddedCheckpoints.resume(definition, RetainedCheckpointPolicy.ALWAYS);
 
         assertThat(definition.configuration().get(StateRecoveryOptions.SAVEPOINT_PATH))
                 .endsWith(ORDERS.jobId(1).toHexString() + "/chk-9");
@@ -71,8 +71,8 @@ class EmbeddedCheckpointsTest {
     void withNothingRetainedTheJobStartsANewGenerationFromItsStartingOffsets() throws IOException {
         Files.createDirectories(storage.resolve(ORDERS.jobId(1).toHexString())); // a run that never checkpointed
 
-        FlinkJobDefinition definition = define();
-        EmbeddedCheckpoints.resume(definition, new FlinkProperties(), RetainedCheckpointPolicy.ALWAYS);
+        JobDefinition definition = define();
+        EmbeddedCheckpoints.resume(definition, RetainedCheckpointPolicy.ALWAYS);
 
         assertThat(definition.configuration().contains(StateRecoveryOptions.SAVEPOINT_PATH))
                 .isFalse();
@@ -114,8 +114,8 @@ class EmbeddedCheckpointsTest {
                 .doesNotContain("'clicks'");
     }
 
-    private FlinkJobDefinition define() {
-        return FlinkJobDefinition.of(
+    private JobDefinition define() {
+        return FlinkConfigurationMapper.jobDefinition(
                 new FlinkProperties(), "orders", storage.toUri().toString(), null);
     }
 

@@ -2,8 +2,8 @@ package io.streamsplit.boot.test;
 
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
-import io.streamsplit.boot.job.JobFailures;
 import io.streamsplit.boot.job.StreamSplitJob;
+import io.streamsplit.boot.job.failure.JobFailures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -105,22 +105,6 @@ public final class FlinkApplicationMode {
         }
     }
 
-    /**
-     * In application mode Flink started the application to run its job: an application without one
-     * (no pipeline beans, or {@code streamsplit.flink.enabled=false}) fails startup instead of leaving
-     * Flink to report an application without jobs.
-     */
-    public static void requireJob(FlinkProperties flink, String property, Object value, String why) {
-        if (flink.getMode() == FlinkMode.APPLICATION) {
-            throw new InvalidStreamSplitConfigurationException(
-                    property,
-                    value,
-                    "Flink started this application (application mode) to run its job, but " + why,
-                    "Define a @Bean StreamSplitPipeline that builds the job from the configured sources and sinks, and"
-                            + " leave streamsplit.flink.enabled at true.");
-        }
-    }
-
     /** The REST API of the JobManager the application runs in. */
     public static URI restAddress(ReadableConfig configuration) {
         String host = configuration.getOptional(RestOptions.ADDRESS).orElse("localhost");

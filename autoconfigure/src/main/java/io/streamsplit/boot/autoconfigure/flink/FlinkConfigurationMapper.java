@@ -5,7 +5,11 @@ import static io.streamsplit.boot.config.PropertyChecks.positive;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.FlinkMode;
+import io.streamsplit.boot.job.JobDefinition;
+import io.streamsplit.boot.job.JobSettings;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
+import io.streamsplit.boot.job.state.RunSettings;
+import io.streamsplit.boot.job.state.ShutdownJob;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -21,6 +25,7 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.env.Environment;
 
 /**
  * Turns {@code streamsplit.flink.*} into a Flink {@link Configuration}, checking every value on the
@@ -158,6 +163,27 @@ public final class FlinkConfigurationMapper {
     }
 
     /** The embedded cluster's task slots: {@code embedded.task-slots}, else the job's parallelism. */
+    /** What the job's lifecycle reads of {@code flink}, for a job of {@code parallelism}. */
+    public static JobSettings jobSettings(FlinkProperties flink, int parallelism) {
+        return new JobSettings(
+                flink.isEnabled(),
+                flink.getMode(),
+                flink.getShutdown().effectiveJob(flink.getMode()),
+                flink.getCheckpointing().isEnabled(),
+                flink.getCheckpointing().isFirstOnStart(),
+                flink.getRemote().getWatchInterval(),
+                embeddedSlots(flink, parallelism),
+                runSettings(flink));
+    }
+
+    /** How {@code flink} has runs of the job start and stop. */
+    public static RunSettings runSettings(FlinkProperties flink) {
+        return new RunSettings(
+                flink.getUpgradeMode(),
+                flink.getRestorePath(),
+                flink.getShutdown().getTimeout());
+    }
+
     public static int embeddedSlots(FlinkProperties flink, int parallelism) {
         Integer slots = flink.getEmbedded().getTaskSlots();
         return slots != null ? positive(PREFIX + "embedded.task-slots", slots) : parallelism;
@@ -174,5 +200,67 @@ public final class FlinkConfigurationMapper {
             }
             config.setString(key, value);
         });
+    }
+
+    private static final String DEFAULT_JOB_NAME = "streamsplit";
+
+    /** The job's name: {@code streamsplit.flink.job-name}, else {@code spring.application.name}, else "streamsplit". */
+    public static String jobName(FlinkProperties flink, Environment environment) {
+        return flink.getJobName() != null && !flink.getJobName().isBlank()
+                ? flink.getJobName()
+                : environment.getProperty("spring.application.name", DEFAULT_JOB_NAME);
+    }
+
+    /**
+     * The definition of job {@code name}, its checkpoints kept in {@code storage} ({@code null}: memory, for
+     * the reason {@code notRetained} when a restart would miss them).
+     */
+    public static JobDefinition jobDefinition(
+            FlinkProperties flink, String name, @Nullable String storage, @Nullable String notRetained) {
+        Configuration configuration = jobConfiguration(flink, name, storage);
+        checkShutdown(flink, configuration);
+        return new JobDefinition(name, configuration, storage, notRetained);
+    }
+
+    /** The shutdown settings fit together and the mode: keep needs a cluster, a savepoint needs a directory. */
+    private static void checkShutdown(FlinkProperties flink, Configuration configuration) {
+        FlinkShutdownProperties shutdown = flink.getShutdown();
+        ShutdownJob job = shutdown.effectiveJob(flink.getMode());
+        String property = "streamsplit.flink.shutdown.job";
+        if (shutdown.getJob() != null
+                && shutdown.effectiveJob(flink.getMode()) != ShutdownJob.SAVEPOINT
+                && isSavepoint(shutdown)) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    yamlOf(shutdown.getJob()),
+                    "streamsplit.flink.shutdown.savepoint is also true, which asks for a savepoint",
+                    "Remove streamsplit.flink.shutdown.savepoint (shutdown.job replaces it).");
+        }
+        if (job == ShutdownJob.KEEP && flink.getMode() == FlinkMode.EMBEDDED) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property,
+                    "keep",
+                    "an embedded job runs in the application's own MiniCluster and ends with it",
+                    "Use shutdown.job cancel or savepoint in embedded mode, or run the job on a cluster (streamsplit.flink"
+                            + ".mode=remote), where it can outlive the application.");
+        }
+        if (job == ShutdownJob.SAVEPOINT && !configuration.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY)) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.shutdown.savepoint-directory",
+                    null,
+                    "the job is stopped with a savepoint on shutdown but there is no directory to write the savepoint"
+                            + " to (no savepoint-directory, and no checkpoint storage to put it beside)",
+                    "Set streamsplit.flink.shutdown.savepoint-directory (e.g. file:///var/lib/app/savepoints), or"
+                            + " streamsplit.flink.checkpointing.storage (savepoints then go to <storage>/savepoints).");
+        }
+    }
+
+    @SuppressWarnings("deprecation")
+    private static boolean isSavepoint(FlinkShutdownProperties shutdown) {
+        return shutdown.isSavepoint();
+    }
+
+    private static String yamlOf(Enum<?> value) {
+        return value.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 }

@@ -120,6 +120,11 @@ public final class KafkaSourceFactory implements KafkaSources {
     }
 
     @Override
+    public boolean sharedIsDevBroker() {
+        return bootstrapServers.sharedIsDevBroker();
+    }
+
+    @Override
     public Map<String, String> columns(String name) {
         return isConfigured(name) ? properties(name).getColumns() : Map.of();
     }

@@ -1,6 +1,5 @@
 package io.streamsplit.boot.job.cluster;
 
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.cluster.ClusterView.ActiveRun;
@@ -8,6 +7,7 @@ import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.RetainedState;
+import io.streamsplit.boot.job.state.RunSettings;
 import io.streamsplit.boot.job.state.StorageStates;
 import io.streamsplit.boot.job.state.UpgradeMode;
 import java.time.Duration;
@@ -44,7 +44,7 @@ public final class ClusterJobController {
     private final ClusterJobs jobs;
     private final ClusterConnection connection;
     private final JobIdentity identity;
-    private final FlinkProperties flink;
+    private final RunSettings runs;
     private final String owner;
     private final String target;
     private final RetainedCheckpointPolicy policy;
@@ -58,7 +58,7 @@ public final class ClusterJobController {
      * @param configuration the remote environment's configuration (REST address, shipped jars)
      * @param classLoader the application's class loader
      * @param jobName the job's name: its identity on the cluster
-     * @param flink {@code streamsplit.flink.*}
+     * @param runs how runs start and stop ({@code streamsplit.flink.upgrade-mode}, {@code restore-path}, {@code shutdown.timeout})
      * @param owner the application that owns the job (its main class)
      * @param target "the Flink cluster at host:port", for messages
      * @param policy decides whether a retained checkpoint still fits Kafka before a run starts from it
@@ -68,7 +68,7 @@ public final class ClusterJobController {
             Configuration configuration,
             ClassLoader classLoader,
             String jobName,
-            FlinkProperties flink,
+            RunSettings runs,
             String owner,
             String target,
             RetainedCheckpointPolicy policy) {
@@ -76,12 +76,11 @@ public final class ClusterJobController {
         this.jobs = new ClusterJobs(rest, identity);
         this.connection = new ClusterConnection(configuration, classLoader);
         this.jobConfiguration = configuration;
-        this.flink = flink;
+        this.runs = runs;
         this.owner = owner;
         this.target = target;
         this.policy = policy;
-        this.stopper =
-                new RunStopper(jobs, connection, identity, flink.getShutdown().getTimeout(), target);
+        this.stopper = new RunStopper(jobs, connection, identity, runs.stopTimeout(), target);
         this.submitter = new RunSubmitter(jobs, connection, identity, owner, target);
     }
 
@@ -103,7 +102,7 @@ public final class ClusterJobController {
      */
     public ClusterRun reconcile(Supplier<StreamGraph> graph, JobFingerprint.Parts fingerprint) throws Exception {
         ClusterStorage places = storage();
-        places.requireUpgradeState(flink.getUpgradeMode(), identity.name());
+        places.requireUpgradeState(runs.upgradeMode(), identity.name());
         for (int attempt = 1; ; attempt++) {
             ClusterView view = jobs.view();
             if (view.notAnswering() != null) {
@@ -214,8 +213,8 @@ public final class ClusterJobController {
                 generation,
                 fingerprint.fingerprint(),
                 owner,
-                flink.getUpgradeMode(),
-                flink.getShutdown().getTimeout(),
+                runs.upgradeMode(),
+                runs.stopTimeout(),
                 lastLook,
                 false);
     }
@@ -289,7 +288,7 @@ public final class ClusterJobController {
         for (ClusterJob run : jobs.view().runs()) {
             newest = RetainedState.newer(newest, jobs.latestState(run.id()).orElse(null));
         }
-        String restorePath = flink.getRestorePath();
+        String restorePath = runs.restorePath();
         RetainedState from;
         if (restorePath != null && (phase == JobDecision.Phase.STARTING || newest == null)) {
             from = new RetainedState(
@@ -352,7 +351,7 @@ public final class ClusterJobController {
                         current.id(),
                         current.job().state());
             }
-            stopper.requireRetainedCheckpoint(current.job(), flink.getUpgradeMode());
+            stopper.requireRetainedCheckpoint(current.job(), runs.upgradeMode());
             stopper.cancel(current.job());
             // a checkpoint may have completed between the check and the cancel
             from = jobs.latestCheckpoint(current.id()).orElseThrow();
@@ -364,7 +363,7 @@ public final class ClusterJobController {
                         + " generation {} (fingerprint {}) {}",
                 identity.name(),
                 target,
-                flink.getUpgradeMode().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                runs.upgradeMode().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                 current.id(),
                 current.generation(),
                 current.labels().fingerprint(),

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.flink.FlinkMode;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.junit.jupiter.api.Test;
 
@@ -32,21 +31,6 @@ class FlinkApplicationModeTest {
                 });
         assertThatCode(() -> FlinkApplicationMode.checkFlinkVersion("2.3.0", "2.3.2"))
                 .as("patch releases of one minor run each other's jobs")
-                .doesNotThrowAnyException();
-    }
-
-    @Test
-    void anApplicationModeStartWithoutAJobFailsAndOtherModesOnlyLogIt() {
-        FlinkProperties application = new FlinkProperties();
-        application.setMode(FlinkMode.APPLICATION);
-        assertThatThrownBy(() -> FlinkApplicationMode.requireJob(
-                        application, "streamsplit.flink.mode", "application", "it has no pipeline"))
-                .isInstanceOfSatisfying(InvalidStreamSplitConfigurationException.class, e -> {
-                    assertThat(e.getProblem()).contains("to run its job, but it has no pipeline");
-                    assertThat(e.getAction()).contains("@Bean StreamSplitPipeline");
-                });
-        assertThatCode(() -> FlinkApplicationMode.requireJob(
-                        new FlinkProperties(), "streamsplit.flink.mode", "embedded", "it has no pipeline"))
                 .doesNotThrowAnyException();
     }
 }

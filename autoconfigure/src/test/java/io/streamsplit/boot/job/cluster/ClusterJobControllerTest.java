@@ -3,10 +3,12 @@ package io.streamsplit.boot.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
+import io.streamsplit.boot.job.state.RunSettings;
 import io.streamsplit.boot.job.state.UpgradeMode;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -154,12 +156,13 @@ class ClusterJobControllerTest {
         FlinkProperties flink = new FlinkProperties();
         flink.setUpgradeMode(UpgradeMode.LAST_STATE);
 
-        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> controller(flink)
-                .reconcile(
-                        () -> {
-                            throw new AssertionError("nothing is submitted");
-                        },
-                        FINGERPRINT));
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
+                () -> controller(FlinkConfigurationMapper.runSettings(flink))
+                        .reconcile(
+                                () -> {
+                                    throw new AssertionError("nothing is submitted");
+                                },
+                                FINGERPRINT));
 
         assertThat(refused)
                 .hasMessageContaining("streamsplit.flink.checkpointing.storage")
@@ -178,12 +181,13 @@ class ClusterJobControllerTest {
         FlinkProperties flink = new FlinkProperties();
         flink.setUpgradeMode(UpgradeMode.LAST_STATE);
 
-        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> controller(flink)
-                .reconcile(
-                        () -> {
-                            throw new AssertionError("nothing is submitted");
-                        },
-                        FINGERPRINT));
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
+                () -> controller(FlinkConfigurationMapper.runSettings(flink))
+                        .reconcile(
+                                () -> {
+                                    throw new AssertionError("nothing is submitted");
+                                },
+                                FINGERPRINT));
 
         assertThat(refused)
                 .hasMessageContaining("streamsplit.flink.upgrade-mode")
@@ -193,10 +197,10 @@ class ClusterJobControllerTest {
     }
 
     private ClusterJobController controller() {
-        return controller(new FlinkProperties());
+        return controller(FlinkConfigurationMapper.runSettings(new FlinkProperties()));
     }
 
-    private ClusterJobController controller(FlinkProperties flink) {
+    private ClusterJobController controller(RunSettings runs) {
         URI uri = URI.create("http://localhost:" + cluster.getAddress().getPort());
         Configuration configuration = new Configuration();
         configuration.set(RestOptions.ADDRESS, "localhost");
@@ -206,7 +210,7 @@ class ClusterJobControllerTest {
                 configuration,
                 getClass().getClassLoader(),
                 JOB,
-                flink,
+                runs,
                 OWNER,
                 "the test's cluster",
                 RetainedCheckpointPolicy.ALWAYS);

@@ -3,6 +3,7 @@ package io.streamsplit.boot.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.state.JobIdentity;
@@ -164,7 +165,7 @@ class ClusterJobKeeperTest {
                 configuration,
                 getClass().getClassLoader(),
                 JOB,
-                new FlinkProperties(),
+                FlinkConfigurationMapper.runSettings(new FlinkProperties()),
                 OWNER,
                 "the cluster",
                 RetainedCheckpointPolicy.ALWAYS);

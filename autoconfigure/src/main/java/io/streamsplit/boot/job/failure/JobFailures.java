@@ -1,4 +1,4 @@
-package io.streamsplit.boot.job;
+package io.streamsplit.boot.job.failure;
 
 import io.streamsplit.boot.kafka.KafkaFailures;
 import io.streamsplit.boot.kafka.KafkaProblem;

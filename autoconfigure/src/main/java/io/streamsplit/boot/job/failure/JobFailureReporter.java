@@ -1,4 +1,4 @@
-package io.streamsplit.boot.job;
+package io.streamsplit.boot.job.failure;
 
 import io.streamsplit.boot.flink.rest.RestPoller;
 import java.time.Duration;
@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * value and the fix when it is a Kafka problem StreamSplit can name, the root cause otherwise. The
  * stack trace goes to DEBUG; the same cause again (the next restart) only to DEBUG.
  */
-final class JobFailureReporter implements AutoCloseable {
+public final class JobFailureReporter implements AutoCloseable {
 
     static final Duration INTERVAL = Duration.ofSeconds(2);
 
@@ -30,7 +30,8 @@ final class JobFailureReporter implements AutoCloseable {
     private final RestPoller poller;
     private long lastSeen;
 
-    JobFailureReporter(String jobName, String jobId, JobFailureHistory history, JobFailures failures) {
+    /** Reads the exception history of job {@code jobId} from now on, every {@link #INTERVAL}, until closed. */
+    public JobFailureReporter(String jobName, String jobId, JobFailureHistory history, JobFailures failures) {
         this.jobName = jobName;
         this.jobId = jobId;
         this.history = history;

@@ -1,5 +1,6 @@
 package io.streamsplit.boot.autoconfigure;
 
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.util.List;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
@@ -15,6 +16,18 @@ import org.springframework.mock.env.MockEnvironment;
 public final class FailureReports {
 
     private FailureReports() {}
+
+    /** The configuration problem that caused {@code failure}: the exception that names property, value and fix. */
+    public static InvalidStreamSplitConfigurationException configurationFailure(Throwable failure) {
+        Throwable cause = failure;
+        while (cause != null && !(cause instanceof InvalidStreamSplitConfigurationException)) {
+            cause = cause.getCause();
+        }
+        if (cause == null) {
+            throw new AssertionError("not a configuration problem: " + failure, failure);
+        }
+        return (InvalidStreamSplitConfigurationException) cause;
+    }
 
     public static FailureAnalysis analyze(Throwable failure) {
         return analyze(failure, new MockEnvironment());

@@ -109,7 +109,6 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         }
     }
 
-    /** The operator uid of sink {@code name}: {@code uid} as configured, else {@code streamsplit-sink-<name>}. */
     @Override
     public Map<String, Configured> configured() {
         Map<String, Configured> configured = new LinkedHashMap<>();
@@ -120,6 +119,7 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         return configured;
     }
 
+    /** The operator uid of sink {@code name}: {@code uid} as configured, else {@code streamsplit-sink-<name>}. */
     @Override
     public String uid(String name) {
         KafkaSinkProperties sink = kafka.getSinks().get(name);

@@ -2,6 +2,7 @@ package io.streamsplit.boot.job;
 
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
+import io.streamsplit.boot.job.failure.RunOutcomes;
 import io.streamsplit.boot.job.state.ShutdownJob;
 import java.time.Duration;
 import java.time.Instant;
@@ -95,7 +96,7 @@ final class JobShutdown {
                     jobName,
                     client.getJobID(),
                     timeout,
-                    StreamSplitJob.rootMessage(e),
+                    RunOutcomes.rootMessage(e),
                     e);
         }
     }

@@ -10,6 +10,7 @@ import io.streamsplit.boot.job.cluster.JobFingerprint;
 import io.streamsplit.boot.job.failure.JobFailureHistory;
 import io.streamsplit.boot.job.failure.JobFailureReporter;
 import io.streamsplit.boot.job.failure.JobFailures;
+import io.streamsplit.boot.job.failure.RunOutcomes;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.util.Map;
@@ -17,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -60,6 +60,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private final @Nullable ClusterStart clusterStart;
     private final JobCommands commands;
     private final PipelineGraphs graphs;
+    private final RunOutcomes outcomes;
     private final int embeddedSlots;
 
     private volatile CompletableFuture<JobClient> submission = new CompletableFuture<>();
@@ -118,6 +119,7 @@ public class StreamSplitJob implements SmartLifecycle {
         this.clusterStart = clusterStart;
         this.commands = new JobCommands(this, settings.runs().stopTimeout(), environment);
         this.graphs = new PipelineGraphs(jobName, environment, contextFactory);
+        this.outcomes = new RunOutcomes(jobName, failures);
         this.embeddedSlots = settings.embeddedSlots();
     }
 
@@ -267,7 +269,7 @@ public class StreamSplitJob implements SmartLifecycle {
                                     jobName,
                                     target,
                                     savepoint,
-                                    rootMessage(e),
+                                    RunOutcomes.rootMessage(e),
                                     e);
                         }
                     },
@@ -336,26 +338,13 @@ public class StreamSplitJob implements SmartLifecycle {
             watch(client);
             client.getJobExecutionResult().whenComplete((result, failure) -> {
                 closeReporter();
-                if (failure != null && !stopping) {
-                    String text = ExceptionUtils.stringifyException(failure);
-                    String cause = failures != null ? failures.describe(text, null) : JobFailures.rootCause(text) + ".";
-                    LOG.error(
-                            "Flink job '{}' ({}) failed for good after its restarts: {} The application keeps"
-                                    + " running without it; fix the cause and restart the application.",
-                            jobName,
-                            client.getJobID(),
-                            cause);
-                    LOG.debug("Flink job '{}' failure:", jobName, failure);
-                } else if (failure == null && !stopping) {
-                    LOG.info(
-                            "Flink job '{}' ({}) finished (all sources are bounded and fully read)",
-                            jobName,
-                            client.getJobID());
+                if (!stopping) {
+                    outcomes.ended(client.getJobID(), failure);
                 }
             });
         } catch (Exception e) {
             run.completeExceptionally(e);
-            String why = rootMessage(e) + restoreHint(e);
+            String why = RunOutcomes.notStarted(e, environment.getConfiguration());
             if (failStart) {
                 throw new IllegalStateException(
                         "Could not submit Flink job '" + jobName + "' to " + target + ": " + why, e);
@@ -367,24 +356,6 @@ public class StreamSplitJob implements SmartLifecycle {
                     why,
                     e);
         }
-    }
-
-    /**
-     * What to do when the job cannot start from the state it resumes (its operators changed): Flink's own
-     * message speaks of a command-line option the application has no use for.
-     */
-    private String restoreHint(Exception e) {
-        if (!ExceptionUtils.stringifyException(e).contains("Cannot map checkpoint/savepoint state")) {
-            return "";
-        }
-        String from = environment
-                .getConfiguration()
-                .getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
-                .orElse("its retained state");
-        return ". The job changed since " + from + " was taken: give its operators the uid(\"…\") they had there,"
-                + " drop the state of operators it no longer has with"
-                + " streamsplit.flink.configuration.execution.state-recovery.ignore-unclaimed-state=true, or start"
-                + " without state by moving that checkpoint's directory aside";
     }
 
     private void firstCheckpoint(JobClient client) {
@@ -469,13 +440,5 @@ public class StreamSplitJob implements SmartLifecycle {
     @Override
     public boolean isPauseable() {
         return false;
-    }
-
-    static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 }

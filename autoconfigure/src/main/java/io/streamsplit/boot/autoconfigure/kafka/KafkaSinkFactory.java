@@ -14,11 +14,8 @@ import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
 import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
 import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
-import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.connector.kafka.trace.RecordTracer;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,13 +42,13 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
 
     private final StreamSplitKafkaProperties kafka;
     private final FlinkProperties flink;
-    private final String jobName;
     private final KafkaBootstrapServers bootstrapServers;
     private final UserBeans beans;
     private final KafkaFormats formats;
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSinkCustomizer> customizers;
     private final String applicationId;
+    private final TransactionalIds transactionalIds;
 
     public KafkaSinkFactory(
             StreamSplitKafkaProperties kafka,
@@ -69,9 +66,10 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         this.kafka = kafka;
         this.clientProperties = clientProperties;
         this.flink = flink;
-        this.jobName = jobName;
         this.bootstrapServers = bootstrapServers;
         this.beans = beans;
+        this.transactionalIds =
+                new TransactionalIds(kafka, jobName, clientProperties.spring().transactionIdPrefix());
     }
 
     /**
@@ -80,33 +78,8 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
      */
     @Override
     public void afterSingletonsInstantiated() {
-        Map<String, String> prefixes = new HashMap<>();
-        kafka.getSinks().forEach((name, sink) -> {
-            create(name, null);
-            if (sink.getDeliveryGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
-                claim(prefixes, transactionalIdPrefix(name, sink), "streamsplit.kafka.sinks." + name);
-            }
-        });
-        if (deadLetterGuarantee() == DeliveryGuarantee.EXACTLY_ONCE) {
-            kafka.getSources().forEach((name, source) -> {
-                if (source.getBadRecordPolicy() == BadRecordPolicy.DEAD_LETTER) {
-                    claim(prefixes, deadLetterPrefix(name), KafkaSources.prefix(name) + "dead-letter-topic");
-                }
-            });
-        }
-    }
-
-    private static void claim(Map<String, String> prefixes, String prefix, String owner) {
-        String other = prefixes.putIfAbsent(prefix, owner);
-        if (other != null) {
-            throw new InvalidStreamSplitConfigurationException(
-                    owner.endsWith("dead-letter-topic") ? owner : owner + ".transactional-id-prefix",
-                    prefix,
-                    "the transactional id prefix is also used by " + other + "; two transactional producers with one"
-                            + " prefix abort each other's transactions",
-                    "Give each exactly-once sink its own transactional-id-prefix (or leave it unset: the default is"
-                            + " <job name>-<sink name>).");
-        }
+        kafka.getSinks().keySet().forEach(name -> create(name, null));
+        transactionalIds.requireDistinct();
     }
 
     @Override
@@ -238,7 +211,7 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
                 p,
                 sink.getBootstrapServers(),
                 sink.getDeliveryGuarantee(),
-                transactionalIdPrefix(name, sink),
+                transactionalIds.ofSink(name, sink),
                 producerProperties(sink.getProperties()),
                 new ObservedSerializationSchema<>(serializer, applicationId, name));
         verifyAccess(
@@ -349,7 +322,7 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
                 p + "dead-letter-topic",
                 source.getBootstrapServers(),
                 guarantee,
-                guarantee == DeliveryGuarantee.EXACTLY_ONCE ? deadLetterPrefix(sourceName) : null,
+                guarantee == DeliveryGuarantee.EXACTLY_ONCE ? transactionalIds.ofDeadLetters(sourceName) : null,
                 producerProperties(source.getProperties()),
                 serializer);
         verifyAccess(
@@ -362,38 +335,9 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         return built;
     }
 
-    /** The strongest guarantee of the configured sinks; at-least-once when there are none. */
+    /** The guarantee dead letters are written with: the strongest of the configured sinks; at-least-once without. */
     public DeliveryGuarantee deadLetterGuarantee() {
-        List<DeliveryGuarantee> order =
-                List.of(DeliveryGuarantee.NONE, DeliveryGuarantee.AT_LEAST_ONCE, DeliveryGuarantee.EXACTLY_ONCE);
-        return kafka.getSinks().values().stream()
-                .map(KafkaSinkProperties::getDeliveryGuarantee)
-                .max(Comparator.comparingInt(order::indexOf))
-                .orElse(DeliveryGuarantee.AT_LEAST_ONCE);
-    }
-
-    /**
-     * The sink's {@code transactional-id-prefix}, else (exactly-once) {@code spring.kafka.producer.transaction-id-prefix}
-     * and the sink's name, else the job's name and the sink's.
-     */
-    private @Nullable String transactionalIdPrefix(String sinkName, KafkaSinkProperties sink) {
-        if (sink.getTransactionalIdPrefix() != null
-                && !sink.getTransactionalIdPrefix().isBlank()) {
-            return sink.getTransactionalIdPrefix();
-        }
-        if (sink.getDeliveryGuarantee() != DeliveryGuarantee.EXACTLY_ONCE) {
-            return null;
-        }
-        String spring = clientProperties.spring().transactionIdPrefix();
-        return safe((spring != null ? spring : jobName) + "-" + sinkName);
-    }
-
-    private String deadLetterPrefix(String sourceName) {
-        return safe(jobName + "-" + sourceName + "-dead-letters");
-    }
-
-    private static String safe(String prefix) {
-        return prefix.replaceAll("[^A-Za-z0-9._-]", "_");
+        return transactionalIds.deadLetterGuarantee();
     }
 
     private Properties producerProperties(Map<String, String> own) {

@@ -274,7 +274,7 @@ class ArchitectureTest {
     void theConnectorsApiIsAnnotatedAndItsInternalsAreMarkedInternal() {
         classes()
                 .that()
-                .resideInAnyPackage(SOURCE, SOURCE + ".metrics", SOURCE + ".savepoint", FORMAT)
+                .resideInAnyPackage(SOURCE, SOURCE + ".metrics", SOURCE + ".savepoint", SOURCE + ".option", FORMAT)
                 .and()
                 .arePublic()
                 .and()

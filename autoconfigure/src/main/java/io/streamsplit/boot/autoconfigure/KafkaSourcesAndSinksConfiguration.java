@@ -18,8 +18,10 @@ import io.streamsplit.boot.job.JobDefinition;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * The sources and sinks named in {@code streamsplit.kafka.sources} and {@code .sinks}: their factories,
@@ -36,14 +38,16 @@ class KafkaSourcesAndSinksConfiguration {
             KafkaBootstrapServers bootstrapServers,
             ConfigurableListableBeanFactory beanFactory,
             KafkaFormats formats,
-            ObjectProvider<StreamSplitKafkaSourceCustomizer> customizers) {
+            ObjectProvider<StreamSplitKafkaSourceCustomizer> customizers,
+            Environment environment) {
         return new KafkaSourceFactory(
                 properties.getKafka(),
                 clientProperties,
                 bootstrapServers,
                 new UserBeans(beanFactory),
                 formats,
-                customizers.orderedStream().toList());
+                customizers.orderedStream().toList(),
+                Binder.get(environment));
     }
 
     @Bean

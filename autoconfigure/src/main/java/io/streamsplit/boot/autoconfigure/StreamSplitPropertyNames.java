@@ -5,6 +5,7 @@ import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.config.NearestNames;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,8 +33,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Refuses {@code streamsplit.*} keys that are no property, before any bean is created, with the
- * nearest real key: {@code sources.orders.max-poll-records} is a Kafka client setting that belongs
- * under {@code properties.max.poll.records}; {@code flink.paralellism} is {@code flink.parallelism}.
+ * nearest real key: {@code sources.orders.fetch-max-bytes} is a Kafka client setting that belongs
+ * under {@code properties.fetch.max.bytes}; {@code flink.paralellism} is {@code flink.parallelism}.
  * Map entries are checked too (a source's or sink's keys), and the {@code properties} and
  * {@code configuration} maps pass anything through. Environment variables are not checked: their
  * names cannot tell {@code group-id} from {@code group.id}.
@@ -149,6 +150,9 @@ final class StreamSplitPropertyNames implements BeanFactoryPostProcessor {
             if (isValue(raw)) {
                 return suggestion(name, i, raw);
             }
+            if (raw == KafkaSourceProperties.class && i == name.getNumberOfElements() - 1 && isOption(element)) {
+                return null; // a declared setting of the connector (SourceOptions)
+            }
             PropertyDescriptor property = BeanUtils.getPropertyDescriptor(raw, camelCase(element));
             if (property == null || property.getReadMethod() == null || name.isNumericIndex(i)) {
                 return suggestion(name, i, raw);
@@ -184,6 +188,9 @@ final class StreamSplitPropertyNames implements BeanFactoryPostProcessor {
     /** The dashed property names of a properties class, e.g. {@code group-id}. */
     private static List<String> propertyNames(Class<?> type) {
         List<String> names = new ArrayList<>();
+        if (type == KafkaSourceProperties.class) {
+            SourceOptions.all().forEach(option -> names.add(option.key()));
+        }
         if (isValue(type) || Map.class.isAssignableFrom(type) || Collection.class.isAssignableFrom(type)) {
             return names;
         }
@@ -193,6 +200,10 @@ final class StreamSplitPropertyNames implements BeanFactoryPostProcessor {
             }
         }
         return names;
+    }
+
+    private static boolean isOption(String key) {
+        return SourceOptions.all().stream().anyMatch(option -> option.key().equals(key));
     }
 
     private static boolean isValue(Class<?> type) {

@@ -28,8 +28,8 @@ class ConfigurationMetadataTest {
     private static final String TABLE_START =
             "<!-- generated from the property classes by ConfigurationMetadataTest -->";
     private static final String TABLE_END = "<!-- end of generated table -->";
-    private static final String REGENERATE = "derived from KafkaSourceProperties, SourceWatermarks and"
-            + " KafkaSinkProperties; rewrite with: mvn -B -pl autoconfigure test -Dtest=ConfigurationMetadataTest"
+    private static final String REGENERATE = "derived from KafkaSourceProperties, the connector's SourceOptions,"
+            + " SourceWatermarks and KafkaSinkProperties; rewrite with: mvn -B -pl autoconfigure test -Dtest=ConfigurationMetadataTest"
             + " -Dstreamsplit.metadata.write=true";
 
     private static Map<String, JsonNode> metadata() throws Exception {

@@ -3,6 +3,8 @@ package io.streamsplit.boot.autoconfigure;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
 import io.streamsplit.boot.autoconfigure.kafka.SourceWatermarks;
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.beans.IntrospectionException;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
@@ -26,7 +28,7 @@ import org.springframework.boot.context.properties.DeprecatedConfigurationProper
  * The configuration metadata of the per-source and per-sink keys ({@code streamsplit.kafka.sources.*.…}),
  * derived from their one declaration: the field of the property class (its name is the key, its type and
  * initial value the type and default, its Javadoc the description, a {@link DeprecatedConfigurationProperty}
- * on its getter the deprecation). Spring Boot's processor cannot see map values, so the build keeps these
+ * on its getter the deprecation), or the connector's {@link SourceOption} (key, type, default, description). Spring Boot's processor cannot see map values, so the build keeps these
  * entries in {@code additional-spring-configuration-metadata.json}; {@link ConfigurationMetadataTest} checks
  * that file against this, and rewrites it when asked to.
  */
@@ -79,6 +81,17 @@ final class PerNameMetadata {
     static List<Entry> entries() throws IOException, IntrospectionException, ReflectiveOperationException {
         List<Entry> entries = new ArrayList<>();
         entries.addAll(entries("streamsplit.kafka.sources.*.", new KafkaSourceProperties()));
+        for (SourceOption<?> option : SourceOptions.all()) {
+            entries.add(new Entry(
+                    "streamsplit.kafka.sources.*." + option.key(),
+                    option.type().getName(),
+                    option.description(),
+                    SourceOptions.class.getName(),
+                    String.valueOf(option.defaultValue()),
+                    null,
+                    null,
+                    null));
+        }
         entries.addAll(entries("streamsplit.kafka.sources.*.watermarks.", new SourceWatermarks()));
         entries.addAll(entries("streamsplit.kafka.sinks.*.", new KafkaSinkProperties()));
         return entries;

@@ -44,11 +44,17 @@ class PropertyMistakesTest {
 
     @Test
     void aKafkaSettingUnderASourceIsPointedToItsPropertiesMap() {
-        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.max-poll-records=500");
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.fetch-max-bytes=500");
         assertThat(analysis.getDescription())
-                .contains("streamsplit.kafka.sources.orders.max-poll-records", "'500'", "no such StreamSplit property");
+                .contains("streamsplit.kafka.sources.orders.fetch-max-bytes", "'500'", "no such StreamSplit property");
         assertThat(analysis.getAction())
-                .contains("Did you mean streamsplit.kafka.sources.orders.properties.max.poll.records?");
+                .contains("Did you mean streamsplit.kafka.sources.orders.properties.fetch.max.bytes?");
+    }
+
+    @Test
+    void aDeclaredSettingOfTheConnectorIsASourceKeyAndAMisspellingOfItGetsItsName() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.max-pol-records=500");
+        assertThat(analysis.getAction()).contains("Did you mean streamsplit.kafka.sources.orders.max-poll-records?");
     }
 
     @Test

@@ -20,6 +20,8 @@ import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -35,6 +37,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 
 /**
  * Builds the connector's {@link StreamSplitKafkaSource} from {@code streamsplit.kafka.sources.<name>}:
@@ -57,14 +61,18 @@ public final class KafkaSourceFactory implements KafkaSources {
     private final KafkaFormats formats;
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSourceCustomizer> customizers;
+    private final Binder binder;
 
+    /** @param binder binds the declared settings ({@link SourceOptions}) of each source by their keys */
     public KafkaSourceFactory(
             StreamSplitKafkaProperties kafka,
             KafkaClientProperties clientProperties,
             KafkaBootstrapServers bootstrapServers,
             UserBeans beans,
             KafkaFormats formats,
-            List<StreamSplitKafkaSourceCustomizer> customizers) {
+            List<StreamSplitKafkaSourceCustomizer> customizers,
+            Binder binder) {
+        this.binder = binder;
         this.kafka = kafka;
         this.formats = formats;
         this.clientProperties = clientProperties;
@@ -162,6 +170,11 @@ public final class KafkaSourceFactory implements KafkaSources {
         return uid == null ? KafkaSourceStream.defaultUid(name) : uid;
     }
 
+    /** Sets {@code option} on {@code builder} when the source sets it in YAML ({@code <prefix><key>}). */
+    private <V> void bind(StreamSplitKafkaSourceBuilder<?> builder, String prefix, SourceOption<V> option) {
+        binder.bind(prefix + option.key(), Bindable.of(option.type())).ifBound(value -> builder.set(option, value));
+    }
+
     /** Whether source {@code name} is configured in YAML. */
     @Override
     public boolean isConfigured(String name) {
@@ -201,6 +214,9 @@ public final class KafkaSourceFactory implements KafkaSources {
             builder.setProperties(clientProperties.common(KafkaClients.Kind.CONSUMER));
             builder.setProperties(source.getProperties());
             source.applyTo(builder);
+            for (SourceOption<?> option : SourceOptions.all()) {
+                bind(builder, p, option);
+            }
             SpringKafkaSettings spring = clientProperties.spring();
             String groupId = source.getGroupId() != null ? source.getGroupId() : spring.groupId();
             OffsetResetStrategy springReset = springReset(spring);

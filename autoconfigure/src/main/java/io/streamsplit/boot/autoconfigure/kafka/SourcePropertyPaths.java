@@ -42,6 +42,7 @@ final class SourcePropertyPaths {
             case METADATA_TIMEOUT -> "properties.default.api.timeout.ms";
             case CONTROL_TOPIC -> KafkaSources.CONTROL_TOPIC; // shared by all sources
             case PROPERTY -> "properties";
+            case OPTION -> ""; // each declared option is its own key: path(failure) has it
             default -> setting.name().toLowerCase(Locale.ROOT).replace('_', '-');
         };
     }
@@ -57,6 +58,9 @@ final class SourcePropertyPaths {
 
     /** The full property path the builder's failure is about. */
     String path(InvalidKafkaSourceException failure) {
+        if (failure.setting() == Setting.OPTION && failure.optionKey() != null) {
+            return prefix + failure.optionKey(); // a declared setting's key is its YAML key
+        }
         if (failure.setting() == Setting.PROPERTY && failure.propertyKey() != null) {
             String key = failure.propertyKey();
             Object own = ownProperties.get(key);

@@ -122,6 +122,24 @@ class KafkaSourceFactoryTest {
     }
 
     @Test
+    void aDeclaredSettingOfTheConnectorIsBoundByItsKeyAndItsRuleFailsStartupUnderThatKey() {
+        runner.withPropertyValues("streamsplit.kafka.sources.orders.max-poll-records=50")
+                .run(context -> assertThat(context.getBean(KafkaSourceFactory.class)
+                                .create("orders")
+                                .consumerProperties())
+                        .containsEntry("max.poll.records", "50"));
+        runner.withPropertyValues("streamsplit.kafka.sources.orders.max-poll-records=0")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    InvalidStreamSplitConfigurationException failure =
+                            FailureReports.configurationFailure(context.getStartupFailure());
+                    assertThat(failure.getProperty()).isEqualTo("streamsplit.kafka.sources.orders.max-poll-records");
+                    assertThat(failure.getValue()).isEqualTo(0);
+                    assertThat(failure.getProblem()).isEqualTo("the value must be at least 1");
+                });
+    }
+
+    @Test
     void theDefaultsAsTheyShip() {
         sources(sources -> {
             StreamSplitKafkaSource<?> orders = sources.create("orders");
@@ -130,6 +148,7 @@ class KafkaSourceFactoryTest {
                     .isEqualTo(Duration.ZERO);
             assertThat(orders.consumerProperties()).containsEntry("isolation.level", "read_committed");
             assertThat(orders.maxRecordsPerSecond()).as("unthrottled").isZero();
+            assertThat(orders.consumerProperties()).containsEntry("max.poll.records", "2000");
         });
     }
 

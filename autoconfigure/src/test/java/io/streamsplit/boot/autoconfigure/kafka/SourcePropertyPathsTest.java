@@ -3,6 +3,8 @@ package io.streamsplit.boot.autoconfigure.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.util.Arrays;
@@ -26,13 +28,18 @@ class SourcePropertyPathsTest {
         for (Setting setting : Setting.values()) {
             String key = SourcePropertyPaths.key(setting);
             switch (setting) {
-                case NAME -> assertThat(key).isEmpty();
+                case NAME, OPTION -> assertThat(key).isEmpty(); // an option's key comes with the failure
                 case CONTROL_TOPIC -> assertThat(key).isEqualTo("streamsplit.kafka.control-topic");
                 default ->
                     assertThat(key.replaceFirst("^properties\\..*", "properties"))
                             .as("the YAML key of builder setting " + setting)
                             .isIn(keys);
             }
+        }
+        for (SourceOption<?> option : SourceOptions.all()) {
+            assertThat(keys)
+                    .as("a declared option is no property of its own too")
+                    .doesNotContain(option.key());
         }
         assertThat(SourcePropertyPaths.key(Setting.CLIENT_RACK)).isEqualTo("client-rack");
         assertThat(SourcePropertyPaths.key(Setting.OFFSET_RESET_STRATEGY)).isEqualTo("on-offset-out-of-range");

@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source;
 
+import io.streamsplit.connector.kafka.source.option.SourceOption;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -53,7 +54,9 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
         MAX_RECORDS_PER_SECOND,
         CONTROL_TOPIC,
         /** A Kafka client property; {@link #propertyKey()} says which. */
-        PROPERTY
+        PROPERTY,
+        /** A declared {@code SourceOption}; {@link #optionKey()} says which. */
+        OPTION
     }
 
     private final Setting setting;
@@ -89,7 +92,12 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
 
     /** The Kafka client property key for {@link Setting#PROPERTY}, else {@code null}. */
     public @Nullable String propertyKey() {
-        return propertyKey;
+        return setting == Setting.PROPERTY ? propertyKey : null;
+    }
+
+    /** The option's key ({@code max-poll-records}) for {@link Setting#OPTION}, else {@code null}. */
+    public @Nullable String optionKey() {
+        return setting == Setting.OPTION ? propertyKey : null;
     }
 
     /** The bad value as the builder got it, or {@code null} when the setting is missing. */
@@ -115,6 +123,18 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
                     text, Matcher.quoteReplacement(names.apply(Setting.valueOf(reference.group(1)))));
         }
         return reference.appendTail(text).toString();
+    }
+
+    /** A value of a declared setting that breaks its rule. */
+    static InvalidKafkaSourceException ofOption(SourceOption<?> option, @Nullable Object value) {
+        return new InvalidKafkaSourceException(
+                Setting.OPTION,
+                option.key(),
+                value,
+                "Source option " + option.key() + " is " + value + "; it must be " + option.requirement(),
+                "the value must be " + option.requirement(),
+                "Use a value " + option.requirement() + ", or leave " + option.key() + " unset (default "
+                        + option.defaultValue() + ").");
     }
 
     /** {@code value}, or this exception when it is null or blank. */

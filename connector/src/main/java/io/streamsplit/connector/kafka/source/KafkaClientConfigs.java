@@ -17,8 +17,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class KafkaClientConfigs {
 
-    private static final int DEFAULT_MAX_POLL_RECORDS = 2_000;
-
     private KafkaClientConfigs() {}
 
     /** Refuses a property the source cannot honour: offsets are committed on checkpoints, records read as bytes. */
@@ -80,12 +78,6 @@ final class KafkaClientConfigs {
         consumer.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         // a reader still polling a just-deleted topic must not bring it back through broker auto-creation
         consumer.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        // more records per poll than Kafka's 500: fewer polls and hand-overs per record; with the fetch
-        // size each reader picks for its partitions (unless max.partition.fetch.bytes is set) measured
-        // 1.3-1.5x throughput on 10 B-1 KB records (see the benchmarks module). Not more: polled records
-        // wait in Flink's hand-over queue, and 10,000 of 1 KB per batch outlived young collections and
-        // tripled GC time on large records, with no gain on tiny ones
-        consumer.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(DEFAULT_MAX_POLL_RECORDS));
         return consumer;
     }
 

@@ -3,9 +3,12 @@ package io.streamsplit.connector.kafka.source;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException.Setting;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaMetadata;
 import io.streamsplit.connector.kafka.source.enumerator.KafkaSubscription;
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import io.streamsplit.connector.kafka.source.reader.ElementMapping;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Defaults: earliest offset, unbounded, no rate limit, partitions discovered once at start, offsets committed
  * on checkpoint when a group id is set, {@code isolation.level=read_committed}, no topic auto-creation, {@code
- * max.poll.records=2000}, {@code max.partition.fetch.bytes} 8 MB per reader shared among its partitions (1–8 MB
+ * max.poll.records=2000} ({@link SourceOptions#MAX_POLL_RECORDS}), {@code max.partition.fetch.bytes} 8 MB per reader shared among its partitions (1–8 MB
  * each), reset to earliest when out of range, bad records fail.
  *
  * @param <T> the element type
@@ -65,6 +68,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     private Duration metadataTimeout = Duration.ofSeconds(30);
     private @Nullable SerializableSupplier<KafkaMetadata> metadataFactory;
     private final Properties properties = new Properties();
+    private final Map<SourceOption<?>, Object> options = new LinkedHashMap<>();
 
     StreamSplitKafkaSourceBuilder() {}
 
@@ -299,6 +303,19 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         return this;
     }
 
+    /**
+     * Sets a declared setting ({@link SourceOptions}) to {@code value}, checked against its rule; it wins over the
+     * same setting given as a Kafka property.
+     */
+    public <V> StreamSplitKafkaSourceBuilder<T> set(SourceOption<V> option, V value) {
+        Objects.requireNonNull(option, "option");
+        if (!option.allows(value)) {
+            throw InvalidKafkaSourceException.ofOption(option, value);
+        }
+        options.put(option, value);
+        return this;
+    }
+
     /** Any Kafka consumer setting (security, fetch sizes, …); passed to readers and the enumerator's admin client. */
     public StreamSplitKafkaSourceBuilder<T> setProperty(String key, String value) {
         KafkaClientConfigs.check(key, value);
@@ -329,6 +346,12 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         String sourceName = name != null ? name : chosen.toString();
         String clientId = KafkaClientConfigs.clientId(clientIdPrefix, sourceName);
         Properties consumer = KafkaClientConfigs.consumer(properties, clientId, reset);
+        for (SourceOption<?> option : SourceOptions.all()) {
+            String property = option.consumerProperty();
+            if (property != null && (options.containsKey(option) || !consumer.containsKey(property))) {
+                consumer.setProperty(property, String.valueOf(options.getOrDefault(option, option.defaultValue())));
+            }
+        }
         SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null
                 ? metadataFactory
                 : StreamSplitKafkaSource.adminMetadata(

@@ -6,6 +6,8 @@ import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
@@ -239,6 +241,9 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
         if (reading.controlTopic() != null) {
             builder.setControlTopic(reading.controlTopic());
         }
+        for (SourceOption<?> option : SourceOptions.all()) {
+            set(builder, option, reading.sourceOptions().get(option.key()));
+        }
         return builder.setRecordEmitter(new RowRecordEmitter(rows), type).build();
     }
 
@@ -331,5 +336,12 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
     @Override
     public String asSummaryString() {
         return "StreamSplit Kafka table source";
+    }
+
+    private static <V> void set(
+            StreamSplitKafkaSourceBuilder<RowData> builder, SourceOption<V> option, @Nullable Object value) {
+        if (value != null) {
+            builder.set(option, option.type().cast(value));
+        }
     }
 }

@@ -1,7 +1,12 @@
 package io.streamsplit.connector.kafka.table;
 
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -75,8 +80,12 @@ public final class StreamSplitTableOptions {
 
     private StreamSplitTableOptions() {}
 
+    /** Ours: the options above, and {@code scan.<key>} of each of the source's declared settings ({@link SourceOptions}). */
     static Set<ConfigOption<?>> all() {
-        return Set.of(SCAN_BAD_RECORD_POLICY, SCAN_DEAD_LETTER_TOPIC, SCAN_MAX_RECORDS_PER_SECOND, SCAN_CONTROL_TOPIC);
+        Set<ConfigOption<?>> options = new HashSet<>(Set.of(
+                SCAN_BAD_RECORD_POLICY, SCAN_DEAD_LETTER_TOPIC, SCAN_MAX_RECORDS_PER_SECOND, SCAN_CONTROL_TOPIC));
+        SourceOptions.all().forEach(option -> options.add(option.tableOption()));
+        return options;
     }
 
     /** The official connector's optional options and ours: what a StreamSplit table factory accepts. */
@@ -102,10 +111,11 @@ public final class StreamSplitTableOptions {
             BadRecordPolicy badRecordPolicy,
             @Nullable String deadLetterTopic,
             @Nullable Double maxRecordsPerSecond,
-            @Nullable String controlTopic)
+            @Nullable String controlTopic,
+            Map<String, Object> sourceOptions)
             implements java.io.Serializable {
 
-        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null, null, null);
+        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null, null, null, Map.of());
 
         static Reading of(ReadableConfig options, String table, @Nullable String defaultControlTopic) {
             String written = options.get(SCAN_BAD_RECORD_POLICY);
@@ -130,11 +140,28 @@ public final class StreamSplitTableOptions {
                         + "' = 'dead-letter', and this table's policy is '" + written
                         + "': set the policy to 'dead-letter', or remove the topic.");
             }
+            Map<String, Object> declared = new LinkedHashMap<>();
+            for (SourceOption<?> option : SourceOptions.all()) {
+                declared(options, option, table).ifPresent(value -> declared.put(option.key(), value));
+            }
             return new Reading(
                     policy,
                     deadLetterTopic,
                     options.getOptional(SCAN_MAX_RECORDS_PER_SECOND).orElse(null),
-                    options.getOptional(SCAN_CONTROL_TOPIC).orElse(defaultControlTopic));
+                    options.getOptional(SCAN_CONTROL_TOPIC).orElse(defaultControlTopic),
+                    Map.copyOf(declared));
+        }
+
+        /** The table's {@code scan.<key>} of {@code option} when it sets one, checked against the option's rule. */
+        private static <T> Optional<T> declared(ReadableConfig options, SourceOption<T> option, String table) {
+            Optional<T> value = options.getOptional(option.tableOption());
+            if (value.isPresent() && !option.allows(value.get())) {
+                throw new ValidationException(
+                        "Table " + table + ": '" + option.tableOption().key() + "' = '"
+                                + value.get() + "' must be " + option.requirement() + "; remove it for the default "
+                                + option.defaultValue() + ".");
+            }
+            return value;
         }
     }
 }

@@ -1,0 +1,139 @@
+package io.streamsplit.connector.kafka.source.option;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Predicate;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One setting of the source, declared once, as Kafka's {@code ConfigDef} and Flink's {@link ConfigOption}
+ * declare theirs: its key, type, default, description and rule. The builder checks a value against the rule
+ * ({@code StreamSplitKafkaSourceBuilder#set}); the Spring Boot starter binds it from
+ * {@code streamsplit.kafka.sources.<name>.<key>} and lists it in the IDE's metadata; SQL tables take it as
+ * {@code 'scan.<key>'}.
+ *
+ * <pre>{@code
+ * import io.streamsplit.connector.kafka.source.option.SourceOptions;
+ *
+ * builder.set(SourceOptions.MAX_POLL_RECORDS, 500);
+ * }</pre>
+ *
+ * @param <T> the value's type: {@code Integer}, {@code Long}, {@code Double}, {@code Boolean}, {@code String} or
+ *     {@code Duration}
+ */
+@PublicEvolving
+public final class SourceOption<T> {
+
+    private final String key;
+    private final Class<T> type;
+    private final T defaultValue;
+    private final String description;
+    private final @Nullable String consumerProperty;
+    private final Predicate<T> rule;
+    private final String requirement;
+
+    private SourceOption(
+            String key,
+            Class<T> type,
+            T defaultValue,
+            String description,
+            @Nullable String consumerProperty,
+            Predicate<T> rule,
+            String requirement) {
+        this.key = key;
+        this.type = type;
+        this.defaultValue = defaultValue;
+        this.description = description;
+        this.consumerProperty = consumerProperty;
+        this.rule = rule;
+        this.requirement = requirement;
+    }
+
+    /** A setting of {@code type} under {@code key} (kebab case, e.g. {@code max-poll-records}), any value allowed. */
+    public static <T> SourceOption<T> of(String key, Class<T> type, T defaultValue, String description) {
+        return new SourceOption<>(
+                Objects.requireNonNull(key, "key"),
+                Objects.requireNonNull(type, "type"),
+                Objects.requireNonNull(defaultValue, "defaultValue"),
+                Objects.requireNonNull(description, "description"),
+                null,
+                value -> true,
+                "any value");
+    }
+
+    /** This setting, allowing only values that pass {@code rule}, which {@code requirement} says in words. */
+    public SourceOption<T> requiring(Predicate<T> rule, String requirement) {
+        return new SourceOption<>(key, type, defaultValue, description, consumerProperty, rule, requirement);
+    }
+
+    /** This setting, as the value of Kafka consumer property {@code property} for the source's readers. */
+    public SourceOption<T> asConsumerProperty(String property) {
+        return new SourceOption<>(key, type, defaultValue, description, property, rule, requirement);
+    }
+
+    /** The key, in kebab case: {@code max-poll-records}. */
+    public String key() {
+        return key;
+    }
+
+    public Class<T> type() {
+        return type;
+    }
+
+    /** The value when the setting is not set. */
+    public T defaultValue() {
+        return defaultValue;
+    }
+
+    /** One or two sentences for the IDE and the docs, ending with a full stop. */
+    public String description() {
+        return description;
+    }
+
+    /** The Kafka consumer property this setting is, or {@code null} when the source itself uses it. */
+    public @Nullable String consumerProperty() {
+        return consumerProperty;
+    }
+
+    /** The rule in words: {@code at least 1}. */
+    public String requirement() {
+        return requirement;
+    }
+
+    /** Whether {@code value} passes the rule. */
+    public boolean allows(T value) {
+        return value != null && rule.test(value);
+    }
+
+    /** The SQL table option: {@code scan.<key>}, with this setting's type, default and description. */
+    @SuppressWarnings("unchecked")
+    public ConfigOption<T> tableOption() {
+        ConfigOptions.OptionBuilder option = ConfigOptions.key("scan." + key);
+        ConfigOption<?> typed;
+        if (type == Integer.class) {
+            typed = option.intType().defaultValue((Integer) defaultValue);
+        } else if (type == Long.class) {
+            typed = option.longType().defaultValue((Long) defaultValue);
+        } else if (type == Double.class) {
+            typed = option.doubleType().defaultValue((Double) defaultValue);
+        } else if (type == Boolean.class) {
+            typed = option.booleanType().defaultValue((Boolean) defaultValue);
+        } else if (type == Duration.class) {
+            typed = option.durationType().defaultValue((Duration) defaultValue);
+        } else if (type == String.class) {
+            typed = option.stringType().defaultValue((String) defaultValue);
+        } else {
+            throw new IllegalStateException(
+                    "Source option " + key + " has type " + type.getName() + ", which a table option cannot have");
+        }
+        return ((ConfigOption<T>) typed).withDescription(description);
+    }
+
+    @Override
+    public String toString() {
+        return key;
+    }
+}

@@ -1,0 +1,69 @@
+package io.streamsplit.connector.kafka.source.option;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
+import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
+import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import org.junit.jupiter.api.Test;
+
+/** The declared settings: each one a key, type, default, description and rule that the builder applies. */
+class SourceOptionsTest {
+
+    private static StreamSplitKafkaSourceBuilder<String> valid() {
+        return StreamSplitKafkaSource.<String>builder()
+                .setBootstrapServers("localhost:9092")
+                .setTopics("orders")
+                .setValueOnlyDeserializer(new SimpleStringSchema());
+    }
+
+    @Test
+    void maxPollRecordsReachesTheReadersConsumerAndDefaultsTo2000() {
+        assertThat(valid().build().consumerProperties()).containsEntry("max.poll.records", "2000");
+        assertThat(valid().set(SourceOptions.MAX_POLL_RECORDS, 50).build().consumerProperties())
+                .containsEntry("max.poll.records", "50");
+        assertThat(valid().setProperty("max.poll.records", "100").build().consumerProperties())
+                .as("given as a Kafka property, as before")
+                .containsEntry("max.poll.records", "100");
+        assertThat(valid().setProperty("max.poll.records", "100")
+                        .set(SourceOptions.MAX_POLL_RECORDS, 50)
+                        .build()
+                        .consumerProperties())
+                .as("the declared setting wins over the same Kafka property")
+                .containsEntry("max.poll.records", "50");
+    }
+
+    @Test
+    void aValueThatBreaksTheRuleIsRefusedNamingTheOption() {
+        assertThatThrownBy(() -> valid().set(SourceOptions.MAX_POLL_RECORDS, 0))
+                .isInstanceOfSatisfying(InvalidKafkaSourceException.class, e -> {
+                    assertThat(e.setting()).isEqualTo(InvalidKafkaSourceException.Setting.OPTION);
+                    assertThat(e.optionKey()).isEqualTo("max-poll-records");
+                    assertThat(e.propertyKey()).isNull();
+                    assertThat(e.value()).isEqualTo(0);
+                    assertThat(e.problem(s -> s.name())).isEqualTo("the value must be at least 1");
+                    assertThat(e.action(s -> s.name())).contains("at least 1", "max-poll-records", "2000");
+                });
+    }
+
+    @Test
+    void everyOptionIsDeclaredCompletely() {
+        assertThat(SourceOptions.all()).isNotEmpty().doesNotHaveDuplicates();
+        for (SourceOption<?> option : SourceOptions.all()) {
+            assertThat(option.key()).as("kebab case").matches("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+            assertThat(option.description()).as(option.key()).isNotBlank().endsWith(".");
+            assertThat(allowsItsDefault(option))
+                    .as(option.key() + "'s default passes its rule")
+                    .isTrue();
+            assertThat(option.tableOption().key()).isEqualTo("scan." + option.key());
+            assertThat(option.tableOption().defaultValue()).isEqualTo(option.defaultValue());
+            assertThat(option.tableOption().description().toString()).isNotBlank();
+        }
+    }
+
+    private static <T> boolean allowsItsDefault(SourceOption<T> option) {
+        return option.allows(option.defaultValue());
+    }
+}

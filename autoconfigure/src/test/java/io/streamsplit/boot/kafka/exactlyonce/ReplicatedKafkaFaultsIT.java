@@ -24,6 +24,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -49,6 +50,14 @@ class ReplicatedKafkaFaultsIT {
      */
     private static final Duration STALL_BOUND = Duration.ofSeconds(45);
 
+    /**
+     * The full table is a separate command ({@code -Dchaos.all=true}, docs/chaos.md); {@code mvn -B verify} runs the
+     * two rows that cover the rest: a node dying with an open transaction's coordination on it, and a rolling
+     * restart of every node, as an upgrade of Kafka does it.
+     */
+    private static final String TABLE_ONLY = "the full fault table only (-Dchaos.all=true): CI runs the"
+            + " transaction coordinator's kill and the rolling restart";
+
     private static ReplicatedKafkaCluster kafka;
     private static final List<String> TABLE = Collections.synchronizedList(new ArrayList<>());
 
@@ -67,6 +76,7 @@ class ReplicatedKafkaFaultsIT {
     }
 
     @Test
+    @EnabledIfSystemProperty(named = "chaos.all", matches = "true", disabledReason = TABLE_ONLY)
     void theSourcePartitionsLeaderKilled() throws Exception {
         row("source partition leader kill -9", run -> {
             int leader = kafka.leader(run.input, 0);
@@ -76,6 +86,7 @@ class ReplicatedKafkaFaultsIT {
     }
 
     @Test
+    @EnabledIfSystemProperty(named = "chaos.all", matches = "true", disabledReason = TABLE_ONLY)
     void theSinkPartitionsLeaderKilledWithATransactionOpen() throws Exception {
         row("sink partition leader kill -9 (transaction open)", run -> {
             int leader = kafka.leader(run.output, 0);
@@ -85,6 +96,7 @@ class ReplicatedKafkaFaultsIT {
     }
 
     @Test
+    @EnabledIfSystemProperty(named = "chaos.all", matches = "true", disabledReason = TABLE_ONLY)
     void theActiveControllerKilled() throws Exception {
         row("active controller kill -9", run -> {
             int controller = kafka.activeController();

@@ -11,6 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -51,6 +53,16 @@ class TopicDeletedWithoutDiscoveryIT {
                     .untilAsserted(() -> assertThat(count(output.getOut()) - before)
                             .as("Kafka's fetch warnings since the readers saw the partitions gone")
                             .isLessThan(10));
+
+            // the job no longer reads all it was configured to (a topic created again is not read): not UP
+            StreamSplitHealthIndicator health = app.getBean(StreamSplitHealthIndicator.class);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                Health now = health.health();
+                assertThat(now.getStatus()).isEqualTo(Status.DOWN);
+                assertThat(String.valueOf(now.getDetails().get("reason")))
+                        .contains("source 'words'", "deleted-in-0", "deleted-in-1", "no longer exist in Kafka")
+                        .contains("streamsplit.kafka.sources.words.discovery-interval");
+            });
         }
     }
 

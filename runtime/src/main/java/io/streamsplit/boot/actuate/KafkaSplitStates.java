@@ -160,7 +160,8 @@ public class KafkaSplitStates {
                     value(partition, KafkaSourceMetricNames.LAG),
                     value(partition, KafkaSourceMetricNames.STOPPING_OFFSET),
                     watermark == null || watermark == Long.MIN_VALUE ? null : watermark,
-                    Long.valueOf(1).equals(value(partition, KafkaSourceMetricNames.PAUSED))));
+                    Long.valueOf(1).equals(value(partition, KafkaSourceMetricNames.PAUSED)),
+                    Long.valueOf(1).equals(value(partition, KafkaSourceMetricNames.GONE))));
         }
         splits.sort(Comparator.comparing(SplitState::topic).thenComparingInt(SplitState::partition));
         long lag = splits.stream().mapToLong(s -> s.lag() == null ? 0 : s.lag()).sum();

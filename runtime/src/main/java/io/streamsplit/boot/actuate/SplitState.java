@@ -14,6 +14,8 @@ package io.streamsplit.boot.actuate;
  * @param stoppingOffset where a bounded source stops; {@code null} when unbounded
  * @param watermark the reader subtask's current output watermark (epoch ms); Flink has no per-split value
  * @param paused whether the reader paused the partition for watermark alignment
+ * @param gone whether the partition is gone from Kafka (its topic deleted, or shrunk): the reader stopped
+ *     fetching it, and only partition discovery or a restart lets go of it
  */
 public record SplitState(
         String topic,
@@ -26,4 +28,5 @@ public record SplitState(
         Long lag,
         Long stoppingOffset,
         Long watermark,
-        boolean paused) {}
+        boolean paused,
+        boolean gone) {}

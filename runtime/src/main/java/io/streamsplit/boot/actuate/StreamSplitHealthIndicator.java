@@ -234,6 +234,9 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
             if (status == JobStatus.RUNNING && undiscovered(checkpoints, now, health, problems)) {
                 return;
             }
+            if (status == JobStatus.RUNNING && gonePartitions(health)) {
+                return;
+            }
             if (status == JobStatus.RUNNING && (last == null || since.isAfter(last))) {
                 health.unknown()
                         .withDetail(
@@ -291,6 +294,35 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         } else {
             health.unknown().withDetail("reason", "subtasks starting: " + lagging);
         }
+        return true;
+    }
+
+    /**
+     * Partitions a source reads that are gone from Kafka (a topic deleted while the job runs, without partition
+     * discovery): the readers stopped fetching them and a topic created again under the name is not read until the
+     * job lets go of them, so the job no longer reads all it was configured to: DOWN, saying which and what to do.
+     */
+    private boolean gonePartitions(Health.Builder health) {
+        Map<String, List<String>> gone = new LinkedHashMap<>();
+        splits.read()
+                .sources()
+                .forEach((name, source) -> source.splits().stream()
+                        .filter(SplitState::gone)
+                        .forEach(split -> gone.computeIfAbsent(name, n -> new ArrayList<>())
+                                .add(split.topic() + "-" + split.partition())));
+        if (gone.isEmpty()) {
+            return false;
+        }
+        String source = gone.keySet().iterator().next();
+        health.down()
+                .withDetail("goneFromKafka", gone)
+                .withDetail(
+                        "reason",
+                        "source '" + source + "' reads partitions " + gone.get(source) + " that no longer exist in"
+                                + " Kafka (their topic was deleted while the job ran); it reads no topic created again"
+                                + " under that name. Set streamsplit.kafka.sources." + source + ".discovery-interval"
+                                + " (e.g. 30s) to let go of deleted partitions and read new ones while running, or"
+                                + " restart the application");
         return true;
     }
 

@@ -45,6 +45,11 @@ public final class KafkaSourceMetricNames {
     public static final String PAUSED = "paused";
     /** Per partition: 1 while this reader owns the split, 0 once it moved away or was removed. */
     public static final String ASSIGNED = "assigned";
+    /**
+     * Per partition: 1 once the reader found the partition gone from Kafka (its topic deleted, or shrunk) and
+     * stopped fetching it, until the enumerator releases it (partition discovery) or the job restarts; else 0.
+     */
+    public static final String GONE = "gone";
 
     /** Reader: bad records skipped ({@code bad-record-policy: skip}). */
     public static final String RECORDS_SKIPPED = "numRecordsSkipped";

@@ -138,6 +138,7 @@ final class KafkaPartitionSplitReader implements SplitReader<KafkaRecordRun, Kaf
             List<TopicPartition> gone = vanished.afterEmptyPoll(kafka, assigned.keySet());
             if (!gone.isEmpty()) {
                 kafka.pause(gone);
+                gone.forEach(metrics::recordGone);
             }
         }
         Set<TopicPartition> done = new HashSet<>();

@@ -5,6 +5,7 @@ import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNam
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.COMMITS_SUCCEEDED;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.COMMITTED_OFFSET;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.CURRENT_OFFSET;
+import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.GONE;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.LAG;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.LOG_END_OFFSET;
 import static io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames.MAX_RECORDS_PER_SECOND;
@@ -39,7 +40,8 @@ import org.apache.kafka.common.TopicPartition;
  * partition {@code KafkaSourceReader.topic.<topic>.partition.<n>.currentOffset},
  * {@code .committedOffset}, {@code .logEndOffset}, {@code .lag}, {@code .startingOffset},
  * {@code .stoppingOffset} (-1 when unbounded), {@code .paused} (1 while paused for watermark
- * alignment) and {@code .assigned} (1 while this reader owns the split). Flink's standard
+ * alignment), {@code .assigned} (1 while this reader owns the split) and {@code .gone} (1 once the partition
+ * was found gone from Kafka). Flink's standard
  * {@code numRecordsIn}, {@code numRecordsInErrors} and {@code pendingRecords} (total lag) are
  * maintained too. Offsets that are not known yet read -1.
  */
@@ -77,6 +79,7 @@ public final class KafkaSourceReaderMetrics {
         metrics.state = state;
         metrics.active = true;
         metrics.paused = false;
+        metrics.gone = false;
     }
 
     private PartitionMetrics register(TopicPartition tp) {
@@ -91,6 +94,7 @@ public final class KafkaSourceReaderMetrics {
         partitionGroup.gauge(STOPPING_OFFSET, metrics::stoppingOffset);
         partitionGroup.gauge(PAUSED, () -> metrics.paused ? 1 : 0);
         partitionGroup.gauge(ASSIGNED, () -> metrics.active ? 1 : 0);
+        partitionGroup.gauge(GONE, () -> metrics.gone ? 1 : 0);
         return metrics;
     }
 
@@ -99,6 +103,14 @@ public final class KafkaSourceReaderMetrics {
         PartitionMetrics metrics = partitions.get(tp);
         if (metrics != null) {
             metrics.logEndOffset = logEndOffset;
+        }
+    }
+
+    /** The reader found {@code tp} gone from Kafka and stopped fetching it. */
+    void recordGone(TopicPartition tp) {
+        PartitionMetrics metrics = partitions.get(tp);
+        if (metrics != null) {
+            metrics.gone = true;
         }
     }
 
@@ -140,6 +152,7 @@ public final class KafkaSourceReaderMetrics {
         if (metrics != null) {
             metrics.active = false;
             metrics.paused = false;
+            metrics.gone = false;
         }
     }
 
@@ -161,6 +174,7 @@ public final class KafkaSourceReaderMetrics {
         volatile long logEndOffset = -1;
         volatile boolean active = true;
         volatile boolean paused;
+        volatile boolean gone;
 
         long startingOffset() {
             KafkaPartitionSplitState s = state;

@@ -3,26 +3,17 @@ package io.streamsplit.boot.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
-import io.streamsplit.boot.flink.rest.FlinkRestClient;
+import io.streamsplit.boot.job.cluster.FakeFlinkRest.Answer;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.UpgradeMode;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,54 +30,36 @@ class RunStopperTest {
 
     private final JobID run = JobIdentity.of(JOB).jobId(3);
     private final Queue<JobStatus> states = new ConcurrentLinkedQueue<>();
-    private final List<String> requests = new CopyOnWriteArrayList<>();
     private volatile JobStatus last = JobStatus.RUNNING;
     private volatile int stopStatus = 500;
     private volatile String checkpoints = "{\"latest\":{\"completed\":null}}";
-    private HttpServer cluster;
+    private FakeFlinkRest cluster;
     private RunStopper stopper;
 
     @BeforeEach
-    void startCluster() throws IOException {
-        cluster = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        cluster.createContext("/", exchange -> {
-            // Flink's own client (stop, cancel) asks under the API version, the application's REST client without
-            String path = exchange.getRequestURI().getPath().replaceFirst("^/v1/", "/");
-            String method = exchange.getRequestMethod();
-            requests.add(method + " " + path);
-            int status = 200;
-            String body;
+    void startCluster() {
+        cluster = FakeFlinkRest.start((method, path) -> {
             if (method.equals("GET") && path.equals("/jobs/" + run)) {
                 JobStatus next = states.poll();
                 last = next != null ? next : last;
-                body = "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"state\":\"" + last + "\",\"start-time\":1}";
-            } else if (method.equals("GET") && path.equals("/jobs/" + run + "/checkpoints")) {
-                body = checkpoints;
-            } else if (method.equals("POST") && path.equals("/jobs/" + run + "/stop")) {
-                status = stopStatus;
-                body = "{\"errors\":[\"Savepoint failed: the job is restarting\"]}";
-            } else if (method.equals("PATCH") && path.equals("/jobs/" + run)) {
-                status = 202;
-                body = "{}";
-            } else {
-                status = 404;
-                body = "{\"errors\":[\"not found\"]}";
+                return Answer.ok("{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"state\":\"" + last
+                        + "\",\"start-time\":1}");
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(status, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
+            if (method.equals("GET") && path.equals("/jobs/" + run + "/checkpoints")) {
+                return Answer.ok(checkpoints);
             }
+            if (method.equals("POST") && path.equals("/jobs/" + run + "/stop")) {
+                return Answer.error(stopStatus, "Savepoint failed: the job is restarting");
+            }
+            if (method.equals("PATCH") && path.equals("/jobs/" + run)) {
+                return new Answer(202, "{}");
+            }
+            return null;
         });
-        cluster.start();
-        URI uri = URI.create("http://localhost:" + cluster.getAddress().getPort());
-        Configuration configuration = new Configuration();
-        configuration.set(RestOptions.ADDRESS, "localhost");
-        configuration.set(RestOptions.PORT, cluster.getAddress().getPort());
         JobIdentity identity = JobIdentity.of(JOB);
         stopper = new RunStopper(
-                new ClusterJobs(new FlinkRestClient(() -> uri), identity),
-                new ClusterConnection(configuration, getClass().getClassLoader()),
+                new ClusterJobs(cluster.client(), identity),
+                new ClusterConnection(cluster.configuration(), getClass().getClassLoader()),
                 identity,
                 TIMEOUT,
                 "the test's cluster");
@@ -94,7 +67,7 @@ class RunStopperTest {
 
     @AfterEach
     void stopCluster() {
-        cluster.stop(0);
+        cluster.close();
     }
 
     @Test
@@ -120,7 +93,7 @@ class RunStopperTest {
         assertThat(stopper.stopWithSavepoint(listed(JobStatus.RUNNING), "file:///savepoints"))
                 .as("no state of its own: the other instance's run is what this one adopts")
                 .isNull();
-        assertThat(requests).contains("POST /jobs/" + run + "/stop");
+        assertThat(cluster.requests()).contains("POST /jobs/" + run + "/stop");
     }
 
     @Test
@@ -145,7 +118,7 @@ class RunStopperTest {
                     assertThat(e.getValue()).isEqualTo("last-state");
                     assertThat(e.getAction()).contains("streamsplit.flink.checkpointing.storage");
                 });
-        assertThat(requests).noneMatch(request -> request.startsWith("POST") || request.startsWith("PATCH"));
+        assertThat(cluster.requests()).noneMatch(request -> request.startsWith("POST") || request.startsWith("PATCH"));
     }
 
     @Test
@@ -162,7 +135,7 @@ class RunStopperTest {
 
         stopper.cancel(listed(JobStatus.RUNNING));
 
-        assertThat(requests).contains("PATCH /jobs/" + run);
+        assertThat(cluster.requests()).contains("PATCH /jobs/" + run);
         assertThat(last).isEqualTo(JobStatus.CANCELED);
     }
 

@@ -3,21 +3,11 @@ package io.streamsplit.boot.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
-import io.streamsplit.boot.flink.rest.FlinkRestClient;
+import io.streamsplit.boot.job.cluster.FakeFlinkRest.Answer;
 import io.streamsplit.boot.job.state.JobIdentity;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -36,54 +26,34 @@ class RunSubmitterTest {
     private static final JobFingerprint.Parts FINGERPRINT = new JobFingerprint.Parts("ops", "conf", "jars");
 
     private final JobIdentity identity = JobIdentity.of(JOB);
-    private final List<String> requests = new CopyOnWriteArrayList<>();
     private volatile String refusal =
             "org.apache.flink.runtime.client.DuplicateJobSubmissionException: Job has" + " already been submitted.";
     private volatile boolean refusedRunListed = true;
     private volatile long listedGeneration = 2;
-    private HttpServer cluster;
+    private FakeFlinkRest cluster;
     private RunSubmitter submitter;
 
     @BeforeEach
-    void startCluster() throws IOException {
-        cluster = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        cluster.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath().replaceFirst("^/v1/", "/");
-            String method = exchange.getRequestMethod();
-            try (InputStream body = exchange.getRequestBody()) {
-                body.readAllBytes(); // the job graph's upload
-            }
-            requests.add(method + " " + path);
-            int status = 200;
-            String body;
+    void startCluster() {
+        cluster = FakeFlinkRest.start((method, path) -> {
             if (method.equals("POST") && path.equals("/jobs")) {
-                status = 500;
-                body = "{\"errors\":[\"" + refusal + "\"]}";
-            } else if (method.equals("GET") && path.equals("/jobs/overview")) {
+                return Answer.error(500, refusal);
+            }
+            if (method.equals("GET") && path.equals("/jobs/overview")) {
                 JobID listed = identity.jobId(listedGeneration);
-                body = "{\"jobs\":[{\"jid\":\"" + listed + "\",\"name\":\"" + JOB
-                        + "\",\"state\":\"FINISHED\",\"start-time\":1,\"end-time\":2}]}";
-            } else if (method.equals("GET") && path.startsWith("/jobs/") && refusedRunListed) {
-                body = "{\"jid\":\"" + path.substring("/jobs/".length()) + "\",\"name\":\"" + JOB
-                        + "\",\"state\":\"RUNNING\",\"start-time\":1}";
-            } else {
-                status = 404;
-                body = "{\"errors\":[\"not found\"]}";
+                return Answer.ok("{\"jobs\":[{\"jid\":\"" + listed + "\",\"name\":\"" + JOB
+                        + "\",\"state\":\"FINISHED\",\"start-time\":1,\"end-time\":2}]}");
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(status, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
+            if (method.equals("GET") && path.startsWith("/jobs/") && refusedRunListed) {
+                return Answer.ok("{\"jid\":\"" + path.substring("/jobs/".length()) + "\",\"name\":\"" + JOB
+                        + "\",\"state\":\"RUNNING\",\"start-time\":1}");
             }
+            return null;
         });
-        cluster.start();
-        URI uri = URI.create("http://localhost:" + cluster.getAddress().getPort());
-        Configuration configuration = new Configuration();
-        configuration.set(RestOptions.ADDRESS, "localhost");
-        configuration.set(RestOptions.PORT, cluster.getAddress().getPort());
+        Configuration configuration = cluster.configuration();
         configuration.set(DeploymentOptions.TARGET, "remote");
         submitter = new RunSubmitter(
-                new ClusterJobs(new FlinkRestClient(() -> uri), identity),
+                new ClusterJobs(cluster.client(), identity),
                 new ClusterConnection(configuration, getClass().getClassLoader()),
                 identity,
                 "com.example.Application",
@@ -92,7 +62,7 @@ class RunSubmitterTest {
 
     @AfterEach
     void stopCluster() {
-        cluster.stop(0);
+        cluster.close();
     }
 
     @Test
@@ -100,7 +70,7 @@ class RunSubmitterTest {
         assertThat(submitter.submit(RunSubmitterTest::graph, FINGERPRINT, 3, null, ClusterRun.How.SUBMITTED))
                 .as("no run of its own: the caller looks at the cluster again and adopts the other instance's")
                 .isNull();
-        assertThat(requests).contains("POST /jobs", "GET /jobs/" + identity.jobId(3));
+        assertThat(cluster.requests()).contains("POST /jobs", "GET /jobs/" + identity.jobId(3));
         assertThat(submitter.nextGeneration(3)).isEqualTo(4);
     }
 

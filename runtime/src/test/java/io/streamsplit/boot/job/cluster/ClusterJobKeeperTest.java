@@ -2,27 +2,17 @@ package io.streamsplit.boot.job.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
-import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.flink.rest.FlinkRestClient;
+import io.streamsplit.boot.job.cluster.FakeFlinkRest.Answer;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import io.streamsplit.boot.job.state.RunSettings;
+import io.streamsplit.boot.job.state.UpgradeMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,45 +35,31 @@ class ClusterJobKeeperTest {
     private static final String OWNER = "com.example.Application";
 
     private final JobID run = JobIdentity.of(JOB).jobId(1);
-    private final List<String> requests = new CopyOnWriteArrayList<>();
     private volatile int overviewStatus = 200;
     private volatile String state = "RUNNING";
     private volatile long endTime = -1;
     private volatile String owner = OWNER;
-    private HttpServer cluster;
+    private FakeFlinkRest cluster;
 
     @BeforeEach
-    void startCluster() throws IOException {
-        cluster = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        cluster.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            requests.add(exchange.getRequestMethod() + " " + path);
-            String body;
-            int status = 200;
+    void startCluster() {
+        cluster = FakeFlinkRest.start((method, path) -> {
             if (path.equals("/jobs/overview")) {
-                status = overviewStatus;
-                body = status != 200
-                        ? "{\"errors\":[\"Service temporarily unavailable\"]}"
-                        : "{\"jobs\":[{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"state\":\"" + state
-                                + "\",\"start-time\":1,\"end-time\":" + endTime + "}]}";
-            } else if (path.equals("/jobs/" + run + "/config")) {
-                body = "{\"jid\":\"" + run + "\",\"execution-config\":{\"user-config\":" + labels() + "}}";
-            } else {
-                status = 404;
-                body = "{\"errors\":[\"not found\"]}";
+                return overviewStatus != 200
+                        ? Answer.error(overviewStatus, "Service temporarily unavailable")
+                        : Answer.ok("{\"jobs\":[{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"state\":\"" + state
+                                + "\",\"start-time\":1,\"end-time\":" + endTime + "}]}");
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(status, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
+            if (path.equals("/jobs/" + run + "/config")) {
+                return Answer.ok("{\"jid\":\"" + run + "\",\"execution-config\":{\"user-config\":" + labels() + "}}");
             }
+            return null;
         });
-        cluster.start();
     }
 
     @AfterEach
     void stopCluster() {
-        cluster.stop(0);
+        cluster.close();
     }
 
     @Test
@@ -116,7 +92,7 @@ class ClusterJobKeeperTest {
             assertThat(keeper.status().notAnsweringSince()).isNull();
             assertThat(output).contains("answers again, after");
         }
-        assertThat(requests).allMatch(request -> request.startsWith("GET "));
+        assertThat(cluster.requests()).allMatch(request -> request.startsWith("GET "));
     }
 
     @Test
@@ -135,7 +111,7 @@ class ClusterJobKeeperTest {
                     .hasSize(1)
                     .allMatch(line -> line.contains("WARN"));
         }
-        assertThat(requests).allMatch(request -> request.startsWith("GET "));
+        assertThat(cluster.requests()).allMatch(request -> request.startsWith("GET "));
     }
 
     @Test
@@ -152,20 +128,16 @@ class ClusterJobKeeperTest {
                     .hasSize(1)
                     .allMatch(line -> line.contains("ERROR") && line.contains("streamsplit.flink.job-name"));
         }
-        assertThat(requests).allMatch(request -> request.startsWith("GET "));
+        assertThat(cluster.requests()).allMatch(request -> request.startsWith("GET "));
     }
 
     private ClusterJobKeeper keeper() {
-        URI uri = URI.create("http://localhost:" + cluster.getAddress().getPort());
-        Configuration configuration = new Configuration();
-        configuration.set(RestOptions.ADDRESS, "localhost");
-        configuration.set(RestOptions.PORT, cluster.getAddress().getPort());
         ClusterJobController controller = new ClusterJobController(
-                new FlinkRestClient(() -> uri),
-                configuration,
+                cluster.client(),
+                cluster.configuration(),
                 getClass().getClassLoader(),
                 JOB,
-                FlinkConfigurationMapper.runSettings(new FlinkProperties()),
+                new RunSettings(UpgradeMode.SAVEPOINT, null, Duration.ofSeconds(30)),
                 OWNER,
                 "the cluster",
                 RetainedCheckpointPolicy.ALWAYS);

@@ -2,28 +2,17 @@ package io.streamsplit.boot.job.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
-import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
-import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
-import io.streamsplit.boot.flink.rest.FlinkRestClient;
+import io.streamsplit.boot.job.cluster.FakeFlinkRest.Answer;
 import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RunSettings;
 import io.streamsplit.boot.job.state.UpgradeMode;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,55 +29,49 @@ class ClusterJobControllerTest {
     private static final String JOB = "labels-lag";
     private static final JobFingerprint.Parts FINGERPRINT = new JobFingerprint.Parts("ops", "conf", "jars");
     private static final String OWNER = "com.example.Application";
+    /** streamsplit.flink.shutdown.timeout as it ships (JobSettingsTest checks the mapping). */
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
     private final JobID run = JobIdentity.of(JOB).jobId(1);
-    private final List<String> requests = new CopyOnWriteArrayList<>();
     private final AtomicInteger configReads = new AtomicInteger();
     private volatile int sparseConfigReads = 2;
     private volatile JobFingerprint.Parts runFingerprint = FINGERPRINT;
     private volatile String clusterConfig =
             "[{\"key\":\"execution.checkpointing.dir\",\"value\":\"file:///shared/checkpoints\"}]";
-    private HttpServer cluster;
+    private FakeFlinkRest cluster;
 
     @BeforeEach
-    void startCluster() throws IOException {
-        cluster = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-        cluster.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            requests.add(exchange.getRequestMethod() + " " + path);
-            String body;
-            int status = 200;
+    void startCluster() {
+        cluster = FakeFlinkRest.start((method, path) -> {
             if (path.equals("/jobs/overview")) {
-                body = "{\"jobs\":[{\"jid\":\"" + run + "\",\"name\":\"" + JOB
-                        + "\",\"state\":\"RUNNING\",\"start-time\":1}]}";
-            } else if (path.equals("/jobmanager/config")) {
-                body = clusterConfig;
-            } else if (path.equals("/jobs/" + run + "/config")) {
+                return Answer.ok("{\"jobs\":[{\"jid\":\"" + run + "\",\"name\":\"" + JOB
+                        + "\",\"state\":\"RUNNING\",\"start-time\":1}]}");
+            }
+            if (path.equals("/jobmanager/config")) {
+                return Answer.ok(clusterConfig);
+            }
+            if (path.equals("/jobs/" + run + "/config")) {
                 // the first two reads: the sparse view Flink serves before the run has initialized
-                body = configReads.incrementAndGet() <= sparseConfigReads
-                        ? "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\"}"
-                        : "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"execution-config\":{\"user-config\":"
-                                + labels() + "}}";
-            } else if (path.equals("/jobs/" + run)) {
-                body = "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"state\":\"RUNNING\",\"start-time\":1}";
-            } else if (path.equals("/jobs/" + run + "/checkpoints")) {
-                body = "{\"latest\":{\"completed\":null,\"savepoint\":null}}"; // none completed yet
-            } else {
-                status = 404;
-                body = "{\"errors\":[\"not found\"]}";
+                return Answer.ok(
+                        configReads.incrementAndGet() <= sparseConfigReads
+                                ? "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\"}"
+                                : "{\"jid\":\"" + run + "\",\"name\":\"" + JOB
+                                        + "\",\"execution-config\":{\"user-config\":" + labels() + "}}");
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(status, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
+            if (path.equals("/jobs/" + run)) {
+                return Answer.ok(
+                        "{\"jid\":\"" + run + "\",\"name\":\"" + JOB + "\",\"state\":\"RUNNING\",\"start-time\":1}");
             }
+            if (path.equals("/jobs/" + run + "/checkpoints")) {
+                return Answer.ok("{\"latest\":{\"completed\":null,\"savepoint\":null}}"); // none completed yet
+            }
+            return null;
         });
-        cluster.start();
     }
 
     @AfterEach
     void stopCluster() {
-        cluster.stop(0);
+        cluster.close();
     }
 
     @Test
@@ -106,7 +89,7 @@ class ClusterJobControllerTest {
         assertThat(configReads)
                 .as("the labels were read until the cluster showed them")
                 .hasValue(3);
-        assertThat(requests)
+        assertThat(cluster.requests())
                 .as("no stop, savepoint or cancel was sent")
                 .allMatch(request -> request.startsWith("GET "));
     }
@@ -144,7 +127,7 @@ class ClusterJobControllerTest {
                 .hasMessageContaining("streamsplit.flink.checkpointing.storage")
                 .hasMessageContaining("streamsplit.flink.shutdown.savepoint-directory")
                 .hasMessageContaining("upgrade-mode");
-        assertThat(requests)
+        assertThat(cluster.requests())
                 .as("nothing but the cluster's configuration was read")
                 .containsExactly("GET /jobmanager/config");
     }
@@ -153,11 +136,9 @@ class ClusterJobControllerTest {
     @Test
     void lastStateWithNoCheckpointStorageAnywhereIsRefusedAtTheFirstDeploy() {
         clusterConfig = "[]";
-        FlinkProperties flink = new FlinkProperties();
-        flink.setUpgradeMode(UpgradeMode.LAST_STATE);
 
         Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
-                () -> controller(FlinkConfigurationMapper.runSettings(flink))
+                () -> controller(new RunSettings(UpgradeMode.LAST_STATE, null, STOP_TIMEOUT))
                         .reconcile(
                                 () -> {
                                     throw new AssertionError("nothing is submitted");
@@ -167,7 +148,7 @@ class ClusterJobControllerTest {
         assertThat(refused)
                 .hasMessageContaining("streamsplit.flink.checkpointing.storage")
                 .hasMessageContaining("last-state");
-        assertThat(requests).containsExactly("GET /jobmanager/config");
+        assertThat(cluster.requests()).containsExactly("GET /jobmanager/config");
     }
 
     /**
@@ -178,11 +159,9 @@ class ClusterJobControllerTest {
     void aLastStateUpgradeWithoutARetainedCheckpointLeavesTheRunAlone() {
         sparseConfigReads = 0;
         runFingerprint = new JobFingerprint.Parts("other-ops", "conf", "jars");
-        FlinkProperties flink = new FlinkProperties();
-        flink.setUpgradeMode(UpgradeMode.LAST_STATE);
 
         Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
-                () -> controller(FlinkConfigurationMapper.runSettings(flink))
+                () -> controller(new RunSettings(UpgradeMode.LAST_STATE, null, STOP_TIMEOUT))
                         .reconcile(
                                 () -> {
                                     throw new AssertionError("nothing is submitted");
@@ -193,21 +172,19 @@ class ClusterJobControllerTest {
                 .hasMessageContaining("streamsplit.flink.upgrade-mode")
                 .hasMessageContaining("no retained checkpoint")
                 .hasMessageContaining("keeps running unchanged");
-        assertThat(requests).as("nothing was cancelled or submitted").allMatch(request -> request.startsWith("GET "));
+        assertThat(cluster.requests())
+                .as("nothing was cancelled or submitted")
+                .allMatch(request -> request.startsWith("GET "));
     }
 
     private ClusterJobController controller() {
-        return controller(FlinkConfigurationMapper.runSettings(new FlinkProperties()));
+        return controller(new RunSettings(UpgradeMode.SAVEPOINT, null, STOP_TIMEOUT));
     }
 
     private ClusterJobController controller(RunSettings runs) {
-        URI uri = URI.create("http://localhost:" + cluster.getAddress().getPort());
-        Configuration configuration = new Configuration();
-        configuration.set(RestOptions.ADDRESS, "localhost");
-        configuration.set(RestOptions.PORT, cluster.getAddress().getPort());
         return new ClusterJobController(
-                new FlinkRestClient(() -> uri),
-                configuration,
+                cluster.client(),
+                cluster.configuration(),
                 getClass().getClassLoader(),
                 JOB,
                 runs,

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.actuate;
 
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The split state of the application's job, as the {@code kafkasplits} endpoint returns it.
@@ -15,9 +16,9 @@ import java.util.Map;
  */
 public record JobSplits(
         String job,
-        String jobId,
+        @Nullable String jobId,
         String status,
         String mode,
         String readAt,
-        String message,
+        @Nullable String message,
         Map<String, SourceState> sources) {}

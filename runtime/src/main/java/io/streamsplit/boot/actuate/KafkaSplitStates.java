@@ -144,13 +144,13 @@ public class KafkaSplitStates {
         List<SplitState> splits = new ArrayList<>();
         for (Map<String, RawMetric> partition : byPartition.values()) {
             RawMetric any = partition.values().iterator().next();
-            if (value(partition, KafkaSourceMetricNames.ASSIGNED) == null
-                    || value(partition, KafkaSourceMetricNames.ASSIGNED) != 1) {
+            Long assigned = value(partition, KafkaSourceMetricNames.ASSIGNED);
+            if (assigned == null || assigned != 1) {
                 continue; // the split moved away from this reader (or was finished/removed)
             }
             Long watermark = watermarks.get(any.subtask());
             splits.add(new SplitState(
-                    topicNames.getOrDefault(any.topic(), any.topic()),
+                    topicNames.getOrDefault(any.topic(), String.valueOf(any.topic())),
                     any.partition(),
                     any.subtask(),
                     value(partition, KafkaSourceMetricNames.STARTING_OFFSET),

@@ -8,6 +8,7 @@ import io.streamsplit.connector.kafka.source.control.SourceControl;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -36,7 +37,7 @@ final class SourceControls {
     /** Reads the control of {@code source} in force, applies {@code change} and writes the result. */
     SourceControl change(String source, UnaryOperator<SourceControl> change) throws Exception {
         StreamSplitKafkaSource<?> built = controlled(source);
-        String topic = built.controlTopic();
+        String topic = Objects.requireNonNull(built.controlTopic(), "controlled() refuses a source without one");
         Properties consumer = built.consumerProperties();
         SourceControl current;
         try (ControlTopicReader reader = new ControlTopicReader(

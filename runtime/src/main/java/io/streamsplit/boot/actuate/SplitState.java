@@ -1,5 +1,7 @@
 package io.streamsplit.boot.actuate;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where one split (a Kafka partition) stands. Offsets not known yet are {@code null}.
  *
@@ -21,12 +23,12 @@ public record SplitState(
         String topic,
         int partition,
         int readerSubtask,
-        Long startingOffset,
-        Long currentOffset,
-        Long committedOffset,
-        Long logEndOffset,
-        Long lag,
-        Long stoppingOffset,
-        Long watermark,
+        @Nullable Long startingOffset,
+        @Nullable Long currentOffset,
+        @Nullable Long committedOffset,
+        @Nullable Long logEndOffset,
+        @Nullable Long lag,
+        @Nullable Long stoppingOffset,
+        @Nullable Long watermark,
         boolean paused,
         boolean gone) {}

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -235,7 +236,8 @@ public class StreamSplitEndpoint {
             case "resume" -> current.withPaused(false);
             default -> current.withMaxRecordsPerSecond(rate);
         });
-        double configured = built.get().get(source).maxRecordsPerSecond();
+        double configured = Objects.requireNonNull(built.get().get(source), "a source the change found")
+                .maxRecordsPerSecond();
         double expectedRate = next.effectiveRate(configured);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("source", source);

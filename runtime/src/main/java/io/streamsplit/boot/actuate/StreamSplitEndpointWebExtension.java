@@ -43,7 +43,7 @@ public class StreamSplitEndpointWebExtension {
     }
 
     private static WebEndpointResponse<Map<String, Object>> error(
-            @Nullable String operation, int status, String error, String reason) {
+            @Nullable String operation, int status, String error, @Nullable String reason) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("operation", operation);
         body.put("status", status);

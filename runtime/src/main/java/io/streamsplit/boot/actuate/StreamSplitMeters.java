@@ -33,10 +33,15 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
     private final StreamSplitJob job;
     private final JobProgress progress;
     private final List<String> sourceNames;
-    private volatile JobSplits latest;
-    private volatile JobCheckpoints checkpoints;
+    private volatile @Nullable JobSplits latest;
+    private volatile @Nullable JobCheckpoints checkpoints;
+
+    @SuppressWarnings("NullAway.Init") // registered by bindTo, before the first refresh
     private MultiGauge lag;
+
+    @SuppressWarnings("NullAway.Init") // registered by bindTo, before the first refresh
     private MultiGauge offset;
+
     private @Nullable RestPoller poller;
 
     public StreamSplitMeters(

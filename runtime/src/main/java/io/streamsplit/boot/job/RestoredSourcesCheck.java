@@ -128,7 +128,7 @@ final class RestoredSourcesCheck {
             throw new InvalidStreamSplitConfigurationException(
                     KafkaSources.prefix(source.name()) + "uid",
                     source.uid(),
-                    e.getMessage(),
+                    String.valueOf(e.getMessage()),
                     "Restore a savepoint of a job whose source under this uid was StreamSplit's or Flink's KafkaSource"
                             + " (flink-connector-kafka 3.x to 5.0), or give this source another uid.",
                     e);

@@ -207,7 +207,7 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
         Map<TopicPartition, ListOffsetsResultInfo> latest =
                 client.listOffsets(ends).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         latest.forEach((tp, end) -> {
-            long next = offsets.get(tp);
+            long next = offsets.getOrDefault(tp, -1L); // asked for the checkpoint's partitions only
             if (next > end.offset()) {
                 stale.add(tp + " continues at offset " + next + ", beyond its end " + end.offset());
             }

@@ -14,6 +14,7 @@ import io.streamsplit.boot.job.failure.RunOutcomes;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -258,10 +259,12 @@ public class StreamSplitJob implements SmartLifecycle {
         submission = run;
         stopping = false;
         if (cluster != null && savepoint != null) {
+            JobFingerprint.Parts parts =
+                    Objects.requireNonNull(fingerprint, "taken when the job started on the cluster");
             Thread submitter = new Thread(
                     () -> {
                         try {
-                            attach(cluster.startFrom(oneThenRebuilt(graph), fingerprint, savepoint));
+                            attach(cluster.startFrom(oneThenRebuilt(graph), parts, savepoint));
                         } catch (Exception e) {
                             run.completeExceptionally(e);
                             LOG.error(

@@ -45,8 +45,8 @@ public final class SubmittedJobClient implements JobClient {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the Flink job to be submitted", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException(
-                    "The Flink job was not submitted: " + e.getCause().getMessage(), e.getCause());
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("The Flink job was not submitted: " + cause.getMessage(), cause);
         } catch (TimeoutException e) {
             throw new IllegalStateException(
                     "The Flink job has not been submitted after " + JOB_ID_WAIT

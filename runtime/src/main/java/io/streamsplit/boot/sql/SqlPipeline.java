@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -213,7 +214,8 @@ public final class SqlPipeline implements StreamSplitPipeline, Ordered {
         String query = statement.text().substring(queryStart);
         Table result = run(statement, queryStart, known, () -> tables.sqlQuery(query));
         List<String> columns = result.getResolvedSchema().getColumnNames();
-        KafkaSinks.Configured sink = configuredSinks.configured().get(sinkName);
+        KafkaSinks.Configured sink = Objects.requireNonNull(
+                configuredSinks.configured().get(sinkName), "a sink the statement names was checked to exist");
         DataStream<Row> rows = appended(tables, statement, sinkName, result, known);
         String p = "streamsplit.kafka.sinks." + sinkName + ".";
         if (sink.key() != null && !columns.contains(sink.key())) {

@@ -62,7 +62,11 @@ public final class MicrometerRecordTracer implements RecordTracer {
             return null;
         }
         Map<String, String> written = new HashMap<>(4);
-        propagator.inject(span.context(), written, Map::put);
+        propagator.inject(span.context(), written, (into, key, value) -> {
+            if (into != null) {
+                into.put(key, value);
+            }
+        });
         String traceparent = written.get(TraceHeaders.TRACEPARENT);
         if (traceparent == null) {
             span.end(); // a propagation format without traceparent (e.g. B3 only): keep the input's headers

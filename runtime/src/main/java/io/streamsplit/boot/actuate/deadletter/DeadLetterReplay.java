@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -135,11 +136,11 @@ final class DeadLetterReplay {
         Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new LinkedHashSet<>(partitions), TIMEOUT);
         Map<TopicPartition, long[]> ranges = new LinkedHashMap<>();
         for (TopicPartition partition : partitions) {
-            long stop = end.get(partition);
+            long stop = end.getOrDefault(partition, 0L);
             if (request.toOffset() != null) {
                 stop = Math.min(stop, request.toOffset());
             }
-            long start = begin.get(partition);
+            long start = begin.getOrDefault(partition, 0L);
             if (request.fromOffset() != null) {
                 start = Math.max(start, request.fromOffset());
             } else if (request.since() != null) {
@@ -251,7 +252,7 @@ final class DeadLetterReplay {
         while (!done(consumer, ranges)) {
             List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                if (record.offset() < ranges.get(tp(record))[1]) {
+                if (record.offset() < range(ranges, tp(record))[1]) {
                     batch.add(record);
                 }
             }
@@ -268,12 +269,17 @@ final class DeadLetterReplay {
                 .map(Map.Entry::getKey)
                 .toList();
         consumer.assign(active);
-        active.forEach(partition -> consumer.seek(partition, ranges.get(partition)[0]));
+        active.forEach(partition -> consumer.seek(partition, range(ranges, partition)[0]));
     }
 
     private static boolean done(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, long[]> ranges) {
         return consumer.assignment().stream()
-                .allMatch(partition -> consumer.position(partition, TIMEOUT) >= ranges.get(partition)[1]);
+                .allMatch(partition -> consumer.position(partition, TIMEOUT) >= range(ranges, partition)[1]);
+    }
+
+    /** The [start, stop) offsets of an assigned partition: every assigned partition has its range. */
+    private static long[] range(Map<TopicPartition, long[]> ranges, TopicPartition partition) {
+        return Objects.requireNonNull(ranges.get(partition), partition::toString);
     }
 
     private static TopicPartition tp(ConsumerRecord<?, ?> record) {
@@ -319,7 +325,8 @@ final class DeadLetterReplay {
         return headers;
     }
 
-    private static String text(ConsumerRecord<byte[], byte[]> record, String header, String fallback) {
+    private static @Nullable String text(
+            ConsumerRecord<byte[], byte[]> record, String header, @Nullable String fallback) {
         Header found = record.headers().lastHeader(header);
         return found == null || found.value() == null ? fallback : new String(found.value(), StandardCharsets.UTF_8);
     }

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -74,7 +75,7 @@ public class DeadLettersEndpoint {
             DeadLetterReplay replay = replay(source);
             Map<String, Object> result =
                     replay.replay(new DeadLetterReplay.Request(instant(since), fromOffset, toOffset, topic));
-            long replayed = (Long) result.get("replayed");
+            long replayed = ((Number) Objects.requireNonNull(result.get("replayed"), "replayed")).longValue();
             if (meters != null) {
                 Counter.builder("streamsplit.kafka.source.records.replayed")
                         .description("Dead letters sent back through the pipeline by a replay")
@@ -95,7 +96,8 @@ public class DeadLettersEndpoint {
             LOG.warn("Refused to replay the dead letters of source '{}': {}", source, refused.getMessage());
             throw refused instanceof InvalidEndpointRequestException invalid
                     ? invalid
-                    : new InvalidEndpointRequestException(refused.getMessage(), refused.getMessage());
+                    : new InvalidEndpointRequestException(
+                            String.valueOf(refused.getMessage()), String.valueOf(refused.getMessage()));
         } catch (Exception e) {
             throw new IllegalStateException(
                     "Could not replay the dead letters of source '" + source + "': " + e.getMessage(), e);

@@ -38,7 +38,7 @@ public class DeadLettersEndpointWebExtension {
         }
     }
 
-    private static WebEndpointResponse<Map<String, Object>> error(String source, int status, String reason) {
+    private static WebEndpointResponse<Map<String, Object>> error(String source, int status, @Nullable String reason) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("source", source);
         body.put("status", status);

@@ -25,6 +25,7 @@ import org.apache.flink.runtime.minicluster.MiniClusterJobClient;
 import org.apache.flink.runtime.minicluster.RpcServiceSharing;
 import org.apache.flink.runtime.scheduler.ExecutionGraphInfo;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -45,12 +46,12 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     private static final String LOGBACK = "ch.qos.logback.classic.LoggerContext";
 
     private final Configuration configuration;
-    private volatile MiniCluster miniCluster;
+    private volatile @Nullable MiniCluster miniCluster;
     private volatile boolean closed;
     /** The start begun by {@link #startInBackground()}; done when the cluster runs (or could not start). */
     private volatile CompletableFuture<Void> backgroundStart = CompletableFuture.completedFuture(null);
 
-    private URL emptyClasspathEntry;
+    private @Nullable URL emptyClasspathEntry;
 
     private final InProcessMetrics inProcessMetrics = InProcessMetrics.create();
     private final String applicationId = "streamsplit-" + UUID.randomUUID();
@@ -77,7 +78,8 @@ public class EmbeddedFlinkCluster implements DisposableBean {
         if (closed) {
             throw new IllegalStateException("The embedded Flink MiniCluster is closed with its application context");
         }
-        if (miniCluster == null) {
+        MiniCluster started = miniCluster;
+        if (started == null) {
             MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
                     .setConfiguration(configuration)
                     .setNumTaskManagers(1)
@@ -91,6 +93,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                 cluster.start();
             }
             miniCluster = cluster;
+            started = cluster;
             LOG.info(
                     "Started embedded Flink MiniCluster: {} task slots, managed memory {}, network memory {},"
                             + " REST {}",
@@ -99,7 +102,7 @@ public class EmbeddedFlinkCluster implements DisposableBean {
                     configuration.get(TaskManagerOptions.NETWORK_MEMORY_MAX).toHumanReadableString(),
                     cluster.getRestAddress().get(10, TimeUnit.SECONDS));
         }
-        return miniCluster;
+        return started;
     }
 
     /**
@@ -170,7 +173,8 @@ public class EmbeddedFlinkCluster implements DisposableBean {
 
     /** Whether the cluster has been started and is not closed. */
     public synchronized boolean isRunning() {
-        return miniCluster != null && miniCluster.isRunning();
+        MiniCluster started = miniCluster;
+        return started != null && started.isRunning();
     }
 
     /** An executor loader that sends every job of an environment to this cluster. */
@@ -241,12 +245,14 @@ public class EmbeddedFlinkCluster implements DisposableBean {
      * directory adds no classes.
      */
     private synchronized URL emptyClasspathEntry() throws IOException {
-        if (emptyClasspathEntry == null) {
+        URL entry = emptyClasspathEntry;
+        if (entry == null) {
             Path directory = Files.createTempDirectory("streamsplit-classpath");
             directory.toFile().deleteOnExit();
-            emptyClasspathEntry = directory.toUri().toURL();
+            entry = directory.toUri().toURL();
+            emptyClasspathEntry = entry;
         }
-        return emptyClasspathEntry;
+        return entry;
     }
 
     /**
@@ -264,9 +270,10 @@ public class EmbeddedFlinkCluster implements DisposableBean {
     }
 
     private synchronized void closeStarted() {
-        if (miniCluster != null) {
+        MiniCluster started = miniCluster;
+        if (started != null) {
             try {
-                miniCluster.closeAsync().get(30, TimeUnit.SECONDS);
+                started.closeAsync().get(30, TimeUnit.SECONDS);
                 LOG.info("Stopped embedded Flink MiniCluster");
             } catch (Exception e) {
                 LOG.warn("Could not stop the embedded Flink MiniCluster within 30 s: {}", e.toString());

@@ -4,13 +4,15 @@ import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricConfig;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.reporter.MetricReporter;
+import org.jspecify.annotations.Nullable;
 
 /** Hands the Kafka source operators' metrics of an embedded cluster to its {@link InProcessMetrics}. */
 final class InProcessMetricReporter implements MetricReporter {
 
-    private final InProcessMetrics registry;
+    /** {@code null} for a configuration copied from a closed context: nothing is reported. */
+    private final @Nullable InProcessMetrics registry;
 
-    InProcessMetricReporter(InProcessMetrics registry) {
+    InProcessMetricReporter(@Nullable InProcessMetrics registry) {
         this.registry = registry;
     }
 

@@ -40,7 +40,13 @@ public final class InProcessMetrics {
     private final Map<Metric, RegisteredMetric> sinkWriters = new ConcurrentHashMap<>();
 
     private record RegisteredMetric(
-            String jobId, String operator, int subtask, String topic, int partition, String name, Metric metric) {}
+            @Nullable String jobId,
+            String operator,
+            int subtask,
+            @Nullable String topic,
+            int partition,
+            String name,
+            Metric metric) {}
 
     private InProcessMetrics() {}
 

@@ -1,5 +1,7 @@
 package io.streamsplit.boot.flink.embedded;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One metric value of a Kafka source operator (or a sink writer's freshness), however it was read (in-process reporter or Flink
  * REST). {@code operator} is the operator name with Flink's query-service character filter applied
@@ -12,7 +14,8 @@ package io.streamsplit.boot.flink.embedded;
  * @param name the metric name, e.g. {@code currentOffset}
  * @param value the value (a number, or a string for {@code pendingPartitions})
  */
-public record RawMetric(String operator, int subtask, String topic, int partition, String name, Object value) {
+public record RawMetric(
+        String operator, int subtask, @Nullable String topic, int partition, String name, Object value) {
 
     /** Flink's metric query service replaces these characters with '_' in names and scopes. */
     public static String filter(String name) {

@@ -2,6 +2,7 @@ package io.streamsplit.boot.flink.embedded;
 
 import java.net.URL;
 import java.security.CodeSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggerConfiguration;
 import org.springframework.boot.logging.LoggingSystem;
@@ -34,7 +35,7 @@ final class ReporterLookupLogging {
     }
 
     /** Quiets {@link #FLINK_LOGGER} until {@code close()} if {@code factoryLocation} is not a file. */
-    static AutoCloseable quietUnlessFile(URL factoryLocation, LoggingSystem logging) {
+    static AutoCloseable quietUnlessFile(@Nullable URL factoryLocation, LoggingSystem logging) {
         if (factoryLocation == null || "file".equals(factoryLocation.getProtocol())) {
             return () -> {};
         }

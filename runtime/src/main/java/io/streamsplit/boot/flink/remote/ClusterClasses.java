@@ -114,7 +114,7 @@ public final class ClusterClasses implements AutoCloseable {
         } catch (ClassNotFoundException e) {
             return new Missing(className, className, FlinkOnly.source(application, className));
         } catch (LinkageError e) {
-            String needed = e.getMessage().replace('/', '.');
+            String needed = e.getMessage() == null ? className : e.getMessage().replace('/', '.');
             return new Missing(className, needed, FlinkOnly.source(application, needed));
         }
     }

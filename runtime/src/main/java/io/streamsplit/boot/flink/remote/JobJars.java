@@ -25,6 +25,7 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -200,7 +201,7 @@ public final class JobJars implements AutoCloseable {
                     return;
                 }
                 for (String item : classPath.trim().split("\\s+")) {
-                    add(Path.of(real.getParent().toUri().resolve(item)));
+                    add(Path.of(real.toUri().resolve(item))); // relative to the jar's directory
                 }
                 Jar withClassPath = classify(real, real.toString(), jar);
                 jars.add(
@@ -337,7 +338,7 @@ public final class JobJars implements AutoCloseable {
      * A jar's Maven artifact id: from its {@code pom.properties} when it has exactly one (a shaded jar
      * carries several: then the one that starts the file name), else from the file name.
      */
-    static String artifactId(JarFile jar, String fileName) throws IOException {
+    static @Nullable String artifactId(JarFile jar, String fileName) throws IOException {
         List<String> found = new ArrayList<>();
         Enumeration<JarEntry> entries = jar.entries();
         while (entries.hasMoreElements()) {

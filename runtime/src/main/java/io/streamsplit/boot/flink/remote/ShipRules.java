@@ -125,7 +125,7 @@ public final class ShipRules {
      * ({@code org/apache/flink/runtime/}, ...; empty if it has no classes), and whether it holds one of the
      * {@link #APPLICATION_MARKER}.
      */
-    Verdict classify(String artifactId, String fileName, Set<String> classPackages, boolean starterSide) {
+    Verdict classify(@Nullable String artifactId, String fileName, Set<String> classPackages, boolean starterSide) {
         if (excluded(fileName)) {
             return Verdict.EXCLUDED;
         }
@@ -176,7 +176,7 @@ public final class ShipRules {
     }
 
     /** The broker's own jars (dev mode: kafka_2.13, kafka-server, kafka-raft, ...); clients need kafka-clients only. */
-    private static boolean isKafkaBroker(String artifactId) {
+    private static boolean isKafkaBroker(@Nullable String artifactId) {
         return artifactId != null && artifactId.startsWith("kafka") && !artifactId.equals("kafka-clients");
     }
 }

@@ -13,6 +13,7 @@ import io.streamsplit.boot.job.state.UpgradeMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
@@ -129,7 +130,9 @@ public final class ClusterJobController {
                         + " Start the instances one after another.");
             }
             if (decision instanceof JobDecision.Wait wait && wait.why() == JobDecision.Why.STARTING) {
-                stopper.awaitSettled(view.newest().job()); // a restore may take longer than the attempts
+                // a restore may take longer than the attempts; a run that is starting is the newest active one
+                stopper.awaitSettled(
+                        Objects.requireNonNull(view.newest(), "a starting run").job());
             } else if (!(decision instanceof JobDecision.CancelOlder)) {
                 RunStopper.pause(POLL.multipliedBy(attempt));
             }

@@ -247,10 +247,11 @@ public final class JobFailures {
      * restarts from its last checkpoint until the topic is readable (or writable) again.
      */
     private KafkaProblem deniedTopics(String topics, @Nullable String source) {
-        boolean read = source != null && sources.names().contains(source);
+        String reader = source != null && sources.names().contains(source) ? source : null;
+        boolean read = reader != null;
         String operation = read ? "Read" : "Write";
         return new KafkaProblem(
-                read ? KafkaSources.prefix(source) + "topics" : "streamsplit.kafka.sinks",
+                reader != null ? KafkaSources.prefix(reader) + "topics" : "streamsplit.kafka.sinks",
                 topics,
                 "Kafka denies " + principal + " access to topic(s) " + topics + " while the job runs ("
                         + (read ? "source '" + source + "' needs READ and DESCRIBE" : "a sink needs WRITE")

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.SpringBootConfiguration;
@@ -48,7 +49,7 @@ class KafkaConnectionConfiguration {
     private static PropertiesStreamSplitKafkaConnectionDetails propertiesConnection(
             StreamSplitKafkaProperties kafka,
             Environment environment,
-            PropertiesStreamSplitKafkaConnectionDetails.BootConnection boot,
+            PropertiesStreamSplitKafkaConnectionDetails.@Nullable BootConnection boot,
             ObjectProvider<EmbeddedKafkaDevBroker> devBroker,
             ObjectProvider<SslBundles> sslBundles) {
         EmbeddedKafkaDevBroker broker = devBroker.getIfAvailable();

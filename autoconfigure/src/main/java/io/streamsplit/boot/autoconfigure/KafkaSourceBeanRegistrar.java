@@ -22,6 +22,7 @@ import org.springframework.core.type.AnnotationMetadata;
  */
 class KafkaSourceBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
 
+    @SuppressWarnings("NullAway.Init") // set by Spring (EnvironmentAware) before registerBeanDefinitions
     private Environment environment;
 
     @Override

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -87,7 +88,10 @@ final class StreamSplitPropertyNames implements BeanFactoryPostProcessor {
                                 .map(ConfigurationPropertyName::toString)
                                 .toList() + ")";
         throw new InvalidStreamSplitConfigurationException(
-                first.toString(), value, "there is no such StreamSplit property" + others, problem(first));
+                first.toString(),
+                value,
+                "there is no such StreamSplit property" + others,
+                Objects.requireNonNull(problem(first), "an unknown key has a problem"));
     }
 
     private static @Nullable Object valueOf(ConfigurableEnvironment environment, ConfigurationPropertyName name) {

@@ -60,7 +60,7 @@ final class UnitlessDurations {
                             + ", below the " + floor.toMillis() + " ms this setting can mean",
                     "Write the duration with its unit, e.g. " + example + ".");
         }
-        if (noUnit) {
+        if (noUnit && written != null) {
             LOG.warn(
                     "{} is '{}', read as {} ms: a number without a unit is milliseconds. Write {}ms, or the unit you"
                             + " meant (e.g. {}).",

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -122,7 +123,7 @@ final class KafkaCluster {
                 problems.add(
                         e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException
                                 ? unreachable(timeout)
-                                : failed(e.getCause()));
+                                : failed(e.getCause() != null ? e.getCause() : e));
                 return problems;
             }
             problems.addAll(topics(client, topics, timeout, create));
@@ -294,7 +295,7 @@ final class KafkaCluster {
         client.createTopics(creations.stream().map(Creation::topic).toList())
                 .values()
                 .forEach((topic, future) -> {
-                    Creation creation = byTopic.get(topic);
+                    Creation creation = Objects.requireNonNull(byTopic.get(topic), topic);
                     try {
                         future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                         LOG.info(
@@ -309,7 +310,9 @@ final class KafkaCluster {
                                     creation.property(),
                                     topic,
                                     creation.kind() + " '" + topic + "' does not exist and could not be created: "
-                                            + e.getCause().getMessage(),
+                                            + (e.getCause() != null
+                                                    ? e.getCause().getMessage()
+                                                    : e.getMessage()),
                                     creation.failedAction()));
                         }
                     } catch (TimeoutException e) {

@@ -9,6 +9,7 @@ import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.boot.kafka.KafkaSinks;
 import io.streamsplit.boot.kafka.KafkaSources;
+import io.streamsplit.boot.kafka.ValueFormat;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
 import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
@@ -19,6 +20,7 @@ import io.streamsplit.connector.kafka.trace.RecordTracer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -175,18 +177,19 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
     @SuppressWarnings("unchecked")
     private <T> SerializationSchema<T> formatted(
             KafkaSinkProperties sink, String p, @Nullable TypeInformation<T> elementType) {
+        ValueFormat format = Objects.requireNonNull(sink.getFormat(), "formatted() is for a sink with a format");
         if (sink.getSerializer() != null) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "format",
-                    sink.getFormat().yaml(),
-                    "both format '" + sink.getFormat().yaml() + "' and serializer '" + sink.getSerializer()
+                    format.yaml(),
+                    "both format '" + format.yaml() + "' and serializer '" + sink.getSerializer()
                             + "' are set; a sink writes with one of them",
-                    "Remove " + p + "serializer to write with format "
-                            + sink.getFormat().yaml() + ", or remove " + p + "format to write with the bean.");
+                    "Remove " + p + "serializer to write with format " + format.yaml() + ", or remove " + p
+                            + "format to write with the bean.");
         }
         SerializationSchema<?> writer = formats.writer(
                 p,
-                sink.getFormat(),
+                format,
                 elementType == null ? null : elementType.getTypeClass(),
                 sink.getSchema(),
                 sink.getCharset(),
@@ -356,7 +359,7 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
             String p,
             List<String> servers,
             DeliveryGuarantee guarantee,
-            String transactionalIdPrefix,
+            @Nullable String transactionalIdPrefix,
             Properties producer,
             KafkaRecordSerializationSchema<T> serializer) {
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
@@ -381,7 +384,12 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
 
     /** A secured writer's credentials and WRITE on its topic, checked at startup (see {@link KafkaAccessCheck}). */
     private void verifyAccess(
-            String what, String p, List<String> servers, Map<String, String> own, String topicProperty, String topic) {
+            String what,
+            String p,
+            List<String> servers,
+            Map<String, String> own,
+            String topicProperty,
+            @Nullable String topic) {
         if (!kafka.isVerifyAccess()) {
             return;
         }

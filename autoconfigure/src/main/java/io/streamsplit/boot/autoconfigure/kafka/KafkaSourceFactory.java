@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -166,7 +167,7 @@ public final class KafkaSourceFactory implements KafkaSources {
     }
 
     private String uidOf(String name) {
-        String uid = kafka.getSources().get(name).getUid();
+        String uid = Objects.requireNonNull(kafka.getSources().get(name), name).getUid();
         return uid == null ? KafkaSourceStream.defaultUid(name) : uid;
     }
 
@@ -400,7 +401,8 @@ public final class KafkaSourceFactory implements KafkaSources {
     /** {@code format:} (and {@code key-format:}) instead of a deserializer or record-emitter bean. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void format(StreamSplitKafkaSourceBuilder builder, KafkaSourceProperties source, String p) {
-        String format = source.getFormat().yaml();
+        String format = Objects.requireNonNull(source.getFormat(), "format() is for a source with a format")
+                .yaml();
         for (String bean : new String[] {"deserializer", "record-emitter"}) {
             Object named = bean.equals("deserializer") ? source.getDeserializer() : source.getRecordEmitter();
             if (named != null) {
@@ -439,7 +441,7 @@ public final class KafkaSourceFactory implements KafkaSources {
         }
     }
 
-    private static <V> V required(String property, V value, String because) {
+    private static <V> V required(String property, @Nullable V value, String because) {
         if (value == null) {
             throw new InvalidStreamSplitConfigurationException(
                     property,

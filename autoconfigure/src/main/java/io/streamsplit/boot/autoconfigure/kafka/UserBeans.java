@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -49,7 +50,7 @@ public final class UserBeans {
      * The bean named {@code name} (which must be one of {@code types}), or when {@code name} is
      * {@code null} the only bean of those types.
      */
-    Found find(String property, String name, String what, Class<?>... types) {
+    Found find(String property, @Nullable String name, String what, Class<?>... types) {
         List<String> candidates = candidates(types);
         String typeNames = Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(" or "));
         if (name != null) {
@@ -105,7 +106,8 @@ public final class UserBeans {
      * {@link ResultTypeQueryable}, else the configured {@code type}, else the generic of the
      * bean's declared type ({@code KafkaRecordDeserializer<Order>}).
      */
-    TypeInformation<?> elementType(String typeProperty, Class<?> configuredType, Found found, Class<?> extensionPoint) {
+    TypeInformation<?> elementType(
+            String typeProperty, @Nullable Class<?> configuredType, Found found, Class<?> extensionPoint) {
         if (found.bean() instanceof ResultTypeQueryable<?> queryable) {
             return queryable.getProducedType();
         }

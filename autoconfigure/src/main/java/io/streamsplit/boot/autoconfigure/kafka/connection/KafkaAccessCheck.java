@@ -30,6 +30,7 @@ import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +84,12 @@ public final class KafkaAccessCheck {
      * {@code groupId}; {@code p} is the source's property prefix ({@code streamsplit.kafka.sources.<name>.}).
      */
     public static void checkSource(
-            String name, String p, Properties client, List<String> topics, String groupId, String credentialsProperty) {
+            String name,
+            String p,
+            Properties client,
+            @Nullable List<String> topics,
+            @Nullable String groupId,
+            String credentialsProperty) {
         String what = "source '" + name + "'";
         withAdmin(what, client, credentialsProperty, admin -> {
             if (topics != null && !topics.isEmpty()) {
@@ -100,7 +106,7 @@ public final class KafkaAccessCheck {
      * (null for a topic selector), which {@code topicProperty} names.
      */
     public static void checkWriter(
-            String what, Properties client, String topicProperty, String topic, String credentialsProperty) {
+            String what, Properties client, String topicProperty, @Nullable String topic, String credentialsProperty) {
         withAdmin(what, client, credentialsProperty, admin -> {
             if (topic != null) {
                 requireOnTopics(admin, client, what, topicProperty, List.of(topic), AclOperation.WRITE);
@@ -126,7 +132,7 @@ public final class KafkaAccessCheck {
                     "Could not check Kafka access of {} at {}: {}. The job will report problems when it runs.",
                     what,
                     client.getProperty("bootstrap.servers"),
-                    cause.toString());
+                    String.valueOf(cause));
         } catch (TimeoutException e) {
             LOG.warn(
                     "Could not check Kafka access of {}: {} did not answer within {}. The job will retry.",
@@ -191,7 +197,7 @@ public final class KafkaAccessCheck {
             }
             throw e;
         }
-        Set<AclOperation> allowed = group.authorizedOperations();
+        Set<AclOperation> allowed = group == null ? null : group.authorizedOperations();
         if (allowed != null && !allowed.contains(AclOperation.READ) && !allowed.contains(AclOperation.ALL)) {
             throw denied(what, client, property, groupId, AclOperation.READ, "group", groupId);
         }

@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -106,7 +107,7 @@ public final class KafkaClientProperties implements KafkaClients {
 
     /** The shared settings of a {@code client}, in the order they were applied. */
     public Map<String, String> common(Kind client) {
-        return values.get(client);
+        return Objects.requireNonNull(values.get(client), "every kind of client has its settings");
     }
 
     /** A {@code client}'s full settings: {@code servers}, these shared settings, then its {@code own} properties. */
@@ -150,11 +151,11 @@ public final class KafkaClientProperties implements KafkaClients {
             throw new InvalidStreamSplitConfigurationException(
                     origin,
                     null,
-                    e.getMessage(),
+                    String.valueOf(e.getMessage()),
                     "Give the bundle a trust store (and a key store with a private key for client authentication).",
                     e);
         }
-        Map<String, String> settings = values.get(client);
+        Map<String, String> settings = common(client);
         pem.forEach((key, value) -> put(client, key, value, origin));
         if (!settings.containsKey("security.protocol")) {
             boolean sasl = settings.containsKey("sasl.mechanism") || settings.containsKey("sasl.jaas.config");
@@ -163,7 +164,7 @@ public final class KafkaClientProperties implements KafkaClients {
     }
 
     private void put(Kind client, String key, String value, String origin) {
-        values.get(client).put(key, value);
+        common(client).put(key, value);
         origins.put(key, origin);
     }
 }

@@ -141,9 +141,8 @@ public final class SpringKafkaSettings {
     }
 
     /** The Spring property that set a client setting, e.g. {@code spring.kafka.consumer.max-poll-records}. */
-    @Nullable
     String origin(String key) {
-        return origins.get(key);
+        return origins.getOrDefault(key, "spring.kafka.properties." + key);
     }
 
     /** {@code spring.kafka.consumer.group-id}: the group of a source that names none. */

@@ -89,7 +89,7 @@ final class ConfluentSchemas {
             registry(URL).check();
             return Optional.empty();
         } catch (IOException e) {
-            return Optional.of(e.getMessage());
+            return Optional.of(String.valueOf(e.getMessage()));
         }
     }
 
@@ -162,7 +162,11 @@ final class ConfluentSchemas {
             built = SchemaRegistry.at(url);
         } catch (IllegalArgumentException e) {
             throw new InvalidStreamSplitConfigurationException(
-                    URL, url, e.getMessage(), "Use the registry's base URL(s), e.g. http://registry:8081.", e);
+                    URL,
+                    url,
+                    String.valueOf(e.getMessage()),
+                    "Use the registry's base URL(s), e.g. http://registry:8081.",
+                    e);
         }
         if (settings.username() != null) {
             if (settings.password() == null) {

@@ -50,10 +50,13 @@ final class JsonColumns {
 
     /** The reader of {@code columns} ({@code p} the source's property prefix). */
     static JsonRowFormat format(String p, Map<String, String> columns) {
-        String[] names = columns.keySet().toArray(String[]::new);
+        String[] names = new String[columns.size()];
         TypeInformation<?>[] types = new TypeInformation<?>[names.length];
-        for (int i = 0; i < names.length; i++) {
-            types[i] = fieldType(p + "columns." + names[i], columns.get(names[i]));
+        int i = 0;
+        for (Map.Entry<String, String> column : columns.entrySet()) {
+            names[i] = column.getKey();
+            types[i] = fieldType(p + "columns." + column.getKey(), column.getValue());
+            i++;
         }
         return JsonRowFormat.of(new RowTypeInfo(types, names));
     }

@@ -55,7 +55,10 @@ final class JsonSchemas {
                     e.getCause() == null ? e.getMessage() : e.getCause().toString());
             return null;
         }
-        ClusterClasses.Missing missing = cluster == null ? null : cluster.missingFor(application);
+        if (cluster == null) {
+            return application;
+        }
+        ClusterClasses.Missing missing = cluster.missingFor(application);
         if (missing == null) {
             return application;
         }

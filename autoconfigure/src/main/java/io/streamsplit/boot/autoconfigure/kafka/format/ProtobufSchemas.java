@@ -62,7 +62,7 @@ final class ProtobufSchemas {
             throw new InvalidStreamSplitConfigurationException(
                     property,
                     value,
-                    e.getMessage(),
+                    String.valueOf(e.getMessage()),
                     "Use a message class protoc generated for Java, not an abstract base or a hand-written one.",
                     e);
         }

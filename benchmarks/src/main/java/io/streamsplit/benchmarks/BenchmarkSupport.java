@@ -47,17 +47,12 @@ public final class BenchmarkSupport {
         }
     }
 
-    /** {@code --name value} pairs over {@code defaults}; an unknown flag fails and lists the known ones. */
+    /** {@code --name value} pairs of whole numbers over {@code defaults}, read as {@link #options} reads them. */
     public static Map<String, Integer> flags(Map<String, Integer> defaults, String... args) {
-        Map<String, Integer> values = new LinkedHashMap<>(defaults);
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            String name = args[i].replaceFirst("^--", "");
-            if (!values.containsKey(name)) {
-                throw new IllegalArgumentException(
-                        "unknown option " + args[i] + "; known: --" + String.join(", --", defaults.keySet()));
-            }
-            values.put(name, Integer.parseInt(args[i + 1]));
-        }
+        Map<String, String> asText = new LinkedHashMap<>();
+        defaults.forEach((name, value) -> asText.put(name, String.valueOf(value)));
+        Map<String, Integer> values = new LinkedHashMap<>();
+        options(asText, args).forEach((name, value) -> values.put(name, Integer.parseInt(value)));
         return values;
     }
 

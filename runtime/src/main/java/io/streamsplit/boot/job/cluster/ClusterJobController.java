@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
@@ -188,14 +189,14 @@ public final class ClusterJobController {
         RetainedState state = new RetainedState(
                 savepoint, RetainedState.Kind.SAVEPOINT, -1, Instant.now(), "taken from the endpoint");
         for (int attempt = 1; ; attempt++) {
-            ClusterRun run = submitter.submit(
+            Optional<ClusterRun> run = submitter.submit(
                     graph,
                     fingerprint,
                     submitter.nextGeneration(jobs.view().lastGeneration()),
                     state,
                     ClusterRun.How.RESUMED);
-            if (run != null) {
-                return run;
+            if (run.isPresent()) {
+                return run.get();
             }
             if (attempt >= ATTEMPTS) {
                 throw new IllegalStateException("another instance submitted the job at the same time; look at it with"
@@ -312,9 +313,9 @@ public final class ClusterJobController {
         }
         long generation =
                 Math.max(Math.max(start.generation(), stored.lastGeneration() + 1), submitter.nextGeneration(0));
-        ClusterRun run = submitter.submit(
+        Optional<ClusterRun> run = submitter.submit(
                 graph, fingerprint, generation, from, from == null ? ClusterRun.How.SUBMITTED : ClusterRun.How.RESUMED);
-        if (run != null && start.putBack()) {
+        if (run.isPresent() && start.putBack()) {
             LOG.warn(
                     "Flink job '{}' was no longer on {} (its JobManager restarted without high availability, or the"
                             + " cluster was replaced): put it back as generation {} {}",
@@ -327,7 +328,7 @@ public final class ClusterJobController {
                                     + " streamsplit.flink.checkpointing.storage so that checkpoints outlive the"
                                     + " JobManager); sources start from their starting offsets");
         }
-        return run;
+        return run.orElse(null); // empty: another instance submitted first, the next look adopts its run
     }
 
     private @Nullable ClusterRun upgrade(
@@ -338,10 +339,12 @@ public final class ClusterJobController {
         RetainedState from;
         long started = System.nanoTime();
         if (mode == UpgradeMode.SAVEPOINT) {
-            from = stopper.stopWithSavepoint(current.job(), storage().savepointDirectory());
-            if (from == null) {
-                return null;
+            Optional<RetainedState> savepoint =
+                    stopper.stopWithSavepoint(current.job(), storage().savepointDirectory());
+            if (savepoint.isEmpty()) {
+                return null; // another instance stopped it first: the next look adopts its run
             }
+            from = savepoint.get();
         } else if (mode == UpgradeMode.STATELESS) {
             stopper.cancel(current.job());
             from = null;
@@ -377,7 +380,9 @@ public final class ClusterJobController {
                 generation,
                 fingerprint.fingerprint(),
                 from == null ? "without state" : "from " + from.describe());
-        return submitter.submit(graph, fingerprint, generation, from, ClusterRun.How.UPGRADED);
+        return submitter
+                .submit(graph, fingerprint, generation, from, ClusterRun.How.UPGRADED)
+                .orElse(null); // empty: another instance submitted first, the next look adopts its run
     }
 
     /**

@@ -38,22 +38,21 @@ final class RunStopper {
     }
 
     /**
-     * Stops {@code current} with a savepoint into {@code directory} ({@code null}: the cluster's default);
-     * {@code null} when another instance stopped it first.
+     * Stops {@code current} with a savepoint into {@code directory} ({@code null}: the cluster's default); empty
+     * when another instance stopped it first (its run is what this one adopts).
      */
-    @Nullable
-    RetainedState stopWithSavepoint(ClusterJob current, @Nullable String directory) throws Exception {
+    Optional<RetainedState> stopWithSavepoint(ClusterJob current, @Nullable String directory) throws Exception {
         try {
             String path = connection
                     .client(current.id())
                     .stopWithSavepoint(false, directory, SavepointFormatType.CANONICAL)
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             awaitEnded(current.id());
-            return new RetainedState(
-                    path, RetainedState.Kind.SAVEPOINT, -1, Instant.now(), "taken to upgrade run " + current.id());
+            return Optional.of(new RetainedState(
+                    path, RetainedState.Kind.SAVEPOINT, -1, Instant.now(), "taken to upgrade run " + current.id()));
         } catch (Exception e) {
             if (endsWithin(current.id(), timeout)) {
-                return null; // another instance is upgrading it: its run is what this one adopts
+                return Optional.empty(); // another instance is upgrading it: its run is what this one adopts
             }
             throw new InvalidStreamSplitConfigurationException(
                     "streamsplit.flink.upgrade-mode",

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -47,11 +48,10 @@ final class RunSubmitter {
     private volatile long generationFloor;
 
     /**
-     * Submits generation {@code generation} (from {@code from} when not {@code null}); {@code null}
-     * when another instance submitted it first.
+     * Submits generation {@code generation} (from {@code from} when not {@code null}); empty when another instance
+     * submitted it first (a lost race: look at the cluster again).
      */
-    @Nullable
-    ClusterRun submit(
+    Optional<ClusterRun> submit(
             Supplier<StreamGraph> graph,
             JobFingerprint.Parts fingerprint,
             long generation,
@@ -91,7 +91,7 @@ final class RunSubmitter {
                     identity.name(),
                     generation,
                     id);
-            return null;
+            return Optional.empty();
         }
         LOG.info(
                 "Submitted Flink job '{}' ({}, generation {}) to {} {} (fingerprint {})",
@@ -104,14 +104,14 @@ final class RunSubmitter {
         if (from != null) {
             logOffsets(from);
         }
-        return new ClusterRun(
+        return Optional.of(new ClusterRun(
                 client,
                 generation,
                 how,
                 fingerprint.fingerprint(),
                 fingerprint.fingerprint(),
                 JobLabels.thisInstance(),
-                from);
+                from));
     }
 
     /** Where the sources continue, read from the state's metadata when the application can reach it. */

@@ -92,7 +92,7 @@ class RunStopperTest {
 
         assertThat(stopper.stopWithSavepoint(listed(JobStatus.RUNNING), "file:///savepoints"))
                 .as("no state of its own: the other instance's run is what this one adopts")
-                .isNull();
+                .isEmpty();
         assertThat(cluster.requests()).contains("POST /jobs/" + run + "/stop");
     }
 

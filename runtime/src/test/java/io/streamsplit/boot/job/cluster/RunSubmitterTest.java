@@ -69,7 +69,7 @@ class RunSubmitterTest {
     void aGenerationAnotherInstanceSubmittedFirstIsALostRaceAndTheNextTryIsTheNextGeneration() throws Exception {
         assertThat(submitter.submit(RunSubmitterTest::graph, FINGERPRINT, 3, null, ClusterRun.How.SUBMITTED))
                 .as("no run of its own: the caller looks at the cluster again and adopts the other instance's")
-                .isNull();
+                .isEmpty();
         assertThat(cluster.requests()).contains("POST /jobs", "GET /jobs/" + identity.jobId(3));
         assertThat(submitter.nextGeneration(3)).isEqualTo(4);
     }
@@ -79,7 +79,7 @@ class RunSubmitterTest {
         refusedRunListed = false;
 
         assertThat(submitter.submit(RunSubmitterTest::graph, FINGERPRINT, 5, null, ClusterRun.How.SUBMITTED))
-                .isNull();
+                .isEmpty();
 
         // it lists up to generation 2 and refused 5 as forgotten: jump to 2 * 5 - (2 + 1) + 1 = 8, the same in
         // every instance that met the same refusal

@@ -13,6 +13,7 @@ import io.streamsplit.boot.kafka.ValueFormat;
 import io.streamsplit.connector.kafka.format.BytesFormat;
 import io.streamsplit.connector.kafka.sink.DeadLetterSerializationSchema;
 import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
+import io.streamsplit.connector.kafka.sink.OversizeRecordGuard;
 import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
 import io.streamsplit.connector.kafka.sink.TypedSerializationSchema;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
@@ -209,14 +210,18 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
 
     private <T> Sink<T> sink(
             String name, String p, KafkaSinkProperties sink, KafkaRecordSerializationSchema<T> serializer) {
+        Properties producer = producerProperties(sink.getProperties());
+        KafkaRecordSerializationSchema<T> observed = new ObservedSerializationSchema<>(serializer, applicationId, name);
         Sink<T> built = build(
                 name,
                 p,
                 sink.getBootstrapServers(),
                 sink.getDeliveryGuarantee(),
                 transactionalIds.ofSink(name, sink),
-                producerProperties(sink.getProperties()),
-                new ObservedSerializationSchema<>(serializer, applicationId, name));
+                producer,
+                sink.getOversizeRecordPolicy() == KafkaSinkProperties.OversizeRecordPolicy.SKIP
+                        ? new OversizeRecordGuard<>(observed, name, producer)
+                        : observed);
         verifyAccess(
                 "sink '" + name + "'",
                 p,
@@ -227,11 +232,6 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         return built;
     }
 
-    /**
-     * Flink's builder allows exactly one of a topic and a topic selector: it rejects the second
-     * ("Topic selector already set") and a missing one on build; this only says which properties.
-     */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     /**
      * A sink that writes into a topic one of the application's sources reads, on the same Kafka cluster, feeds
      * the job its own output: a loop that runs on by itself with health UP. Refused unless the sink says the
@@ -263,6 +263,11 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         });
     }
 
+    /**
+     * Flink's builder allows exactly one of a topic and a topic selector: it rejects the second
+     * ("Topic selector already set") and a missing one on build; this only says which properties.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private <T> void topic(KafkaRecordSerializationSchemaBuilder<T> builder, KafkaSinkProperties sink, String p) {
         if (sink.getTopic() != null && !sink.getTopic().isBlank()) {
             refuseFeedbackLoop(sink, p);

@@ -22,6 +22,14 @@ import org.springframework.core.io.Resource;
  */
 public class KafkaSinkProperties {
 
+    /** What a sink does with a record larger than its producer's {@code max.request.size}. */
+    public enum OversizeRecordPolicy {
+        /** Fail the job at the record: it fails again at it after every restart, until the limit is raised. */
+        FAIL,
+        /** Leave the record out, count it ({@code numRecordsSkippedTooLarge}) and say so in the log; go on. */
+        SKIP
+    }
+
     /** Below a stock broker's 15-minute transaction.max.timeout.ms, well above a checkpoint interval. */
     static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(10);
 
@@ -111,10 +119,24 @@ public class KafkaSinkProperties {
     private Map<String, String> properties = new LinkedHashMap<>();
 
     /**
+     * What to do with a record larger than the producer's max.request.size: fail the job (at it, after every
+     * restart too), or skip it, counted and logged.
+     */
+    private OversizeRecordPolicy oversizeRecordPolicy = OversizeRecordPolicy.FAIL;
+
+    /**
      * Operator uid of the sink: savepoints keep its writer's and committer's state under it. Unset:
      * 'streamsplit-sink-<name>'. To take over the savepoint of a hand-written job, set the uid its KafkaSink had.
      */
     private @Nullable String uid;
+
+    public OversizeRecordPolicy getOversizeRecordPolicy() {
+        return oversizeRecordPolicy;
+    }
+
+    public void setOversizeRecordPolicy(OversizeRecordPolicy oversizeRecordPolicy) {
+        this.oversizeRecordPolicy = oversizeRecordPolicy;
+    }
 
     public @Nullable String getUid() {
         return uid;

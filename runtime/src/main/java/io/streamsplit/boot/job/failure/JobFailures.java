@@ -218,8 +218,10 @@ public final class JobFailures {
                 (sink == null ? "a sink" : "sink '" + sink + "'") + " cannot write a record of " + bytes
                         + " bytes: it is larger than the producer's max.request.size (" + limit + " bytes), so the"
                         + " job fails at that record, and again at it after every restart",
-                "Raise " + property + " above " + bytes + " (and the topic's max.message.bytes with it), or keep"
-                        + " records this large out of the sink (filter or split them in the pipeline).");
+                "Raise " + property + " above " + bytes + " (and the topic's max.message.bytes with it), keep"
+                        + " records this large out of the sink (filter or split them in the pipeline), or set "
+                        + (sink == null ? "streamsplit.kafka.sinks.<name>." : "streamsplit.kafka.sinks." + sink + ".")
+                        + "oversize-record-policy=skip to leave such records out, counted.");
     }
 
     /** The sink of a failed task ({@code … -> sink orders: Writer -> …}) or, failing that, of a topic in the text. */

@@ -38,14 +38,7 @@ class SinkRecordTooLargeIT {
         KAFKA.broker().createTopic("large-out", 1);
         try (ConfigurableApplicationContext app =
                         Words.start(KAFKA.bootstrapServers(), "large", "streamsplit.flink.restart.strategy=none");
-                KafkaProducer<String, String> producer = new KafkaProducer<>(
-                        Map.of(
-                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                KAFKA.bootstrapServers(),
-                                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
-                                3 << 20),
-                        new StringSerializer(),
-                        new StringSerializer())) {
+                KafkaProducer<String, String> producer = largeRecordProducer()) {
             producer.send(new ProducerRecord<>("large-in", "x".repeat(3 << 19))).get();
 
             StreamSplitHealthIndicator indicator = app.getBean(StreamSplitHealthIndicator.class);
@@ -70,14 +63,7 @@ class SinkRecordTooLargeIT {
                         "skipped",
                         "streamsplit.flink.restart.strategy=none",
                         "streamsplit.kafka.sinks.upper.oversize-record-policy=skip");
-                KafkaProducer<String, String> producer = new KafkaProducer<>(
-                        Map.of(
-                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                KAFKA.bootstrapServers(),
-                                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
-                                3 << 20),
-                        new StringSerializer(),
-                        new StringSerializer())) {
+                KafkaProducer<String, String> producer = largeRecordProducer()) {
             producer.send(new ProducerRecord<>("skipped-in", "before")).get();
             producer.send(new ProducerRecord<>("skipped-in", "x".repeat(3 << 19)))
                     .get();
@@ -94,5 +80,17 @@ class SinkRecordTooLargeIT {
                     .untilAsserted(
                             () -> assertThat(indicator.health().getStatus()).isEqualTo(Status.UP));
         }
+    }
+
+    /** A producer that writes records of up to 3 MB (the sink's producer keeps Kafka's 1 MB). */
+    private static KafkaProducer<String, String> largeRecordProducer() {
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        KAFKA.bootstrapServers(),
+                        ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                        3 << 20),
+                new StringSerializer(),
+                new StringSerializer());
     }
 }

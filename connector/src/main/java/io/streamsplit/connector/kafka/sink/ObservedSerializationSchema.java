@@ -4,15 +4,10 @@ import io.streamsplit.connector.kafka.trace.RecordTracer;
 import io.streamsplit.connector.kafka.trace.TraceCarrier;
 import io.streamsplit.connector.kafka.trace.TraceContext;
 import java.util.Map;
-import java.util.Optional;
 import java.util.WeakHashMap;
 import java.util.function.LongConsumer;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializationSchema;
-import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
-import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
-import org.apache.flink.connector.kafka.lineage.TypeDatasetFacet;
-import org.apache.flink.connector.kafka.lineage.TypeDatasetFacetProvider;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
@@ -38,8 +33,7 @@ import org.jspecify.annotations.Nullable;
  * @param <T> the element type
  */
 @Internal
-public final class ObservedSerializationSchema<T>
-        implements KafkaRecordSerializationSchema<T>, KafkaDatasetFacetProvider, TypeDatasetFacetProvider {
+public final class ObservedSerializationSchema<T> extends DelegatingSerializationSchema<T> {
 
     /** The histogram's name in the sink writer's metric group. */
     public static final String METRIC = "streamsplitFreshnessMs";
@@ -48,7 +42,6 @@ public final class ObservedSerializationSchema<T>
     private static final int WINDOW = 1_024;
     private static final Map<MetricGroup, Histogram> HISTOGRAMS = new WeakHashMap<>();
 
-    private final KafkaRecordSerializationSchema<T> serializer;
     private final String applicationId;
     private final String sinkName;
     private transient @Nullable Histogram histogram;
@@ -61,7 +54,7 @@ public final class ObservedSerializationSchema<T>
      */
     public ObservedSerializationSchema(
             KafkaRecordSerializationSchema<T> serializer, String applicationId, String sinkName) {
-        this.serializer = serializer;
+        super(serializer);
         this.applicationId = applicationId;
         this.sinkName = sinkName;
     }
@@ -114,20 +107,5 @@ public final class ObservedSerializationSchema<T>
             }
         }
         return record;
-    }
-
-    /** The wrapped serializer's topic facet, so Flink's lineage sees through the measuring. */
-    @Override
-    public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
-        return serializer instanceof KafkaDatasetFacetProvider provider
-                ? provider.getKafkaDatasetFacet()
-                : Optional.empty();
-    }
-
-    @Override
-    public Optional<TypeDatasetFacet> getTypeDatasetFacet() {
-        return serializer instanceof TypeDatasetFacetProvider provider
-                ? provider.getTypeDatasetFacet()
-                : Optional.empty();
     }
 }

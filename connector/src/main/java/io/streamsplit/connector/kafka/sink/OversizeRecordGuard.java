@@ -1,15 +1,10 @@
 package io.streamsplit.connector.kafka.sink;
 
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.WeakHashMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializationSchema;
-import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
-import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
-import org.apache.flink.connector.kafka.lineage.TypeDatasetFacet;
-import org.apache.flink.connector.kafka.lineage.TypeDatasetFacetProvider;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -37,8 +32,7 @@ import org.slf4j.LoggerFactory;
  * @param <T> the element type
  */
 @Internal
-public final class OversizeRecordGuard<T>
-        implements KafkaRecordSerializationSchema<T>, KafkaDatasetFacetProvider, TypeDatasetFacetProvider {
+public final class OversizeRecordGuard<T> extends DelegatingSerializationSchema<T> {
 
     /** The counter's name in the sink writer's metric group. */
     public static final String METRIC = "numRecordsSkippedTooLarge";
@@ -48,7 +42,6 @@ public final class OversizeRecordGuard<T>
     private static final long WARN_EVERY_MILLIS = 60_000;
     private static final Map<MetricGroup, Counter> COUNTERS = new WeakHashMap<>();
 
-    private final KafkaRecordSerializationSchema<T> serializer;
     private final String sinkName;
     private final int maxRequestSize;
     private final CompressionType compression;
@@ -61,7 +54,7 @@ public final class OversizeRecordGuard<T>
      * {@code max.request.size} (Kafka's default, 1 MB, when it sets none) and {@code compression.type}.
      */
     public OversizeRecordGuard(KafkaRecordSerializationSchema<T> serializer, String sinkName, Properties producer) {
-        this.serializer = serializer;
+        super(serializer);
         this.sinkName = sinkName;
         this.maxRequestSize = Integer.parseInt(producer.getProperty(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "1048576"));
         this.compression =
@@ -119,20 +112,5 @@ public final class OversizeRecordGuard<T>
             skippedSinceWarning = 0;
         }
         return null;
-    }
-
-    /** The wrapped serializer's topic facet, so Flink's lineage sees through the guard. */
-    @Override
-    public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
-        return serializer instanceof KafkaDatasetFacetProvider provider
-                ? provider.getKafkaDatasetFacet()
-                : Optional.empty();
-    }
-
-    @Override
-    public Optional<TypeDatasetFacet> getTypeDatasetFacet() {
-        return serializer instanceof TypeDatasetFacetProvider provider
-                ? provider.getTypeDatasetFacet()
-                : Optional.empty();
     }
 }

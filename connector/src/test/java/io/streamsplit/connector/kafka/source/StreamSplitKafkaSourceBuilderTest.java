@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 class StreamSplitKafkaSourceBuilderTest {
 
-    private static StreamSplitKafkaSourceBuilder<String> valid() {
+    /** A builder with everything a source needs: topics, servers, a deserializer. */
+    static StreamSplitKafkaSourceBuilder<String> valid() {
         return StreamSplitKafkaSource.<String>builder()
                 .setBootstrapServers("localhost:9092")
                 .setTopics("orders")

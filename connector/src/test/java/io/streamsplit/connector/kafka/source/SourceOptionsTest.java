@@ -1,33 +1,32 @@
-package io.streamsplit.connector.kafka.source.option;
+package io.streamsplit.connector.kafka.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
-import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
-import org.apache.flink.api.common.serialization.SimpleStringSchema;
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import org.junit.jupiter.api.Test;
 
 /** The declared settings: each one a key, type, default, description and rule that the builder applies. */
 class SourceOptionsTest {
 
-    private static StreamSplitKafkaSourceBuilder<String> valid() {
-        return StreamSplitKafkaSource.<String>builder()
-                .setBootstrapServers("localhost:9092")
-                .setTopics("orders")
-                .setValueOnlyDeserializer(new SimpleStringSchema());
-    }
-
     @Test
     void maxPollRecordsReachesTheReadersConsumerAndDefaultsTo2000() {
-        assertThat(valid().build().consumerProperties()).containsEntry("max.poll.records", "2000");
-        assertThat(valid().set(SourceOptions.MAX_POLL_RECORDS, 50).build().consumerProperties())
+        assertThat(StreamSplitKafkaSourceBuilderTest.valid().build().consumerProperties())
+                .containsEntry("max.poll.records", "2000");
+        assertThat(StreamSplitKafkaSourceBuilderTest.valid()
+                        .set(SourceOptions.MAX_POLL_RECORDS, 50)
+                        .build()
+                        .consumerProperties())
                 .containsEntry("max.poll.records", "50");
-        assertThat(valid().setProperty("max.poll.records", "100").build().consumerProperties())
+        assertThat(StreamSplitKafkaSourceBuilderTest.valid()
+                        .setProperty("max.poll.records", "100")
+                        .build()
+                        .consumerProperties())
                 .as("given as a Kafka property, as before")
                 .containsEntry("max.poll.records", "100");
-        assertThat(valid().setProperty("max.poll.records", "100")
+        assertThat(StreamSplitKafkaSourceBuilderTest.valid()
+                        .setProperty("max.poll.records", "100")
                         .set(SourceOptions.MAX_POLL_RECORDS, 50)
                         .build()
                         .consumerProperties())
@@ -37,7 +36,7 @@ class SourceOptionsTest {
 
     @Test
     void aValueThatBreaksTheRuleIsRefusedNamingTheOption() {
-        assertThatThrownBy(() -> valid().set(SourceOptions.MAX_POLL_RECORDS, 0))
+        assertThatThrownBy(() -> StreamSplitKafkaSourceBuilderTest.valid().set(SourceOptions.MAX_POLL_RECORDS, 0))
                 .isInstanceOfSatisfying(InvalidKafkaSourceException.class, e -> {
                     assertThat(e.setting()).isEqualTo(InvalidKafkaSourceException.Setting.OPTION);
                     assertThat(e.optionKey()).isEqualTo("max-poll-records");

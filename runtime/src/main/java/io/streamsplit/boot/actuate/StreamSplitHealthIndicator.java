@@ -155,9 +155,10 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                 health.withDetail("lastFailure", checkpoints.failure());
             }
             Instant submitted = checkpoints.submittedAt() != null ? checkpoints.submittedAt() : now;
-            statusFor(status, checkpoints, Duration.between(submitted, now), now, health, problems);
+            Supplier<JobSplits> read = once(splits::read);
+            statusFor(status, checkpoints, Duration.between(submitted, now), now, health, problems, read);
             if (status == JobStatus.RUNNING) {
-                health.withDetail("sources", sourceSummary());
+                health.withDetail("sources", sourceSummary(read.get()));
                 Map<String, Object> freshness = sinkFreshness.get();
                 if (!freshness.isEmpty()) {
                     health.withDetail("sinkFreshness", freshness);
@@ -177,7 +178,8 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
             Duration sinceSubmission,
             Instant now,
             Health.Builder health,
-            List<KafkaProblem> problems) {
+            List<KafkaProblem> problems,
+            Supplier<JobSplits> read) {
         boolean progressing = status == JobStatus.RUNNING || status == JobStatus.RESTARTING;
         // subtasks waiting for slots explain every other symptom (no checkpoint can even start)
         if (status == JobStatus.RUNNING && tasksNotRunning(checkpoints, now, health)) {
@@ -231,10 +233,10 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                                         + checkpoints.restarts() + ")" + because(checkpoints, problems));
                 return;
             }
-            if (status == JobStatus.RUNNING && undiscovered(checkpoints, now, health, problems)) {
+            if (status == JobStatus.RUNNING && undiscovered(read.get(), checkpoints, now, health, problems)) {
                 return;
             }
-            if (status == JobStatus.RUNNING && gonePartitions(health)) {
+            if (status == JobStatus.RUNNING && gonePartitions(read.get(), health)) {
                 return;
             }
             if (status == JobStatus.RUNNING && (last == null || since.isAfter(last))) {
@@ -302,10 +304,9 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
      * discovery): the readers stopped fetching them and a topic created again under the name is not read until the
      * job lets go of them, so the job no longer reads all it was configured to: DOWN, saying which and what to do.
      */
-    private boolean gonePartitions(Health.Builder health) {
+    private boolean gonePartitions(JobSplits read, Health.Builder health) {
         Map<String, List<String>> gone = new LinkedHashMap<>();
-        splits.read()
-                .sources()
+        read.sources()
                 .forEach((name, source) -> source.splits().stream()
                         .filter(SplitState::gone)
                         .forEach(split -> gone.computeIfAbsent(name, n -> new ArrayList<>())
@@ -332,9 +333,13 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
      * Returns whether a source is in that state.
      */
     private boolean undiscovered(
-            JobCheckpoints checkpoints, Instant now, Health.Builder health, List<KafkaProblem> problems) {
+            JobSplits read,
+            JobCheckpoints checkpoints,
+            Instant now,
+            Health.Builder health,
+            List<KafkaProblem> problems) {
         List<String> waiting = new ArrayList<>();
-        splits.read().sources().forEach((name, source) -> {
+        read.sources().forEach((name, source) -> {
             if (source.lastDiscovery() == null) {
                 waiting.add(name);
             }
@@ -370,9 +375,20 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
         return problems.isEmpty() ? "" : ": " + problems.get(0).summary();
     }
 
-    private Map<String, Object> sourceSummary() {
+    /** {@code read} called at most once: one health check reads the job's splits once, however many rules look. */
+    private static Supplier<JobSplits> once(Supplier<JobSplits> read) {
+        JobSplits[] memo = new JobSplits[1];
+        return () -> {
+            if (memo[0] == null) {
+                memo[0] = read.get();
+            }
+            return memo[0];
+        };
+    }
+
+    private Map<String, Object> sourceSummary(JobSplits read) {
         Map<String, Object> sources = new LinkedHashMap<>();
-        splits.read().sources().forEach((name, source) -> {
+        read.sources().forEach((name, source) -> {
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("state", source.state()); // PAUSED is an operator's choice, not a failure
             summary.put("assignedSplits", source.assignedSplits());

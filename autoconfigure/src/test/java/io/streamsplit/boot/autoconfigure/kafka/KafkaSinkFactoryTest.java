@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamsplit.boot.autoconfigure.FailureReports;
-import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
+import io.streamsplit.boot.autoconfigure.OfflineContexts;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.kafka.KafkaSinks;
 import io.streamsplit.boot.kafka.ValueFormat;
@@ -13,7 +13,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -23,12 +22,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  */
 class KafkaSinkFactoryTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(StreamSplitAutoConfiguration.class))
+    private final ApplicationContextRunner runner = OfflineContexts.runner()
             .withPropertyValues(
-                    "streamsplit.kafka.startup-check.mode=off",
-                    "streamsplit.kafka.embedded.enabled=false",
-                    "streamsplit.kafka.bootstrap-servers=shared:9092",
                     "streamsplit.kafka.sources.orders.topics=orders",
                     "streamsplit.kafka.sources.orders.format=string",
                     "streamsplit.kafka.sinks.totals.topic=totals",

@@ -155,9 +155,11 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
     private List<String> stale(Map<TopicPartition, Long> offsets) {
         List<String> stale = new ArrayList<>();
         Map<String, List<TopicPartition>> byServers = new LinkedHashMap<>();
+        Map<String, String> serversByTopic = new HashMap<>(); // a topic's partitions share its source's Kafka
         offsets.keySet()
                 .forEach(tp -> byServers
-                        .computeIfAbsent(serversOf(tp.topic()), s -> new ArrayList<>())
+                        .computeIfAbsent(
+                                serversByTopic.computeIfAbsent(tp.topic(), this::serversOf), s -> new ArrayList<>())
                         .add(tp));
         for (Map.Entry<String, List<TopicPartition>> cluster : byServers.entrySet()) {
             Properties admin = KafkaClients.checkingAdmin(

@@ -33,8 +33,10 @@ import org.apache.kafka.common.TopicPartition;
  * How the split enumerator scales with the number of partitions, without a broker: a metadata
  * stub answers for N partitions (spread over topics of {@code --partitions-per-topic}), and a
  * synchronous enumerator context runs the discovery it schedules. Reported per size: time from
- * {@code start()} to every split assigned to its reader, and the checkpoint state's serialized size
- * after assignment (the state a JobManager writes on every checkpoint). Median of {@code --runs}.
+ * {@code start()} to every split assigned to its reader; the time to take and serialize the checkpoint
+ * state after assignment, and its size (what a JobManager writes on every checkpoint); the time from
+ * those bytes to a restored enumerator whose first discovery found nothing new (a JobManager failover).
+ * Median of {@code --runs}.
  *
  * <pre>
  * mvn -B -q exec:java -pl benchmarks -Dexec.mainClass=io.streamsplit.benchmarks.EnumeratorScaleBenchmark \
@@ -44,7 +46,13 @@ import org.apache.kafka.common.TopicPartition;
 public final class EnumeratorScaleBenchmark {
 
     /** One size's figures. */
-    record Result(int partitions, double assignMillis, int stateBytes, int pendingStateBytes) {}
+    record Result(
+            int partitions,
+            double assignMillis,
+            double snapshotMillis,
+            double restoreMillis,
+            int stateBytes,
+            int pendingStateBytes) {}
 
     private EnumeratorScaleBenchmark() {}
 
@@ -72,20 +80,32 @@ public final class EnumeratorScaleBenchmark {
         once(1_000, perTopic, parallelism); // warm-up
         for (int partitions = 1_000; partitions <= maxPartitions; partitions *= 10) {
             List<Double> times = new ArrayList<>();
+            List<Double> snapshots = new ArrayList<>();
+            List<Double> restores = new ArrayList<>();
             Result last = null;
             for (int i = 0; i < runs; i++) {
                 last = once(partitions, perTopic, parallelism);
                 times.add(last.assignMillis());
+                snapshots.add(last.snapshotMillis());
+                restores.add(last.restoreMillis());
             }
-            Result result =
-                    new Result(partitions, BenchmarkSupport.median(times), last.stateBytes(), last.pendingStateBytes());
+            Result result = new Result(
+                    partitions,
+                    BenchmarkSupport.median(times),
+                    BenchmarkSupport.median(snapshots),
+                    BenchmarkSupport.median(restores),
+                    last.stateBytes(),
+                    last.pendingStateBytes());
             results.add(result);
             out.printf(
                     Locale.ROOT,
-                    "%,9d partitions: assigned in %,8.1f ms; checkpoint state %,11d B after"
-                            + " assignment, %,11d B with every split still pending%n",
+                    "%,9d partitions: assigned in %,8.1f ms, state written in %,6.1f ms and restored in %,6.1f ms;"
+                            + " checkpoint state %,11d B"
+                            + " after assignment, %,11d B with every split still pending%n",
                     partitions,
                     result.assignMillis(),
+                    result.snapshotMillis(),
+                    result.restoreMillis(),
                     result.stateBytes(),
                     result.pendingStateBytes());
         }
@@ -119,8 +139,44 @@ public final class EnumeratorScaleBenchmark {
             if (context.assignedSplits != partitions) {
                 throw new IllegalStateException("assigned " + context.assignedSplits + " of " + partitions + " splits");
             }
+            long snapshotStart = System.nanoTime();
+            byte[] state = serializer.serialize(enumerator.snapshotState(2));
+            double snapshotMillis = (System.nanoTime() - snapshotStart) / 1e6;
             return new Result(
-                    partitions, millis, serializer.serialize(enumerator.snapshotState(2)).length, pendingBytes);
+                    partitions,
+                    millis,
+                    snapshotMillis,
+                    restore(state, serializer, settings, metadata, parallelism),
+                    state.length,
+                    pendingBytes);
+        }
+    }
+
+    /**
+     * Milliseconds from a checkpoint's bytes to a restored enumerator whose first discovery found
+     * nothing new (every partition already with its reader): what a JobManager failover adds.
+     */
+    private static double restore(
+            byte[] state,
+            KafkaEnumeratorStateSerializer serializer,
+            KafkaSourceEnumerator.Settings settings,
+            StubMetadata metadata,
+            int parallelism)
+            throws Exception {
+        long start = System.nanoTime();
+        KafkaEnumeratorState restored = serializer.deserialize(serializer.getVersion(), state);
+        SyncContext context = new SyncContext(parallelism);
+        try (KafkaSourceEnumerator enumerator =
+                new KafkaSourceEnumerator(settings, context, () -> metadata, restored)) {
+            enumerator.start();
+            context.drain();
+            double millis = (System.nanoTime() - start) / 1e6;
+            if (context.assignedSplits != 0
+                    || enumerator.snapshotState(3).assignedPartitions().size() != metadata.size()) {
+                throw new IllegalStateException(
+                        "the restored enumerator assigned " + context.assignedSplits + " splits again; expected none");
+            }
+            return millis;
         }
     }
 
@@ -135,6 +191,10 @@ public final class EnumeratorScaleBenchmark {
                 topics.put(String.format(Locale.ROOT, "topic-%05d", t), count);
                 partitions -= count;
             }
+        }
+
+        int size() {
+            return topics.values().stream().mapToInt(Integer::intValue).sum();
         }
 
         @Override

@@ -3,7 +3,6 @@ package io.streamsplit.connector.kafka.source.enumerator;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
@@ -40,9 +39,9 @@ public final class KafkaEnumeratorState {
             Collection<KafkaPartitionSplit> pendingSplits,
             Collection<TopicPartition> unresolvedPartitions,
             boolean initialDiscoveryFinished) {
-        this.assignedPartitions = Collections.unmodifiableSet(new LinkedHashSet<>(assignedPartitions));
+        this.assignedPartitions = Collections.unmodifiableSet(new PartitionIndex(assignedPartitions));
         this.pendingSplits = List.copyOf(pendingSplits);
-        this.unresolvedPartitions = Collections.unmodifiableSet(new LinkedHashSet<>(unresolvedPartitions));
+        this.unresolvedPartitions = Collections.unmodifiableSet(new PartitionIndex(unresolvedPartitions));
         this.initialDiscoveryFinished = initialDiscoveryFinished;
     }
 

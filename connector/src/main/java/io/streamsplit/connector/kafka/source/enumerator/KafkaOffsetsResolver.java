@@ -7,7 +7,6 @@ import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -98,22 +97,27 @@ public final class KafkaOffsetsResolver {
         if (initial.size() == partitions.size() || initial.isEmpty()) { // all of one kind: the usual case
             starts = starting(initial.isEmpty() ? StartingOffsets.earliest() : starting, partitions, metadata, groupId);
         } else {
-            Set<TopicPartition> later = new HashSet<>(partitions);
+            PartitionIndex later = new PartitionIndex(partitions);
             later.removeAll(initial);
             starts = new HashMap<>(starting(starting, initial, metadata, groupId));
             starts.putAll(starting(StartingOffsets.earliest(), later, metadata, groupId));
         }
-        Map<TopicPartition, Long> stops = stopping != null ? stopping(stopping, partitions, metadata) : Map.of();
+        OffsetsByTopic startsByTopic = new OffsetsByTopic(starts);
+        OffsetsByTopic stops =
+                new OffsetsByTopic(stopping != null ? stopping(stopping, partitions, metadata) : Map.of());
         List<KafkaPartitionSplit> splits = new ArrayList<>(partitions.size());
         for (TopicPartition tp : partitions) {
-            Long start = starts.get(tp);
-            if (start == null) {
+            long start = startsByTopic.get(tp);
+            if (start == OffsetsByTopic.NONE) {
                 continue; // vanished between discovery and resolution; the next discovery decides
             }
+            long stop = stops.get(tp);
             splits.add(split(
                     tp,
                     start,
-                    stopping != null ? stops.getOrDefault(tp, start) : KafkaPartitionSplit.NO_STOPPING_OFFSET));
+                    stopping == null
+                            ? KafkaPartitionSplit.NO_STOPPING_OFFSET
+                            : stop == OffsetsByTopic.NONE ? start : stop));
         }
         return splits;
     }

@@ -7,11 +7,7 @@ import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
 import io.streamsplit.connector.kafka.source.split.KafkaPartitionSplit;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -66,13 +62,14 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     private final SplitEnumeratorContext<KafkaPartitionSplit> context;
     private final Supplier<KafkaMetadata> metadataFactory;
 
-    private final Set<TopicPartition> assigned;
-    private final Map<TopicPartition, KafkaPartitionSplit> pending = new LinkedHashMap<>();
-    private final Set<TopicPartition> resolving = new HashSet<>();
+    // partitions by topic, not in hash sets of TopicPartition: see PartitionIndex
+    private final PartitionIndex assigned;
+    private final PendingSplits pending = new PendingSplits();
+    private final PartitionIndex resolving = new PartitionIndex();
     /** Restored without offsets (official source state): they start from the configured starting offsets. */
-    private final Set<TopicPartition> unresolved;
+    private final PartitionIndex unresolved;
 
-    private final Set<TopicPartition> removed = new HashSet<>();
+    private final PartitionIndex removed = new PartitionIndex();
     private final Set<Integer> signalledNoMoreSplits = new HashSet<>();
     private boolean initialDiscoveryFinished;
     // written on the coordinator thread, read by metric reporters on theirs
@@ -102,9 +99,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         this.settings = settings;
         this.context = context;
         this.metadataFactory = metadataFactory;
-        this.assigned = new LinkedHashSet<>(restored.assignedPartitions());
-        restored.pendingSplits().forEach(split -> pending.put(split.topicPartition(), split));
-        this.unresolved = new LinkedHashSet<>(restored.unresolvedPartitions());
+        this.assigned = new PartitionIndex(restored.assignedPartitions());
+        restored.pendingSplits().forEach(pending::put);
+        this.unresolved = new PartitionIndex(restored.unresolvedPartitions());
         this.initialDiscoveryFinished = restored.initialDiscoveryFinished();
     }
 
@@ -144,8 +141,8 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     // ---------------------------------------------------------------- worker thread (no field access)
 
-    private Set<TopicPartition> discoverPartitions() throws Exception {
-        return settings.subscription().discover(Objects.requireNonNull(metadata, "started"));
+    private PartitionIndex discoverPartitions() throws Exception {
+        return PartitionIndex.of(settings.subscription().discover(Objects.requireNonNull(metadata, "started")));
     }
 
     /** Splits for {@code partitions}: the configured starting offsets for {@code initial}, earliest for the rest. */
@@ -162,21 +159,21 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     // ---------------------------------------------------------------- coordinator thread
 
-    private void onPartitionsDiscovered(Set<TopicPartition> current, Throwable error) {
+    private void onPartitionsDiscovered(PartitionIndex current, Throwable error) {
         if (error != null) {
             handleDiscoveryError("discover partitions of " + settings.subscription(), error);
             return;
         }
         lastDiscoveryTime = System.currentTimeMillis();
-        Set<TopicPartition> gone = new HashSet<>(assigned);
-        gone.addAll(pending.keySet());
+        PartitionIndex gone = new PartitionIndex(assigned);
+        gone.addAll(pending.partitions());
         gone.addAll(unresolved);
         gone.removeAll(current);
         releaseRemovedPartitions(gone);
 
-        Set<TopicPartition> added = new HashSet<>(current);
+        PartitionIndex added = new PartitionIndex(current);
         added.removeAll(assigned);
-        added.removeAll(pending.keySet());
+        added.removeAll(pending.partitions());
         added.removeAll(resolving);
         boolean initial = !initialDiscoveryFinished && !initialDiscoveryResolving;
         if (added.isEmpty()) {
@@ -186,11 +183,11 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         removed.removeAll(added);
         resolving.addAll(added);
         initialDiscoveryResolving |= initial;
-        Set<TopicPartition> fromStartingOffsets;
+        PartitionIndex fromStartingOffsets;
         if (initial) {
             fromStartingOffsets = added;
         } else {
-            fromStartingOffsets = new HashSet<>(unresolved);
+            fromStartingOffsets = new PartitionIndex(unresolved);
             fromStartingOffsets.retainAll(added);
         }
         context.callAsync(
@@ -216,7 +213,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
                     error);
             return;
         }
-        splits.forEach(split -> pending.put(split.topicPartition(), split));
+        splits.forEach(pending::put);
         List<String> restoredWithoutOffsets = unresolved.isEmpty()
                 ? List.of()
                 : splits.stream()
@@ -260,7 +257,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         LOG.warn("{}; retrying at the next discovery in {} ms", message, settings.discoveryIntervalMillis(), error);
     }
 
-    private void releaseRemovedPartitions(Set<TopicPartition> gone) {
+    private void releaseRemovedPartitions(PartitionIndex gone) {
         if (gone.isEmpty()) {
             return;
         }
@@ -293,23 +290,15 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     private void assignPendingSplits() {
         Set<Integer> readers = context.registeredReaders().keySet();
-        Map<Integer, List<KafkaPartitionSplit>> assignment = new HashMap<>();
-        for (Iterator<KafkaPartitionSplit> it = pending.values().iterator(); it.hasNext(); ) {
-            KafkaPartitionSplit split = it.next();
-            int owner = owner(split.topicPartition());
-            if (readers.contains(owner)) {
-                assignment.computeIfAbsent(owner, k -> new ArrayList<>()).add(split);
-                assigned.add(split.topicPartition());
-                it.remove();
-            }
-        }
+        Map<Integer, List<KafkaPartitionSplit>> assignment = pending.takeReady(this::owner, readers::contains);
+        assignment.values().forEach(splits -> splits.forEach(split -> assigned.add(split.topicPartition())));
         if (!assignment.isEmpty()) {
             LOG.info("Source {}: assigning {}", settings.sourceName(), describe(assignment));
             context.assignSplits(new SplitsAssignment<>(assignment));
         }
         pendingSnapshot = String.join(
                 ",",
-                pending.values().stream()
+                pending.all().stream()
                         .map(KafkaPartitionSplit::splitId)
                         .sorted()
                         .toList());
@@ -324,7 +313,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
     }
 
     private boolean hasPendingFor(int reader) {
-        return pending.keySet().stream().anyMatch(tp -> owner(tp) == reader);
+        return pending.partitions().stream().anyMatch(tp -> owner(tp) == reader);
     }
 
     private int owner(TopicPartition tp) {
@@ -361,7 +350,7 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
         for (KafkaPartitionSplit split : splits) {
             assigned.remove(split.topicPartition());
             if (!removed.contains(split.topicPartition())) {
-                pending.put(split.topicPartition(), split);
+                pending.put(split);
             }
         }
         assignPendingSplits();
@@ -382,9 +371,9 @@ public final class KafkaSourceEnumerator implements SplitEnumerator<KafkaPartiti
 
     @Override
     public KafkaEnumeratorState snapshotState(long checkpointId) {
-        Set<TopicPartition> stillUnresolved = new LinkedHashSet<>(unresolved);
-        stillUnresolved.removeAll(pending.keySet());
-        return new KafkaEnumeratorState(assigned, pending.values(), stillUnresolved, initialDiscoveryFinished);
+        PartitionIndex stillUnresolved = new PartitionIndex(unresolved);
+        stillUnresolved.removeAll(pending.partitions());
+        return new KafkaEnumeratorState(assigned, pending.all(), stillUnresolved, initialDiscoveryFinished);
     }
 
     @Override

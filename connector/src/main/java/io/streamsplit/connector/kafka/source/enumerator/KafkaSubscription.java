@@ -66,12 +66,8 @@ public abstract class KafkaSubscription implements Serializable {
     }
 
     static Set<TopicPartition> allPartitions(Map<String, Integer> partitionCounts) {
-        Set<TopicPartition> partitions = new HashSet<>();
-        partitionCounts.forEach((topic, count) -> {
-            for (int p = 0; p < count; p++) {
-                partitions.add(new TopicPartition(topic, p));
-            }
-        });
+        PartitionIndex partitions = new PartitionIndex();
+        partitionCounts.forEach(partitions::addTopic);
         return partitions;
     }
 
@@ -112,7 +108,7 @@ public abstract class KafkaSubscription implements Serializable {
             Set<String> matching = metadata.listTopics().stream()
                     .filter(topic -> pattern.matcher(topic).matches())
                     .collect(Collectors.toSet());
-            return matching.isEmpty() ? new HashSet<>() : allPartitions(metadata.partitionCounts(matching));
+            return matching.isEmpty() ? new PartitionIndex() : allPartitions(metadata.partitionCounts(matching));
         }
 
         @Override

@@ -67,6 +67,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
     private final int[] ports;
     private final int[] controllerPorts;
     private final List<KafkaNodeJvm> jvms = new ArrayList<>();
+    private final Map<Integer, SmallDisk> smallDisks = new LinkedHashMap<>();
     private final Thread shutdownHook =
             new Thread(() -> jvms.forEach(KafkaNodeJvm::destroy), "replicated-kafka-cluster-shutdown");
     private @Nullable Admin admin;
@@ -90,6 +91,18 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
             taken.add(controllerPorts[i]);
             jvms.add(new KafkaNodeJvm(i + 1, workDir, jvmOptions, clusterId, transactionVersion));
         }
+        builder.smallDisks.forEach((id, bytes) -> {
+            jvm(id); // a node of this cluster
+            smallDisks.put(id, SmallDisk.mount(dataDir(id), bytes));
+        });
+    }
+
+    /**
+     * Whether this machine lets {@link Builder#smallDisk} give a node a filesystem of its own: Linux, and the
+     * rights to mount one (root or {@code CAP_SYS_ADMIN}).
+     */
+    public static boolean canLimitDisks() {
+        return SmallDisk.available();
     }
 
     /** Starts building a cluster; {@code builder().build().start()} gives three nodes on free ports. */
@@ -167,6 +180,23 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
             start(id);
             awaitInSync(topics);
         }
+    }
+
+    /**
+     * Fills node {@code id}'s disk (given by {@link Builder#smallDisk}) to the last byte, as a disk fills in
+     * production; returns the bytes it took. Kafka stops a node whose every log directory failed: the node's JVM
+     * ends at its next write. {@link #freeDisk} makes room again.
+     */
+    public long fillDisk(int id) {
+        long bytes = smallDisk(id).fill();
+        LOG.info("Filled the disk of Kafka node {} ({} MB written)", id, bytes / (1024 * 1024));
+        return bytes;
+    }
+
+    /** Deletes what {@link #fillDisk} wrote on node {@code id}'s disk. */
+    public void freeDisk(int id) {
+        smallDisk(id).free();
+        LOG.info("Freed the disk of Kafka node {}", id);
     }
 
     /** Creates {@code topic} with {@code partitions} partitions at the cluster's replication factor. */
@@ -270,6 +300,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         }
         jvms.forEach(KafkaNodeJvm::endInput);
         jvms.forEach(jvm -> jvm.awaitEnd(Duration.ofSeconds(30)));
+        smallDisks.values().forEach(SmallDisk::unmount);
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException shuttingDown) {
@@ -284,7 +315,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         String voters = nodeIds().stream()
                 .map(n -> n + "@localhost:" + controllerPorts[n - 1])
                 .collect(Collectors.joining(","));
-        Path data = workDir.resolve("node-" + id);
+        Path data = dataDir(id);
         Properties props = new Properties();
         props.put("process.roles", "broker,controller");
         props.put("node.id", String.valueOf(id));
@@ -322,6 +353,19 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
                     return null;
                 },
                 "see Kafka nodes " + ids + " registered as brokers");
+    }
+
+    private Path dataDir(int id) {
+        return workDir.resolve("node-" + id);
+    }
+
+    private SmallDisk smallDisk(int id) {
+        SmallDisk disk = smallDisks.get(id);
+        if (disk == null) {
+            throw new IllegalStateException("Kafka node " + id
+                    + " has no disk of its own; give it one with builder().smallDisk(" + id + ", bytes)");
+        }
+        return disk;
     }
 
     private KafkaNodeJvm jvm(int id) {
@@ -384,6 +428,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         private List<String> jvmOptions = List.of("-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
         private @Nullable Short transactionVersion;
         private @Nullable Path workDir;
+        private final Map<Integer, Long> smallDisks = new LinkedHashMap<>();
 
         private Builder() {}
 
@@ -420,6 +465,15 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         /** The transaction protocol the cluster is formatted with (Kafka's default when unset: 2 on Kafka 4). */
         public Builder transactionVersion(int transactionVersion) {
             this.transactionVersion = (short) transactionVersion;
+            return this;
+        }
+
+        /**
+         * Gives node {@code id} a disk of its own of {@code bytes} (a {@code tmpfs} mounted at its data directory),
+         * for {@link #fillDisk}; needs Linux and the rights to mount ({@link #canLimitDisks()}).
+         */
+        public Builder smallDisk(int id, long bytes) {
+            smallDisks.put(id, bytes);
             return this;
         }
 

@@ -4,13 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -235,25 +232,9 @@ public final class BrokerSecurity {
     private static String keyPairTrustedBy(
             Path keyStore, String alias, String distinguishedName, @Nullable String subjectAlternativeNames, Path trust)
             throws IOException {
-        List<String> generate = new ArrayList<>(List.of(
-                "-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-dname", distinguishedName));
-        if (subjectAlternativeNames != null) {
-            generate.addAll(List.of("-ext", "SAN=" + subjectAlternativeNames));
-        }
-        generate.addAll(List.of(
-                "-validity",
-                "7",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                keyStore.toString(),
-                "-storepass",
-                STORE_PASSWORD,
-                "-keypass",
-                STORE_PASSWORD));
-        keytool(generate.toArray(String[]::new));
+        Keytool.selfSigned(keyStore, alias, distinguishedName, subjectAlternativeNames, STORE_PASSWORD);
         Path pem = keyStore.resolveSibling(alias + ".pem");
-        keytool(
+        Keytool.run(
                 "-exportcert",
                 "-rfc",
                 "-alias",
@@ -264,7 +245,7 @@ public final class BrokerSecurity {
                 STORE_PASSWORD,
                 "-file",
                 pem.toString());
-        keytool(
+        Keytool.run(
                 "-importcert",
                 "-noprompt",
                 "-alias",
@@ -278,22 +259,6 @@ public final class BrokerSecurity {
                 "-storepass",
                 STORE_PASSWORD);
         return Files.readString(pem);
-    }
-
-    private static void keytool(String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            String output = new String(process.getInputStream().readAllBytes());
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IOException("keytool " + args[0] + " failed: " + output);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while running keytool", e);
-        }
     }
 
     private <T> T requireTls(@Nullable T value) {

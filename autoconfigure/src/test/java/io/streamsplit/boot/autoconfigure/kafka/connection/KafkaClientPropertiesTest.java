@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.embedded.kafka.Keytool;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -108,33 +109,7 @@ class KafkaClientPropertiesTest {
     void aBundleWithAKeyStoreTravelsAsPemKeyAndCertificateChain(
             @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path store = dir.resolve("client.p12");
-        Process keytool = new ProcessBuilder(
-                        java.nio.file.Path.of(System.getProperty("java.home"), "bin", "keytool")
-                                .toString(),
-                        "-genkeypair",
-                        "-alias",
-                        "client",
-                        "-keyalg",
-                        "RSA",
-                        "-keysize",
-                        "2048",
-                        "-dname",
-                        "CN=orders-app",
-                        "-validity",
-                        "2",
-                        "-storetype",
-                        "PKCS12",
-                        "-keystore",
-                        store.toString(),
-                        "-storepass",
-                        "store-secret",
-                        "-keypass",
-                        "store-secret")
-                .redirectErrorStream(true)
-                .start();
-        assertThat(keytool.waitFor())
-                .as(new String(keytool.getInputStream().readAllBytes()))
-                .isZero();
+        Keytool.selfSigned(store, "client", "CN=orders-app", null, "store-secret");
         runner.withPropertyValues(
                         "spring.ssl.bundle.jks.client.keystore.location=file:" + store,
                         "spring.ssl.bundle.jks.client.keystore.password=store-secret",

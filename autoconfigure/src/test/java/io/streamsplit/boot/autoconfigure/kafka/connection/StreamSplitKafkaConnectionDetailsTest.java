@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.autoconfigure.kafka.embedded.EmbeddedKafkaDevBroker;
 import io.streamsplit.boot.kafka.KafkaClients;
+import io.streamsplit.embedded.kafka.Keytool;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,33 +109,7 @@ class StreamSplitKafkaConnectionDetailsTest {
 
     private static KeyStore trustStore(Path dir) throws Exception {
         Path store = dir.resolve("trust.p12");
-        Process keytool = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "keytool")
-                                .toString(),
-                        "-genkeypair",
-                        "-alias",
-                        "ca",
-                        "-keyalg",
-                        "RSA",
-                        "-keysize",
-                        "2048",
-                        "-dname",
-                        "CN=test-ca",
-                        "-validity",
-                        "2",
-                        "-storetype",
-                        "PKCS12",
-                        "-keystore",
-                        store.toString(),
-                        "-storepass",
-                        "secret",
-                        "-keypass",
-                        "secret")
-                .redirectErrorStream(true)
-                .start();
-        assertThat(keytool.waitFor())
-                .as(new String(keytool.getInputStream().readAllBytes()))
-                .isZero();
+        Keytool.selfSigned(store, "ca", "CN=test-ca", null, "secret");
         KeyStore keyStore = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(store)) {
             keyStore.load(in, "secret".toCharArray());

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.actuate.SplitState;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.ResultTable;
 import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.boot.autoconfigure.Words;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
@@ -18,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
@@ -57,7 +57,8 @@ class ClusterChaosIT {
             "the harness run only (-Dchaos.all=true): CI runs the kill right after a checkpoint";
     private static final int IDS = Integer.getInteger("chaos.ids", 5_000);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final List<String> TABLE = new CopyOnWriteArrayList<>();
+    private static final ResultTable TABLE =
+            new ResultTable("scenario", "in", "out", "lost", "duplicated", "recovery", "restarts");
 
     @RegisterExtension
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
@@ -72,12 +73,7 @@ class ClusterChaosIT {
 
     @AfterAll
     static void printTable() {
-        LOG.info(
-                "Chaos table ({} ids per scenario):%n| scenario | in | out | lost | duplicated | recovery | restarts |%n"
-                                .formatted()
-                        + "| --- | --- | --- | --- | --- | --- | --- |%n".formatted()
-                        + String.join("%n".formatted(), TABLE),
-                IDS);
+        TABLE.log(LOG, "Chaos table (" + IDS + " ids per scenario)");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.streamsplit.boot.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.ResultTable;
 import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +40,16 @@ class ClusterLifecycleIT {
     private static final int IDS = Integer.getInteger("lifecycle.ids", CI_IDS);
     private static final int RATE = Integer.getInteger("lifecycle.rate", CI_RATE);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final List<String> TABLE = new CopyOnWriteArrayList<>();
+    private static final ResultTable TABLE = new ResultTable(
+            "what the user does",
+            "in",
+            "out",
+            "lost",
+            "duplicated",
+            "jobs running afterwards",
+            "read_committed stall",
+            "longest output gap",
+            "time to adopt / upgrade");
     private static final Duration START = Duration.ofSeconds(120);
     static final String SUBMITTED = "Submitted Flink job";
     static final String ADOPTED = "Adopted Flink job";
@@ -58,15 +67,7 @@ class ClusterLifecycleIT {
 
     @AfterAll
     static void printTable() {
-        LOG.info(
-                "Lifecycle table ({} ids per scenario at {}/s):%n| what the user does | in | out | lost | duplicated"
-                                .formatted()
-                        + " | jobs running afterwards | read_committed stall | longest output gap | time to adopt /"
-                        + " upgrade |%n".formatted()
-                        + "| --- | --- | --- | --- | --- | --- | --- | --- | --- |%n".formatted()
-                        + String.join("%n".formatted(), TABLE),
-                IDS,
-                RATE);
+        TABLE.log(LOG, "Lifecycle table (" + IDS + " ids per scenario at " + RATE + "/s)");
     }
 
     @Test

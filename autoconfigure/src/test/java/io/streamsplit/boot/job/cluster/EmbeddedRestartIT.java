@@ -3,6 +3,7 @@ package io.streamsplit.boot.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.ResultTable;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -44,22 +44,16 @@ class EmbeddedRestartIT {
     private static final Duration INTERVAL = Duration.parse("PT" + System.getProperty("embedded.interval", "1s"));
     private static final Duration START = Duration.ofSeconds(120);
     private static final String RUNNING = "Submitted Flink job";
-    private static final List<String> TABLE = new CopyOnWriteArrayList<>();
+    private static final ResultTable TABLE = new ResultTable(
+            "delivery", "in", "out", "lost", "duplicated", "allowed duplicates", "restarts resumed from");
 
     @RegisterExtension
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     @AfterAll
     static void printTable() {
-        LOG.info(
-                "Embedded restart table ({} ids at {}/s, checkpoints every {}):%n| delivery | in | out | lost"
-                                .formatted()
-                        + " | duplicated | allowed duplicates | restarts resumed from |%n".formatted()
-                        + "| --- | --- | --- | --- | --- | --- | --- |%n".formatted()
-                        + String.join("%n".formatted(), TABLE),
-                IDS,
-                RATE,
-                INTERVAL);
+        TABLE.log(
+                LOG, "Embedded restart table (" + IDS + " ids at " + RATE + "/s, checkpoints every " + INTERVAL + ")");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.streamsplit.boot.job.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.streamsplit.boot.autoconfigure.ResultTable;
 import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
@@ -61,7 +62,15 @@ class JobManagerRestartIT {
     static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     private static StandaloneFlinkCluster cluster;
-    private static final List<String> TABLE = new CopyOnWriteArrayList<>();
+    private static final ResultTable TABLE = new ResultTable(
+            "what happens",
+            "in",
+            "out",
+            "lost",
+            "duplicated",
+            "jobs running afterwards",
+            "job back after the JobManager answered",
+            "health while it was away");
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -78,16 +87,7 @@ class JobManagerRestartIT {
 
     @AfterAll
     static void stopCluster() {
-        LOG.info(
-                "JobManager restart table ({} ids at {}/s, JobManager away {} s):%n| what happens | in | out | lost"
-                                .formatted()
-                        + " | duplicated | jobs running afterwards | job back after the JobManager answered |"
-                        + " health while it was away |%n".formatted()
-                        + "| --- | --- | --- | --- | --- | --- | --- | --- |%n".formatted()
-                        + String.join("%n".formatted(), TABLE),
-                IDS,
-                RATE,
-                AWAY);
+        TABLE.log(LOG, "JobManager restart table (" + IDS + " ids at " + RATE + "/s, JobManager away " + AWAY + " s)");
         if (cluster != null) {
             cluster.close();
         }

@@ -2,15 +2,16 @@ package io.streamsplit.boot.kafka.exactlyonce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.autoconfigure.ResultTable;
 import io.streamsplit.embedded.kafka.ReplicatedKafkaCluster;
+import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -58,18 +59,27 @@ class ReplicatedKafkaFaultsIT {
     private static final String TABLE_ONLY = "the full fault table only (-Dchaos.all=true): CI runs the"
             + " transaction coordinator's kill and the rolling restart";
 
+    /** The node whose data directory is a small filesystem of its own, to fill (where the machine allows it). */
+    private static final int SMALL_DISK_NODE = 3;
+
     private static ReplicatedKafkaCluster kafka;
-    private static final List<String> TABLE = Collections.synchronizedList(new ArrayList<>());
+    private static boolean smallDisk;
+    private static final ResultTable TABLE = new ResultTable(
+            "fault", "in", "out", "lost", "duplicated", "longest stall", "restarts", "health", "the fault took");
 
     @BeforeAll
     static void startCluster() {
-        kafka = ReplicatedKafkaCluster.builder().build().start();
+        smallDisk = ReplicatedKafkaCluster.canLimitDisks();
+        ReplicatedKafkaCluster.Builder cluster = ReplicatedKafkaCluster.builder();
+        if (smallDisk) {
+            cluster.smallDisk(SMALL_DISK_NODE, 512L * 1024 * 1024);
+        }
+        kafka = cluster.build().start();
     }
 
     @AfterAll
     static void stopCluster() {
-        LOG.info(
-                "Faults of a replicated Kafka cluster, exactly-once, {} ids a row:\n{}", IDS, String.join("\n", TABLE));
+        TABLE.log(LOG, "Faults of a replicated Kafka cluster, exactly-once, " + IDS + " ids a row");
         if (kafka != null) {
             kafka.close();
         }
@@ -121,6 +131,27 @@ class ReplicatedKafkaFaultsIT {
         row("rolling restart of all 3 nodes (SIGTERM, start, in sync)", run -> {
             kafka.rollingRestart(run.input, run.output, "__transaction_state", "__consumer_offsets");
             return () -> {};
+        });
+    }
+
+    @Test
+    void aNodesDiskFills() throws Exception {
+        assumeTrue(
+                smallDisk,
+                "a full disk needs a filesystem of the node's own: Linux and the rights to mount one (root);"
+                        + " ReplicatedKafkaCluster.canLimitDisks() is false here");
+        row("disk full on node " + SMALL_DISK_NODE + " (Kafka stops the node)", run -> {
+            kafka.fillDisk(SMALL_DISK_NODE);
+            await("Kafka node " + SMALL_DISK_NODE + " stops once its only log directory cannot be written")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> !kafka.isRunning(SMALL_DISK_NODE));
+            assertThat(Files.readString(kafka.workDir().resolve("node-" + SMALL_DISK_NODE + ".log")))
+                    .as("the node stopped for its disk")
+                    .contains("No space left on device");
+            return () -> {
+                kafka.freeDisk(SMALL_DISK_NODE);
+                kafka.start(SMALL_DISK_NODE);
+            };
         });
     }
 

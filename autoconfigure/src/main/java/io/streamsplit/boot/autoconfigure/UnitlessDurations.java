@@ -3,11 +3,14 @@ package io.streamsplit.boot.autoconfigure;
 import io.streamsplit.boot.autoconfigure.flink.FlinkCheckpointingProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.kafka.KafkaSources;
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.time.Duration;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
@@ -15,7 +18,8 @@ import org.springframework.core.env.Environment;
  * milliseconds, so {@code checkpointing.interval: 10} checkpoints a hundred times a second. A
  * checkpoint interval, timeout or a source's idle timeout or discovery interval below what a pipeline
  * can mean fails startup with the value as written and the fix; a number without a unit above that
- * floor is taken as milliseconds, with one warning that says so.
+ * floor is taken as milliseconds, with one warning that says so. A source's declared intervals
+ * ({@link SourceOption#interval}) bring their floor with them.
  */
 final class UnitlessDurations {
 
@@ -35,9 +39,16 @@ final class UnitlessDurations {
         String flink = "streamsplit.flink.checkpointing.";
         durations.atLeast(flink + "interval", checkpointing.getInterval(), Duration.ofMillis(100), "10s");
         durations.atLeast(flink + "timeout", checkpointing.getTimeout(), Duration.ofSeconds(1), "10m");
+        Binder binder = Binder.get(environment);
         properties.getKafka().getSources().forEach((name, source) -> {
             String p = KafkaSources.prefix(name);
-            durations.atLeast(p + "discovery-interval", source.getDiscoveryInterval(), Duration.ofMillis(100), "30s");
+            for (SourceOption<?> option : SourceOptions.all()) {
+                if (option.minimum() instanceof Duration minimum) {
+                    String property = p + option.key();
+                    durations.atLeast(
+                            property, binder.bind(property, Duration.class).orElse(null), minimum, option.example());
+                }
+            }
             durations.atLeast(
                     p + "watermarks.idle-timeout",
                     source.getWatermarks().getIdleTimeout(),

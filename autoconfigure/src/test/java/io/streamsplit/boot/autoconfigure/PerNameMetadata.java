@@ -87,7 +87,7 @@ final class PerNameMetadata {
                     option.type().getName(),
                     option.description(),
                     SourceOptions.class.getName(),
-                    String.valueOf(option.defaultValue()),
+                    option.defaultWritten(),
                     null,
                     null,
                     null));

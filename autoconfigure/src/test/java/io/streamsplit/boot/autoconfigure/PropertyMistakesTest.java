@@ -81,6 +81,14 @@ class PropertyMistakesTest {
         assertThat(failure("streamsplit.kafka.sources.orders.watermarks.idle-timeout=5")
                         .getDescription())
                 .contains("streamsplit.kafka.sources.orders.watermarks.idle-timeout", "'5'");
+        FailureAnalysis discovery = failure("streamsplit.kafka.sources.orders.discovery-interval=30");
+        assertThat(discovery.getDescription())
+                .as("a declared interval brings its floor (SourceOptions.DISCOVERY_INTERVAL)")
+                .contains(
+                        "streamsplit.kafka.sources.orders.discovery-interval",
+                        "'30'",
+                        "30 ms (a number without a unit is milliseconds), below the 100 ms");
+        assertThat(discovery.getAction()).isEqualTo("Write the duration with its unit, e.g. 30s.");
     }
 
     @Test

@@ -138,7 +138,11 @@ class StreamSplitFailureAnalysisTest {
                 "streamsplit.kafka.sources.orders.topics=orders",
                 "streamsplit.kafka.sources.orders.discovery-interval=-5s");
         assertThat(analysis.getDescription())
-                .contains("streamsplit.kafka.sources.orders.discovery-interval", "'-5s'", "must be positive");
+                .contains(
+                        "streamsplit.kafka.sources.orders.discovery-interval",
+                        "'-5s'",
+                        "must be 0 (off) or at least 100ms");
+        assertThat(analysis.getAction()).contains("leave discovery-interval unset (default 0)");
     }
 
     @Test

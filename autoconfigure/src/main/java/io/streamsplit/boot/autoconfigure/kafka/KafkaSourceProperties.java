@@ -6,7 +6,6 @@ import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,9 +64,6 @@ public class KafkaSourceProperties {
 
     /** Record time to stop at when stopping-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
     private @Nullable Instant stoppingTimestamp;
-
-    /** How often to look for new partitions and topics, and for deleted ones. Unset: only once at start. */
-    private @Nullable Duration discoveryInterval;
 
     /** At most this many records per second for the whole source, split evenly over its readers. Unset: unthrottled. */
     private @Nullable Double maxRecordsPerSecond;
@@ -132,7 +128,6 @@ public class KafkaSourceProperties {
         PropertyMapper map = PropertyMapper.get();
         map.from(groupId).to(builder::setGroupId);
         map.from(effectiveOnOffsetOutOfRange()).to(builder::setOffsetResetStrategy);
-        map.from(discoveryInterval).to(builder::setPartitionDiscoveryInterval);
         map.from(maxRecordsPerSecond).to(builder::setMaxRecordsPerSecond);
         map.from(commitOffsets).to(builder::setCommitOffsetsOnCheckpoint);
         map.from(clientIdPrefix).to(builder::setClientIdPrefix);
@@ -279,14 +274,6 @@ public class KafkaSourceProperties {
 
     public void setStoppingTimestamp(@Nullable Instant stoppingTimestamp) {
         this.stoppingTimestamp = stoppingTimestamp;
-    }
-
-    public @Nullable Duration getDiscoveryInterval() {
-        return discoveryInterval;
-    }
-
-    public void setDiscoveryInterval(@Nullable Duration discoveryInterval) {
-        this.discoveryInterval = discoveryInterval;
     }
 
     public @Nullable Double getMaxRecordsPerSecond() {

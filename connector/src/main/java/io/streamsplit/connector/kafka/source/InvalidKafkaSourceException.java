@@ -44,7 +44,6 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
         STARTING_OFFSETS,
         OFFSET_RESET_STRATEGY,
         STOPPING_OFFSETS,
-        DISCOVERY_INTERVAL,
         COMMIT_OFFSETS,
         BAD_RECORD_POLICY,
         DESERIALIZER,
@@ -134,7 +133,20 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
                 "Source option " + option.key() + " is " + value + "; it must be " + option.requirement(),
                 "the value must be " + option.requirement(),
                 "Use a value " + option.requirement() + ", or leave " + option.key() + " unset (default "
-                        + option.defaultValue() + ").");
+                        + option.defaultWritten() + ").");
+    }
+
+    /** Throws unless {@code ok}: declared setting {@code option}'s {@code value} breaks a rule across settings. */
+    static void requireOption(
+            boolean ok,
+            SourceOption<?> option,
+            @Nullable Object value,
+            String javaMessage,
+            String problem,
+            String action) {
+        if (!ok) {
+            throw new InvalidKafkaSourceException(Setting.OPTION, option.key(), value, javaMessage, problem, action);
+        }
     }
 
     /** {@code value}, or this exception when it is null or blank. */

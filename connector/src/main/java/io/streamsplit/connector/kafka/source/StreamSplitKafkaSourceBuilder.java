@@ -56,7 +56,6 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     private @Nullable StartingOffsets startingOffsets;
     private @Nullable StoppingOffsets stoppingOffsets;
     private @Nullable OffsetResetStrategy offsetResetStrategy;
-    private Duration discoveryInterval = Duration.ZERO;
     private double maxRecordsPerSecond;
     private @Nullable String controlTopic;
     private @Nullable Boolean commitOffsets;
@@ -186,19 +185,12 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         return this;
     }
 
-    /** How often to look for new and deleted partitions and topics; {@code Duration.ZERO} (default): once at start. */
+    /**
+     * How often to look for new and deleted partitions and topics; {@code Duration.ZERO} (default): once at start.
+     * The same as {@code set(SourceOptions.DISCOVERY_INTERVAL, interval)}.
+     */
     public StreamSplitKafkaSourceBuilder<T> setPartitionDiscoveryInterval(Duration interval) {
-        Objects.requireNonNull(interval, "interval");
-        InvalidKafkaSourceException.require(
-                !interval.isNegative(),
-                Setting.DISCOVERY_INTERVAL,
-                interval,
-                "Partition discovery interval is " + interval
-                        + "; expected a positive duration, or zero to discover once at start",
-                "the duration must be positive (or zero: discover once at start)",
-                "Set a positive duration such as 30s, or remove {DISCOVERY_INTERVAL} to discover once at start.");
-        this.discoveryInterval = interval;
-        return this;
+        return set(SourceOptions.DISCOVERY_INTERVAL, Objects.requireNonNull(interval, "interval"));
     }
 
     /**
@@ -336,6 +328,12 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         return this;
     }
 
+    /** The value of a declared setting: as set, else its default. */
+    @SuppressWarnings("unchecked")
+    private <V> V option(SourceOption<V> option) {
+        return (V) options.getOrDefault(option, option.defaultValue());
+    }
+
     /** Checks the settings and builds the source. */
     public StreamSplitKafkaSource<T> build() {
         StartingOffsets startingOffsets = startingOffsets();
@@ -363,7 +361,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                 chosen,
                 startingOffsets,
                 stoppingOffsets,
-                discoveryInterval.toMillis(),
+                option(SourceOptions.DISCOVERY_INTERVAL).toMillis(),
                 groupId,
                 commitOffsets != null ? commitOffsets : groupId != null,
                 badRecordPolicy,
@@ -422,15 +420,16 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                         + " consumer group: call setGroupId(...) or setCommitOffsetsOnCheckpoint(false)",
                 "{COMMIT_OFFSETS} is true but there is no consumer group to commit to",
                 "Set {GROUP_ID}, or set {COMMIT_OFFSETS} to false.");
-        InvalidKafkaSourceException.require(
+        Duration discoveryInterval = option(SourceOptions.DISCOVERY_INTERVAL);
+        InvalidKafkaSourceException.requireOption(
                 stoppingOffsets == null || discoveryInterval.isZero(),
-                Setting.DISCOVERY_INTERVAL,
+                SourceOptions.DISCOVERY_INTERVAL,
                 discoveryInterval,
                 "A bounded source reads the partitions found at start and stops; partition discovery every "
                         + discoveryInterval
                         + " does not apply. Remove the discovery interval or the stopping offsets.",
                 "a bounded source (stopping offsets " + stoppingOffsets
                         + ") reads the partitions found at start; discovery does not apply",
-                "Remove {DISCOVERY_INTERVAL}, or make the source unbounded ({STOPPING_OFFSETS}).");
+                "Remove it, or make the source unbounded ({STOPPING_OFFSETS}).");
     }
 }

@@ -7,7 +7,6 @@ import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
 import io.streamsplit.connector.kafka.source.option.SourceOption;
-import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
@@ -241,7 +240,7 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
         if (reading.controlTopic() != null) {
             builder.setControlTopic(reading.controlTopic());
         }
-        for (SourceOption<?> option : SourceOptions.all()) {
+        for (SourceOption<?> option : StreamSplitTableOptions.tableOnly()) {
             set(builder, option, reading.sourceOptions().get(option.key()));
         }
         return builder.setRecordEmitter(new RowRecordEmitter(rows), type).build();

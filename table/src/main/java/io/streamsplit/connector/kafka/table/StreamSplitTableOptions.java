@@ -5,6 +5,7 @@ import io.streamsplit.connector.kafka.source.option.SourceOption;
 import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -84,8 +85,18 @@ public final class StreamSplitTableOptions {
     static Set<ConfigOption<?>> all() {
         Set<ConfigOption<?>> options = new HashSet<>(Set.of(
                 SCAN_BAD_RECORD_POLICY, SCAN_DEAD_LETTER_TOPIC, SCAN_MAX_RECORDS_PER_SECOND, SCAN_CONTROL_TOPIC));
-        SourceOptions.all().forEach(option -> options.add(option.tableOption()));
+        tableOnly().forEach(option -> options.add(option.tableOption()));
         return options;
+    }
+
+    /**
+     * The declared settings a table sets as {@code scan.<key>}; the others have the official connector's name
+     * ({@link SourceOption#withTableKey}), which its factory reads and hands over like its own tables'.
+     */
+    static List<SourceOption<?>> tableOnly() {
+        return SourceOptions.all().stream()
+                .filter(option -> option.tableKey().equals("scan." + option.key()))
+                .toList();
     }
 
     /** The official connector's optional options and ours: what a StreamSplit table factory accepts. */
@@ -141,7 +152,7 @@ public final class StreamSplitTableOptions {
                         + "': set the policy to 'dead-letter', or remove the topic.");
             }
             Map<String, Object> declared = new LinkedHashMap<>();
-            for (SourceOption<?> option : SourceOptions.all()) {
+            for (SourceOption<?> option : tableOnly()) {
                 declared(options, option, table).ifPresent(value -> declared.put(option.key(), value));
             }
             return new Reading(
@@ -159,7 +170,7 @@ public final class StreamSplitTableOptions {
                 throw new ValidationException(
                         "Table " + table + ": '" + option.tableOption().key() + "' = '"
                                 + value.get() + "' must be " + option.requirement() + "; remove it for the default "
-                                + option.defaultValue() + ".");
+                                + option.defaultWritten() + ".");
             }
             return value;
         }

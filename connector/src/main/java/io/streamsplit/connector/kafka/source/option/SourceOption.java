@@ -34,6 +34,9 @@ public final class SourceOption<T> {
     private final @Nullable String consumerProperty;
     private final Predicate<T> rule;
     private final String requirement;
+    private final @Nullable T minimum;
+    private final String example;
+    private final String tableKey;
 
     private SourceOption(
             String key,
@@ -42,7 +45,10 @@ public final class SourceOption<T> {
             String description,
             @Nullable String consumerProperty,
             Predicate<T> rule,
-            String requirement) {
+            String requirement,
+            @Nullable T minimum,
+            String example,
+            String tableKey) {
         this.key = key;
         this.type = type;
         this.defaultValue = defaultValue;
@@ -50,6 +56,9 @@ public final class SourceOption<T> {
         this.consumerProperty = consumerProperty;
         this.rule = rule;
         this.requirement = requirement;
+        this.minimum = minimum;
+        this.example = example;
+        this.tableKey = tableKey;
     }
 
     /** A setting of {@code type} under {@code key} (kebab case, e.g. {@code max-poll-records}), any value allowed. */
@@ -61,17 +70,59 @@ public final class SourceOption<T> {
                 Objects.requireNonNull(description, "description"),
                 null,
                 value -> true,
-                "any value");
+                "any value",
+                null,
+                String.valueOf(defaultValue),
+                "scan." + key);
+    }
+
+    /**
+     * The period of something the source can also leave off: {@code 0} (the default) is off, anything else must be
+     * at least {@code minimum}, below which no pipeline means it (a number without a unit is milliseconds in Spring
+     * Boot: {@code 10} is 10 ms). {@code example} is a sensible value, written as the user would ({@code 30s}).
+     */
+    public static SourceOption<Duration> interval(String key, Duration minimum, String example, String description) {
+        Objects.requireNonNull(minimum, "minimum");
+        return of(key, Duration.class, Duration.ZERO, description)
+                .requiring(
+                        interval -> interval.isZero() || interval.compareTo(minimum) >= 0,
+                        "0 (off) or at least " + written(minimum))
+                .withMinimum(minimum, example);
     }
 
     /** This setting, allowing only values that pass {@code rule}, which {@code requirement} says in words. */
     public SourceOption<T> requiring(Predicate<T> rule, String requirement) {
-        return new SourceOption<>(key, type, defaultValue, description, consumerProperty, rule, requirement);
+        return new SourceOption<>(
+                key, type, defaultValue, description, consumerProperty, rule, requirement, minimum, example, tableKey);
     }
 
     /** This setting, as the value of Kafka consumer property {@code property} for the source's readers. */
     public SourceOption<T> asConsumerProperty(String property) {
-        return new SourceOption<>(key, type, defaultValue, description, property, rule, requirement);
+        return new SourceOption<>(
+                key, type, defaultValue, description, property, rule, requirement, minimum, example, tableKey);
+    }
+
+    /**
+     * This setting, taken by SQL tables under {@code key} instead of {@code scan.<key>}: for a setting Flink's own
+     * {@code 'kafka'} connector has under that name, so a table moves between the two unchanged.
+     */
+    public SourceOption<T> withTableKey(String key) {
+        return new SourceOption<>(
+                this.key,
+                type,
+                defaultValue,
+                description,
+                consumerProperty,
+                rule,
+                requirement,
+                minimum,
+                example,
+                Objects.requireNonNull(key, "key"));
+    }
+
+    private SourceOption<T> withMinimum(T minimum, String example) {
+        return new SourceOption<>(
+                key, type, defaultValue, description, consumerProperty, rule, requirement, minimum, example, tableKey);
     }
 
     /** The key, in kebab case: {@code max-poll-records}. */
@@ -88,6 +139,11 @@ public final class SourceOption<T> {
         return defaultValue;
     }
 
+    /** The default as {@code application.yml} writes it: {@code 2000}, {@code 0}, {@code 30s}. */
+    public String defaultWritten() {
+        return defaultValue instanceof Duration duration ? written(duration) : String.valueOf(defaultValue);
+    }
+
     /** One or two sentences for the IDE and the docs, ending with a full stop. */
     public String description() {
         return description;
@@ -96,6 +152,24 @@ public final class SourceOption<T> {
     /** The Kafka consumer property this setting is, or {@code null} when the source itself uses it. */
     public @Nullable String consumerProperty() {
         return consumerProperty;
+    }
+
+    /**
+     * The smallest value that is not off, for an {@link #interval}: what the Spring Boot starter compares a
+     * number written without a unit with; {@code null} for other settings.
+     */
+    public @Nullable T minimum() {
+        return minimum;
+    }
+
+    /** A sensible value as a user writes it ({@code 30s}), for messages that suggest one. */
+    public String example() {
+        return example;
+    }
+
+    /** The SQL table option's key: {@code scan.<key>}, unless {@link #withTableKey} named another. */
+    public String tableKey() {
+        return tableKey;
     }
 
     /** The rule in words: {@code at least 1}. */
@@ -108,10 +182,10 @@ public final class SourceOption<T> {
         return value != null && rule.test(value);
     }
 
-    /** The SQL table option: {@code scan.<key>}, with this setting's type, default and description. */
+    /** The SQL table option: {@link #tableKey()}, with this setting's type, default and description. */
     @SuppressWarnings("unchecked")
     public ConfigOption<T> tableOption() {
-        ConfigOptions.OptionBuilder option = ConfigOptions.key("scan." + key);
+        ConfigOptions.OptionBuilder option = ConfigOptions.key(tableKey);
         ConfigOption<?> typed;
         if (type == Integer.class) {
             typed = option.intType().defaultValue((Integer) defaultValue);
@@ -135,5 +209,11 @@ public final class SourceOption<T> {
     @Override
     public String toString() {
         return key;
+    }
+
+    /** {@code 100ms}, {@code 30s}: a duration as it is written in {@code application.yml}. */
+    private static String written(Duration duration) {
+        long millis = duration.toMillis();
+        return millis == 0 ? "0" : millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 }

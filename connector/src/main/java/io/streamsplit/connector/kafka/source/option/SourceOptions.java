@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source.option;
 
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -34,7 +35,20 @@ public final class SourceOptions {
             .requiring(records -> records >= 1, "at least 1")
             .asConsumerProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
 
-    private static final List<SourceOption<?>> ALL = List.of(MAX_POLL_RECORDS);
+    /**
+     * How often the enumerator looks for new and deleted partitions and topics; off by default (partitions found
+     * once, at start). Below 100 ms a discovery would run more often than it can answer, so it is refused rather
+     * than taken as a mistyped unit. SQL tables take it as Flink's {@code 'kafka'} connector does.
+     */
+    public static final SourceOption<Duration> DISCOVERY_INTERVAL = SourceOption.interval(
+                    "discovery-interval",
+                    Duration.ofMillis(100),
+                    "30s",
+                    "How often to look for new and deleted partitions and topics of the source, e.g. 30s. 0 (the"
+                            + " default): once, at start.")
+            .withTableKey("scan.topic-partition-discovery.interval");
+
+    private static final List<SourceOption<?>> ALL = List.of(DISCOVERY_INTERVAL, MAX_POLL_RECORDS);
 
     private SourceOptions() {}
 

@@ -4,12 +4,14 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * Offsets looked up by topic name and partition number instead of by {@code TopicPartition}
  * hash (see {@link PartitionIndex} for why), built by one pass over a map's entries.
  */
+@Internal
 final class OffsetsByTopic {
 
     /** What {@link #get} answers for a partition without an offset; Kafka's offsets are never negative. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntPredicate;
 import java.util.function.ToIntFunction;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * The enumerator's splits that wait for their reader, by topic and partition number (for the
  * reason {@link PartitionIndex} gives: no hash of {@code TopicPartition} on the way).
  */
+@Internal
 final class PendingSplits {
 
     private final Map<String, @Nullable KafkaPartitionSplit[]> byTopic = new LinkedHashMap<>();

@@ -2,6 +2,8 @@ package io.streamsplit.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamsplit.connector.kafka.source.option.SourceOption;
+import io.streamsplit.connector.kafka.source.option.SourceOptions;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.net.URI;
@@ -19,6 +21,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,6 +31,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.origin.OriginTrackedValue;
 import org.springframework.core.env.MapPropertySource;
@@ -92,6 +96,9 @@ public class DocsSamplesTest {
                         assertThat(isProperty(key))
                                 .as("%s: %s is a streamsplit.* property", page, key)
                                 .isTrue();
+                    } else if (declaredOption(key) != null) {
+                        // a source's declared setting: bound by its key, not by StreamSplitProperties
+                        assertDeclaredOptionBinds(page, key, value, declaredOption(key));
                     } else if (key.endsWith(".type") && String.valueOf(value).startsWith("com.example.")) {
                         // an element class of the page's own example (com.example.*): not on this classpath
                         values.put(key, Object.class.getName());
@@ -105,6 +112,28 @@ public class DocsSamplesTest {
             BindHandler strict = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
             binder.bind("streamsplit", Bindable.ofInstance(new StreamSplitProperties()), strict);
         }
+    }
+
+    /** The declared source setting ({@link SourceOptions}) {@code key} sets, or {@code null}. */
+    private static @Nullable SourceOption<?> declaredOption(String key) {
+        String sources = "streamsplit.kafka.sources.";
+        if (!key.startsWith(sources) || key.indexOf('.', sources.length()) < 0) {
+            return null;
+        }
+        String own = key.substring(key.indexOf('.', sources.length()) + 1);
+        return SourceOptions.all().stream()
+                .filter(option -> option.key().equals(own))
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static <T> void assertDeclaredOptionBinds(Path page, String key, Object value, SourceOption<T> option) {
+        T bound = new Binder(new MapConfigurationPropertySource(Map.of(key, value)))
+                .bind(key, option.type())
+                .get();
+        assertThat(option.allows(bound))
+                .as("%s: %s = %s is %s", page, key, value, option.requirement())
+                .isTrue();
     }
 
     /** Every Java block of {@code page} is a whole compilation unit that compiles against the test classpath. */

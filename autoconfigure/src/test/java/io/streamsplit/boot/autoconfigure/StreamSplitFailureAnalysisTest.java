@@ -123,13 +123,16 @@ class StreamSplitFailureAnalysisTest {
     }
 
     @Test
-    void aRateLimitThatIsNotPositive() {
+    void aNegativeRateLimit() {
         FailureAnalysis analysis = failure(
                 "streamsplit.kafka.sources.orders.topics=orders",
-                "streamsplit.kafka.sources.orders.max-records-per-second=0");
+                "streamsplit.kafka.sources.orders.max-records-per-second=-5");
         assertThat(analysis.getDescription())
-                .contains("streamsplit.kafka.sources.orders.max-records-per-second", "'0'", "must be positive");
-        assertThat(analysis.getAction()).contains("read unthrottled");
+                .contains(
+                        "streamsplit.kafka.sources.orders.max-records-per-second",
+                        "'-5'",
+                        "must be 0 (unthrottled) or a positive rate such as 1000");
+        assertThat(analysis.getAction()).contains("leave max-records-per-second unset (default 0)");
     }
 
     @Test

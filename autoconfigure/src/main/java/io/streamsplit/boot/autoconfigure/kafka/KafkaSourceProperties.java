@@ -65,9 +65,6 @@ public class KafkaSourceProperties {
     /** Record time to stop at when stopping-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
     private @Nullable Instant stoppingTimestamp;
 
-    /** At most this many records per second for the whole source, split evenly over its readers. Unset: unthrottled. */
-    private @Nullable Double maxRecordsPerSecond;
-
     /** Built-in value format: json, avro, avro-confluent, json-schema-confluent, protobuf, string or bytes. Unset: a deserializer or record-emitter bean. */
     private @Nullable ValueFormat format;
 
@@ -128,7 +125,6 @@ public class KafkaSourceProperties {
         PropertyMapper map = PropertyMapper.get();
         map.from(groupId).to(builder::setGroupId);
         map.from(effectiveOnOffsetOutOfRange()).to(builder::setOffsetResetStrategy);
-        map.from(maxRecordsPerSecond).to(builder::setMaxRecordsPerSecond);
         map.from(commitOffsets).to(builder::setCommitOffsetsOnCheckpoint);
         map.from(clientIdPrefix).to(builder::setClientIdPrefix);
         map.from(clientRack).to(builder::setClientRack);
@@ -274,14 +270,6 @@ public class KafkaSourceProperties {
 
     public void setStoppingTimestamp(@Nullable Instant stoppingTimestamp) {
         this.stoppingTimestamp = stoppingTimestamp;
-    }
-
-    public @Nullable Double getMaxRecordsPerSecond() {
-        return maxRecordsPerSecond;
-    }
-
-    public void setMaxRecordsPerSecond(@Nullable Double maxRecordsPerSecond) {
-        this.maxRecordsPerSecond = maxRecordsPerSecond;
     }
 
     public @Nullable String getDeserializer() {

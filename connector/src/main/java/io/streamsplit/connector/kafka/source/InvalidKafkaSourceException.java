@@ -50,7 +50,6 @@ public final class InvalidKafkaSourceException extends IllegalArgumentException 
         CLIENT_ID_PREFIX,
         CLIENT_RACK,
         METADATA_TIMEOUT,
-        MAX_RECORDS_PER_SECOND,
         CONTROL_TOPIC,
         /** A Kafka client property; {@link #propertyKey()} says which. */
         PROPERTY,

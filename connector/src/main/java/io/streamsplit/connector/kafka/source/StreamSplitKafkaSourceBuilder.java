@@ -56,7 +56,6 @@ public final class StreamSplitKafkaSourceBuilder<T> {
     private @Nullable StartingOffsets startingOffsets;
     private @Nullable StoppingOffsets stoppingOffsets;
     private @Nullable OffsetResetStrategy offsetResetStrategy;
-    private double maxRecordsPerSecond;
     private @Nullable String controlTopic;
     private @Nullable Boolean commitOffsets;
     private BadRecordPolicy badRecordPolicy = BadRecordPolicy.FAIL;
@@ -198,14 +197,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
      * (Flink's {@code RateLimiterStrategy} on {@code SourceReaderBase}); default: unlimited.
      */
     public StreamSplitKafkaSourceBuilder<T> setMaxRecordsPerSecond(double recordsPerSecond) {
-        InvalidKafkaSourceException.requirePositive(
-                recordsPerSecond > 0 && !Double.isInfinite(recordsPerSecond),
-                recordsPerSecond,
-                Setting.MAX_RECORDS_PER_SECOND,
-                "Max records per second",
-                "Set a positive rate such as 1000, or remove {MAX_RECORDS_PER_SECOND} to read unthrottled.");
-        this.maxRecordsPerSecond = recordsPerSecond;
-        return this;
+        return set(SourceOptions.MAX_RECORDS_PER_SECOND, recordsPerSecond);
     }
 
     /** A compacted topic the running source takes pause, resume and rate commands from; default none. */
@@ -365,7 +357,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
                 groupId,
                 commitOffsets != null ? commitOffsets : groupId != null,
                 badRecordPolicy,
-                maxRecordsPerSecond,
+                option(SourceOptions.MAX_RECORDS_PER_SECOND),
                 controlTopic,
                 Objects.requireNonNull(emitter),
                 consumer,

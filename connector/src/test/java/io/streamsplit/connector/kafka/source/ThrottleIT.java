@@ -95,9 +95,14 @@ class ThrottleIT extends KafkaFlinkIT {
     }
 
     @Test
-    void aRateThatIsNotPositiveIsRefusedAtTheSetter() {
-        assertThatThrownBy(() -> source("x").setMaxRecordsPerSecond(0))
+    void aNegativeOrEndlessRateIsRefusedAtTheSetterAndZeroIsUnthrottled() {
+        assertThatThrownBy(() -> source("x").setMaxRecordsPerSecond(-5))
                 .isInstanceOf(InvalidKafkaSourceException.class)
-                .hasMessageContaining("Max records per second is 0.0; expected a positive value");
+                .hasMessageContaining("max-records-per-second is -5.0; it must be 0 (unthrottled) or a positive rate");
+        assertThatThrownBy(() -> source("x").setMaxRecordsPerSecond(Double.POSITIVE_INFINITY))
+                .isInstanceOf(InvalidKafkaSourceException.class);
+        assertThat(source("x").setMaxRecordsPerSecond(0).build().maxRecordsPerSecond())
+                .as("as the control command's max-records-per-second=0")
+                .isZero();
     }
 }

@@ -234,9 +234,6 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
             builder.setCommitOffsetsOnCheckpoint(Boolean.parseBoolean(commit.toString()));
         }
         builder.setBadRecordPolicy(reading.badRecordPolicy());
-        if (reading.maxRecordsPerSecond() != null) {
-            builder.setMaxRecordsPerSecond(reading.maxRecordsPerSecond());
-        }
         if (reading.controlTopic() != null) {
             builder.setControlTopic(reading.controlTopic());
         }

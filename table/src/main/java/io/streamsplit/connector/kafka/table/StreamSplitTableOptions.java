@@ -51,14 +51,6 @@ public final class StreamSplitTableOptions {
                     + " spring-kafka's kafka_dlt-* headers. Written by the table's source with its own producer"
                     + " (the 'properties.*' connection settings), flushed at every checkpoint: at-least-once.");
 
-    /** At most this many records per second for the whole table. */
-    public static final ConfigOption<Double> SCAN_MAX_RECORDS_PER_SECOND = ConfigOptions.key(
-                    "scan.max-records-per-second")
-            .doubleType()
-            .noDefaultValue()
-            .withDescription("At most this many records per second for the whole table, split evenly over its"
-                    + " readers; unset: unthrottled.");
-
     /** A compacted topic the table's source takes pause, resume and rate commands from while it runs. */
     public static final ConfigOption<String> SCAN_CONTROL_TOPIC = ConfigOptions.key("scan.control-topic")
             .stringType()
@@ -83,8 +75,8 @@ public final class StreamSplitTableOptions {
 
     /** Ours: the options above, and {@code scan.<key>} of each of the source's declared settings ({@link SourceOptions}). */
     static Set<ConfigOption<?>> all() {
-        Set<ConfigOption<?>> options = new HashSet<>(Set.of(
-                SCAN_BAD_RECORD_POLICY, SCAN_DEAD_LETTER_TOPIC, SCAN_MAX_RECORDS_PER_SECOND, SCAN_CONTROL_TOPIC));
+        Set<ConfigOption<?>> options =
+                new HashSet<>(Set.of(SCAN_BAD_RECORD_POLICY, SCAN_DEAD_LETTER_TOPIC, SCAN_CONTROL_TOPIC));
         tableOnly().forEach(option -> options.add(option.tableOption()));
         return options;
     }
@@ -121,12 +113,11 @@ public final class StreamSplitTableOptions {
     record Reading(
             BadRecordPolicy badRecordPolicy,
             @Nullable String deadLetterTopic,
-            @Nullable Double maxRecordsPerSecond,
             @Nullable String controlTopic,
             Map<String, Object> sourceOptions)
             implements java.io.Serializable {
 
-        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null, null, null, Map.of());
+        static final Reading DEFAULT = new Reading(BadRecordPolicy.FAIL, null, null, Map.of());
 
         static Reading of(ReadableConfig options, String table, @Nullable String defaultControlTopic) {
             String written = options.get(SCAN_BAD_RECORD_POLICY);
@@ -158,7 +149,6 @@ public final class StreamSplitTableOptions {
             return new Reading(
                     policy,
                     deadLetterTopic,
-                    options.getOptional(SCAN_MAX_RECORDS_PER_SECOND).orElse(null),
                     options.getOptional(SCAN_CONTROL_TOPIC).orElse(defaultControlTopic),
                     Map.copyOf(declared));
         }

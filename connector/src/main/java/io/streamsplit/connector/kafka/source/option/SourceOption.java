@@ -141,7 +141,13 @@ public final class SourceOption<T> {
 
     /** The default as {@code application.yml} writes it: {@code 2000}, {@code 0}, {@code 30s}. */
     public String defaultWritten() {
-        return defaultValue instanceof Duration duration ? written(duration) : String.valueOf(defaultValue);
+        if (defaultValue instanceof Duration duration) {
+            return written(duration);
+        }
+        if (defaultValue instanceof Double number && number == Math.rint(number) && Math.abs(number) < 1e15) {
+            return String.valueOf(number.longValue()); // 0, not 0.0
+        }
+        return String.valueOf(defaultValue);
     }
 
     /** One or two sentences for the IDE and the docs, ending with a full stop. */

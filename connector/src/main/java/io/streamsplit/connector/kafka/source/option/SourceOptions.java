@@ -48,7 +48,23 @@ public final class SourceOptions {
                             + " default): once, at start.")
             .withTableKey("scan.topic-partition-discovery.interval");
 
-    private static final List<SourceOption<?>> ALL = List.of(DISCOVERY_INTERVAL, MAX_POLL_RECORDS);
+    /**
+     * At most this many records per second for the whole source, split evenly over its readers (Flink's
+     * {@code RateLimiterStrategy} on {@code SourceReaderBase}); 0, the default, reads unthrottled, as a control
+     * command's {@code max-records-per-second=0} does while the source runs.
+     */
+    public static final SourceOption<Double> MAX_RECORDS_PER_SECOND = SourceOption.of(
+                    "max-records-per-second",
+                    Double.class,
+                    0.0,
+                    "At most this many records per second for the whole source, split evenly over its readers. 0"
+                            + " (the default): unthrottled.")
+            .requiring(
+                    rate -> rate == 0 || (rate > 0 && !rate.isInfinite()),
+                    "0 (unthrottled) or a positive rate such as 1000");
+
+    private static final List<SourceOption<?>> ALL =
+            List.of(DISCOVERY_INTERVAL, MAX_RECORDS_PER_SECOND, MAX_POLL_RECORDS);
 
     private SourceOptions() {}
 

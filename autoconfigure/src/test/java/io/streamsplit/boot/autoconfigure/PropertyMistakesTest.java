@@ -101,6 +101,13 @@ class PropertyMistakesTest {
     }
 
     @Test
+    void aValueThatIsNotOneOfTheKindsNamesTheKinds() {
+        FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.stopping-offsets=none");
+        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.stopping-offsets", "'none'");
+        assertThat(analysis.getAction()).contains("latest", "timestamp", "specific");
+    }
+
+    @Test
     void aListWhereOneValueIsExpectedSaysSo() {
         FailureAnalysis analysis = failure(
                 "streamsplit.kafka.sources.orders.group-id[0]=a", "streamsplit.kafka.sources.orders.group-id[1]=b");

@@ -230,15 +230,23 @@ public final class KafkaSourceFactory implements KafkaSources {
             }
             builder.setStartingOffsets(startingOffsets(source, groupId, springReset, p));
             warnIfDeprecatedResetStrategy(source, p);
-            switch (source.getStoppingOffsets()) {
-                case NONE -> {}
-                case LATEST -> builder.setBounded(StoppingOffsets.latest());
-                case TIMESTAMP ->
-                    builder.setBounded(StoppingOffsets.timestamp(required(
-                                    p + "stopping-timestamp",
-                                    source.getStoppingTimestamp(),
-                                    "stopping-offsets is 'timestamp'")
-                            .toEpochMilli()));
+            StoppingOffsets.Kind stopping = source.getStoppingOffsets();
+            if (stopping != null) {
+                builder.setBounded(
+                        switch (stopping) {
+                            case LATEST -> StoppingOffsets.latest();
+                            case TIMESTAMP ->
+                                StoppingOffsets.timestamp(required(
+                                                p + "stopping-timestamp",
+                                                source.getStoppingTimestamp(),
+                                                "stopping-offsets is 'timestamp'")
+                                        .toEpochMilli());
+                            case SPECIFIC ->
+                                StoppingOffsets.specific(SpecificOffsets.parse(
+                                        p + "stopping-specific-offsets",
+                                        source.getStoppingSpecificOffsets(),
+                                        "stopping-offsets is 'specific'"));
+                        });
             }
             if (kafka.getControlTopic() != null) {
                 builder.setControlTopic(kafka.getControlTopic());
@@ -349,6 +357,13 @@ public final class KafkaSourceFactory implements KafkaSources {
                                 source.getStartingTimestamp(),
                                 "starting-offsets is 'timestamp'")
                         .toEpochMilli());
+            case SPECIFIC ->
+                StartingOffsets.specific(
+                        SpecificOffsets.parse(
+                                p + "starting-specific-offsets",
+                                source.getStartingSpecificOffsets(),
+                                "starting-offsets is 'specific'"),
+                        StartingOffsets.earliest());
         };
     }
 

@@ -3,6 +3,8 @@ package io.streamsplit.boot.autoconfigure.kafka;
 import io.streamsplit.boot.kafka.ValueFormat;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -39,10 +41,16 @@ public class KafkaSourceProperties {
      * group-id, the group's committed offsets (partitions without a commit per on-missing-commit), as a Kafka
      * consumer continues where its group stopped; without one, earliest.
      */
-    private @Nullable StartingOffsetsMode startingOffsets;
+    private StartingOffsets.@Nullable Kind startingOffsets;
 
     /** Record time to start from when starting-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
     private @Nullable Instant startingTimestamp;
+
+    /**
+     * Offset to start each partition from when starting-offsets is 'specific', as topic-partition: offset (e.g.
+     * orders-0: 42); partitions not listed start from the earliest offset.
+     */
+    private Map<String, Long> startingSpecificOffsets = new LinkedHashMap<>();
 
     /**
      * What to do when an offset to read from is no longer in the log (deleted by retention): earliest, latest
@@ -59,11 +67,17 @@ public class KafkaSourceProperties {
     /** Both on-offset-out-of-range and on-missing-commit at once; those two win when set. */
     private @Nullable OffsetResetStrategy offsetResetStrategy;
 
-    /** Where the source stops; 'none' keeps it unbounded. */
-    private StoppingOffsetsMode stoppingOffsets = StoppingOffsetsMode.NONE;
+    /** Where the source stops, making it bounded: latest, timestamp or specific. Unset: unbounded. */
+    private StoppingOffsets.@Nullable Kind stoppingOffsets;
 
     /** Record time to stop at when stopping-offsets is 'timestamp' (ISO-8601 instant or epoch milliseconds). */
     private @Nullable Instant stoppingTimestamp;
+
+    /**
+     * Offset to stop each partition before when stopping-offsets is 'specific', as topic-partition: offset (e.g.
+     * orders-0: 1000); partitions not listed stop at the end offset found at start.
+     */
+    private Map<String, Long> stoppingSpecificOffsets = new LinkedHashMap<>();
 
     /** Built-in value format: json, avro, avro-confluent, json-schema-confluent, protobuf, string or bytes. Unset: a deserializer or record-emitter bean. */
     private @Nullable ValueFormat format;
@@ -179,11 +193,11 @@ public class KafkaSourceProperties {
         this.groupId = groupId;
     }
 
-    public @Nullable StartingOffsetsMode getStartingOffsets() {
+    public StartingOffsets.@Nullable Kind getStartingOffsets() {
         return startingOffsets;
     }
 
-    public void setStartingOffsets(@Nullable StartingOffsetsMode startingOffsets) {
+    public void setStartingOffsets(StartingOffsets.@Nullable Kind startingOffsets) {
         this.startingOffsets = startingOffsets;
     }
 
@@ -193,6 +207,14 @@ public class KafkaSourceProperties {
 
     public void setStartingTimestamp(@Nullable Instant startingTimestamp) {
         this.startingTimestamp = startingTimestamp;
+    }
+
+    public Map<String, Long> getStartingSpecificOffsets() {
+        return startingSpecificOffsets;
+    }
+
+    public void setStartingSpecificOffsets(Map<String, Long> startingSpecificOffsets) {
+        this.startingSpecificOffsets = startingSpecificOffsets;
     }
 
     public @Nullable OffsetResetStrategy getOnOffsetOutOfRange() {
@@ -256,11 +278,11 @@ public class KafkaSourceProperties {
         return fallback != null ? fallback : OffsetResetStrategy.EARLIEST;
     }
 
-    public StoppingOffsetsMode getStoppingOffsets() {
+    public StoppingOffsets.@Nullable Kind getStoppingOffsets() {
         return stoppingOffsets;
     }
 
-    public void setStoppingOffsets(StoppingOffsetsMode stoppingOffsets) {
+    public void setStoppingOffsets(StoppingOffsets.@Nullable Kind stoppingOffsets) {
         this.stoppingOffsets = stoppingOffsets;
     }
 
@@ -270,6 +292,14 @@ public class KafkaSourceProperties {
 
     public void setStoppingTimestamp(@Nullable Instant stoppingTimestamp) {
         this.stoppingTimestamp = stoppingTimestamp;
+    }
+
+    public Map<String, Long> getStoppingSpecificOffsets() {
+        return stoppingSpecificOffsets;
+    }
+
+    public void setStoppingSpecificOffsets(Map<String, Long> stoppingSpecificOffsets) {
+        this.stoppingSpecificOffsets = stoppingSpecificOffsets;
     }
 
     public @Nullable String getDeserializer() {

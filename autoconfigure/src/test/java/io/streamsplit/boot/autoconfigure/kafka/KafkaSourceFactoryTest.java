@@ -7,10 +7,16 @@ import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.OfflineContexts;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.kafka.KafkaSources;
+import io.streamsplit.connector.kafka.source.StartingOffsets;
+import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -135,6 +141,59 @@ class KafkaSourceFactoryTest {
     }
 
     @Test
+    void specificOffsetsStartAndStopEachListedPartitionWhereTheYamlSays() {
+        runner.withPropertyValues(
+                        "streamsplit.kafka.sources.orders.starting-offsets=specific",
+                        "streamsplit.kafka.sources.orders.starting-specific-offsets.orders-0=42",
+                        "streamsplit.kafka.sources.orders.starting-specific-offsets[my.topic-1]=7",
+                        "streamsplit.kafka.sources.orders.stopping-offsets=specific",
+                        "streamsplit.kafka.sources.orders.stopping-specific-offsets.orders-0=1000")
+                .run(context -> {
+                    StreamSplitKafkaSource<?> orders =
+                            context.getBean(KafkaSourceFactory.class).create("orders");
+                    StartingOffsets starting = orders.startingOffsets();
+                    assertThat(starting.kind()).isEqualTo(StartingOffsets.Kind.SPECIFIC);
+                    assertThat(starting.specificOffsets())
+                            .containsOnly(
+                                    Map.entry(new TopicPartition("orders", 0), 42L),
+                                    Map.entry(new TopicPartition("my.topic", 1), 7L));
+                    assertThat(Objects.requireNonNull(starting.fallback()).kind())
+                            .as("partitions not listed")
+                            .isEqualTo(StartingOffsets.Kind.EARLIEST);
+                    StoppingOffsets stopping = Objects.requireNonNull(orders.stoppingOffsets());
+                    assertThat(stopping.kind()).isEqualTo(StoppingOffsets.Kind.SPECIFIC);
+                    assertThat(stopping.specificOffsets())
+                            .containsOnly(Map.entry(new TopicPartition("orders", 0), 1000L));
+                    assertThat(orders.getBoundedness()).isEqualTo(Boundedness.BOUNDED);
+                });
+    }
+
+    @Test
+    void specificOffsetsThatNameNoPartitionFailStartupNamingTheEntry() {
+        runner.withPropertyValues(
+                        "streamsplit.kafka.sources.orders.starting-offsets=specific",
+                        "streamsplit.kafka.sources.orders.starting-specific-offsets.orders=42")
+                .run(context -> {
+                    InvalidStreamSplitConfigurationException failure =
+                            FailureReports.configurationFailure(context.getStartupFailure());
+                    assertThat(failure.getProperty())
+                            .isEqualTo("streamsplit.kafka.sources.orders.starting-specific-offsets.orders");
+                    assertThat(failure.getProblem()).contains("'orders' is not a partition");
+                    assertThat(failure.getAction()).contains("<topic>-<partition>: <offset> (e.g. orders-0: 42)");
+                });
+        runner.withPropertyValues("streamsplit.kafka.sources.orders.stopping-offsets=specific")
+                .run(context -> {
+                    InvalidStreamSplitConfigurationException failure =
+                            FailureReports.configurationFailure(context.getStartupFailure());
+                    assertThat(failure.getProperty())
+                            .isEqualTo("streamsplit.kafka.sources.orders.stopping-specific-offsets");
+                    assertThat(failure.getProblem())
+                            .isEqualTo("stopping-offsets is 'specific' but"
+                                    + " streamsplit.kafka.sources.orders.stopping-specific-offsets lists no partition");
+                });
+    }
+
+    @Test
     void theDefaultsAsTheyShip() {
         sources(sources -> {
             StreamSplitKafkaSource<?> orders = sources.create("orders");
@@ -144,6 +203,8 @@ class KafkaSourceFactoryTest {
             assertThat(orders.consumerProperties()).containsEntry("isolation.level", "read_committed");
             assertThat(orders.maxRecordsPerSecond()).as("unthrottled").isZero();
             assertThat(orders.consumerProperties()).containsEntry("max.poll.records", "2000");
+            assertThat(orders.stoppingOffsets()).as("unbounded").isNull();
+            assertThat(orders.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
         });
     }
 

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  *     {@code null} while no reader reported it
  * @param topics configured topics (empty for a pattern)
  * @param pattern configured topic pattern, or {@code null}
- * @param bounded whether the source stops (stopping-offsets not 'none')
+ * @param bounded whether the source stops (stopping-offsets set)
  * @param discoveryInterval partition discovery interval (e.g. {@code 30s}), or {@code null}: once at start
  * @param lastDiscovery time of the last successful partition discovery (ISO-8601), or {@code null}
  * @param assignedSplits splits assigned to readers, per the enumerator

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
@@ -129,20 +130,7 @@ public final class PartitionIndex extends AbstractSet<TopicPartition> {
             }
             return changed;
         }
-        int before = size;
-        for (Iterator<Map.Entry<String, BitSet>> it = topics.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, BitSet> entry = it.next();
-            BitSet theirs = other.topics.get(entry.getKey());
-            if (theirs != null) {
-                size -= entry.getValue().cardinality();
-                entry.getValue().andNot(theirs);
-                size += entry.getValue().cardinality();
-                if (entry.getValue().isEmpty()) {
-                    it.remove();
-                }
-            }
-        }
-        return size != before;
+        return combine(other, false, BitSet::andNot);
     }
 
     @Override
@@ -151,18 +139,28 @@ public final class PartitionIndex extends AbstractSet<TopicPartition> {
         if (other == null) {
             return super.retainAll(partitions);
         }
+        return combine(other, true, BitSet::and);
+    }
+
+    /**
+     * Applies {@code operation} to each of this set's topics with {@code other}'s partitions of the same topic;
+     * a topic {@code other} does not have is dropped when {@code dropMissing}, else left alone. Topics left empty
+     * go. Returns whether this set changed.
+     */
+    private boolean combine(PartitionIndex other, boolean dropMissing, BiConsumer<BitSet, BitSet> operation) {
         int before = size;
         for (Iterator<Map.Entry<String, BitSet>> it = topics.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, BitSet> entry = it.next();
-            BitSet theirs = other.topics.get(entry.getKey());
-            size -= entry.getValue().cardinality();
-            if (theirs == null) {
-                it.remove();
-                continue;
+            Map.Entry<String, BitSet> topic = it.next();
+            BitSet mine = topic.getValue();
+            BitSet theirs = other.topics.get(topic.getKey());
+            size -= mine.cardinality();
+            if (theirs != null) {
+                operation.accept(mine, theirs);
+            } else if (dropMissing) {
+                mine.clear();
             }
-            entry.getValue().and(theirs);
-            size += entry.getValue().cardinality();
-            if (entry.getValue().isEmpty()) {
+            size += mine.cardinality();
+            if (mine.isEmpty()) {
                 it.remove();
             }
         }

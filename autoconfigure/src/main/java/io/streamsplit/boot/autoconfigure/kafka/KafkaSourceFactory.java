@@ -9,14 +9,10 @@ import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.config.PropertyChecks;
 import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.boot.kafka.KafkaSources;
-import io.streamsplit.connector.kafka.format.Keyed;
 import io.streamsplit.connector.kafka.source.BadRecordPolicy;
 import io.streamsplit.connector.kafka.source.InvalidKafkaSourceException;
-import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
-import io.streamsplit.connector.kafka.source.KafkaRecordEmitter;
 import io.streamsplit.connector.kafka.source.KafkaSourceStream;
 import io.streamsplit.connector.kafka.source.OffsetResetStrategy;
-import io.streamsplit.connector.kafka.source.StartingOffsets;
 import io.streamsplit.connector.kafka.source.StoppingOffsets;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSourceBuilder;
@@ -33,11 +29,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.serialization.DeserializationSchema;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 
@@ -47,19 +38,18 @@ import org.springframework.boot.context.properties.bind.Binder;
  * adjust it, and builds. The builder owns the source's rules; a rule it rejects comes back as an
  * {@link InvalidKafkaSourceException} naming the setting, which {@link SourcePropertyPaths} turns
  * into the YAML property. What is checked here belongs to YAML alone (a dead-letter topic, a
- * pattern string, a timestamp that goes with a mode).
+ * pattern string); where the source starts and stops is {@link SourceOffsets}, how it reads its
+ * records {@link SourceDeserializers}. It also answers what the job, SQL and health ask of the YAML
+ * sources ({@link KafkaSources}).
  */
 public final class KafkaSourceFactory implements KafkaSources {
-
-    private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceFactory.class);
 
     /** The description of the bean definition of each YAML source, followed by its name. */
     public static final String BEAN_DESCRIPTION = "Kafka source streamsplit.kafka.sources.";
 
     private final StreamSplitKafkaProperties kafka;
     private final KafkaBootstrapServers bootstrapServers;
-    private final UserBeans beans;
-    private final KafkaFormats formats;
+    private final SourceDeserializers deserializers;
     private final KafkaClientProperties clientProperties;
     private final List<StreamSplitKafkaSourceCustomizer> customizers;
     private final Binder binder;
@@ -75,10 +65,9 @@ public final class KafkaSourceFactory implements KafkaSources {
             Binder binder) {
         this.binder = binder;
         this.kafka = kafka;
-        this.formats = formats;
         this.clientProperties = clientProperties;
         this.bootstrapServers = bootstrapServers;
-        this.beans = beans;
+        this.deserializers = new SourceDeserializers(beans, formats);
         this.customizers = List.copyOf(customizers);
     }
 
@@ -182,23 +171,6 @@ public final class KafkaSourceFactory implements KafkaSources {
         return kafka.getSources().containsKey(name);
     }
 
-    /** {@code spring.kafka.consumer.auto-offset-reset} as a reset strategy ({@code none}: fail), or {@code null}. */
-    private static @Nullable OffsetResetStrategy springReset(SpringKafkaSettings spring) {
-        String reset = spring.autoOffsetReset();
-        if (reset == null) {
-            return null;
-        }
-        try {
-            return OffsetResetStrategy.parse(reset);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "spring.kafka.consumer.auto-offset-reset",
-                    reset,
-                    "not a reset strategy: " + e.getMessage(),
-                    "Use earliest, latest or none.");
-        }
-    }
-
     @SuppressWarnings({"unchecked", "rawtypes"})
     @Override
     public StreamSplitKafkaSource<?> create(String name) {
@@ -220,7 +192,7 @@ public final class KafkaSourceFactory implements KafkaSources {
             }
             SpringKafkaSettings spring = clientProperties.spring();
             String groupId = source.getGroupId() != null ? source.getGroupId() : spring.groupId();
-            OffsetResetStrategy springReset = springReset(spring);
+            OffsetResetStrategy springReset = SourceOffsets.springReset(spring);
             if (source.getGroupId() == null && groupId != null) {
                 builder.setGroupId(groupId); // spring.kafka.consumer.group-id
             }
@@ -228,30 +200,16 @@ public final class KafkaSourceFactory implements KafkaSources {
             if (source.getClientIdPrefix() == null && spring.consumerClientId() != null) {
                 builder.setClientIdPrefix(spring.consumerClientId() + "-" + name);
             }
-            builder.setStartingOffsets(startingOffsets(source, groupId, springReset, p));
-            warnIfDeprecatedResetStrategy(source, p);
-            StoppingOffsets.Kind stopping = source.getStoppingOffsets();
+            builder.setStartingOffsets(SourceOffsets.starting(source, groupId, springReset, p));
+            SourceOffsets.warnIfDeprecatedResetStrategy(source, p);
+            StoppingOffsets stopping = SourceOffsets.stopping(source, p);
             if (stopping != null) {
-                builder.setBounded(
-                        switch (stopping) {
-                            case LATEST -> StoppingOffsets.latest();
-                            case TIMESTAMP ->
-                                StoppingOffsets.timestamp(required(
-                                                p + "stopping-timestamp",
-                                                source.getStoppingTimestamp(),
-                                                "stopping-offsets is 'timestamp'")
-                                        .toEpochMilli());
-                            case SPECIFIC ->
-                                StoppingOffsets.specific(SpecificOffsets.parse(
-                                        p + "stopping-specific-offsets",
-                                        source.getStoppingSpecificOffsets(),
-                                        "stopping-offsets is 'specific'"));
-                        });
+                builder.setBounded(stopping);
             }
             if (kafka.getControlTopic() != null) {
                 builder.setControlTopic(kafka.getControlTopic());
             }
-            deserializer(builder, source, p);
+            deserializers.apply(builder, source, p);
             customizers.forEach(customizer -> customizer.customize(name, builder));
             StreamSplitKafkaSource<?> built = builder.build();
             verifyAccess(name, p, servers, source);
@@ -326,120 +284,6 @@ public final class KafkaSourceFactory implements KafkaSources {
         }
     }
 
-    @SuppressWarnings("deprecation")
-    private static void warnIfDeprecatedResetStrategy(KafkaSourceProperties source, String p) {
-        if (source.getOffsetResetStrategy() != null) {
-            LOG.warn(
-                    "{}offset-reset-strategy is deprecated: it set two things at once. Set {}on-offset-out-of-range"
-                            + " (an offset gone from the log) and, with starting-offsets 'committed', {}on-missing-commit"
-                            + " (a partition without a commit) instead; until then it stands for both.",
-                    p,
-                    p,
-                    p);
-        }
-    }
-
-    private static StartingOffsets startingOffsets(
-            KafkaSourceProperties source,
-            @Nullable String groupId,
-            @Nullable OffsetResetStrategy springReset,
-            String p) {
-        if (source.getStartingOffsets() == null) {
-            return StartingOffsets.defaultFor(groupId, source.effectiveOnMissingCommit(springReset));
-        }
-        return switch (source.getStartingOffsets()) {
-            case EARLIEST -> StartingOffsets.earliest();
-            case LATEST -> StartingOffsets.latest();
-            case COMMITTED -> StartingOffsets.committed(source.effectiveOnMissingCommit(springReset));
-            case TIMESTAMP ->
-                StartingOffsets.timestamp(required(
-                                p + "starting-timestamp",
-                                source.getStartingTimestamp(),
-                                "starting-offsets is 'timestamp'")
-                        .toEpochMilli());
-            case SPECIFIC ->
-                StartingOffsets.specific(
-                        SpecificOffsets.parse(
-                                p + "starting-specific-offsets",
-                                source.getStartingSpecificOffsets(),
-                                "starting-offsets is 'specific'"),
-                        StartingOffsets.earliest());
-        };
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private void deserializer(StreamSplitKafkaSourceBuilder builder, KafkaSourceProperties source, String p) {
-        KafkaFormats.checkColumns(p, source.getFormat(), source.getType(), source.getColumns());
-        if (source.getFormat() != null) {
-            format(builder, source, p);
-            return;
-        }
-        if (source.getKeyFormat() != null) {
-            throw new InvalidStreamSplitConfigurationException(
-                    p + "key-format",
-                    source.getKeyFormat().yaml(),
-                    "key-format is set but format is not; keys are read together with a built-in value format",
-                    "Set " + p
-                            + "format too (json, avro, avro-confluent, json-schema-confluent, protobuf, string or bytes), or read keys in a KafkaRecordDeserializer"
-                            + " bean.");
-        }
-        if (source.getRecordEmitter() != null) {
-            UserBeans.Found found = beans.find(
-                    p + "record-emitter", source.getRecordEmitter(), "record emitter", KafkaRecordEmitter.class);
-            beans.requireShippable(p + "record-emitter", found);
-            TypeInformation type = beans.elementType(p + "type", source.getType(), found, KafkaRecordEmitter.class);
-            builder.setRecordEmitter((KafkaRecordEmitter) found.bean(), type);
-            if (source.getDeserializer() == null) {
-                return;
-            }
-        }
-        UserBeans.Found found = beans.find(
-                p + "deserializer",
-                source.getDeserializer(),
-                "deserializer",
-                KafkaRecordDeserializer.class,
-                DeserializationSchema.class,
-                KafkaRecordEmitter.class);
-        beans.requireShippable(p + "deserializer", found);
-        if (found.bean() instanceof DeserializationSchema<?> schema) {
-            builder.setValueOnlyDeserializer(schema);
-        } else if (found.bean() instanceof KafkaRecordEmitter<?> emitter) {
-            builder.setRecordEmitter(
-                    emitter, beans.elementType(p + "type", source.getType(), found, KafkaRecordEmitter.class));
-        } else {
-            TypeInformation type =
-                    beans.elementType(p + "type", source.getType(), found, KafkaRecordDeserializer.class);
-            builder.setDeserializer((KafkaRecordDeserializer) found.bean(), type);
-        }
-    }
-
-    /** {@code format:} (and {@code key-format:}) instead of a deserializer or record-emitter bean. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private void format(StreamSplitKafkaSourceBuilder builder, KafkaSourceProperties source, String p) {
-        String format = Objects.requireNonNull(source.getFormat(), "format() is for a source with a format")
-                .yaml();
-        for (String bean : new String[] {"deserializer", "record-emitter"}) {
-            Object named = bean.equals("deserializer") ? source.getDeserializer() : source.getRecordEmitter();
-            if (named != null) {
-                throw new InvalidStreamSplitConfigurationException(
-                        p + "format",
-                        format,
-                        "both format '" + format + "' and " + bean + " '" + named + "' are set; a source reads with"
-                                + " one of them",
-                        "Remove " + p + bean + " to read with format " + format + ", or remove " + p + "format to"
-                                + " read with the bean.");
-            }
-        }
-        DeserializationSchema value = formats.reader(
-                p, source.getFormat(), source.getType(), source.getColumns(), source.getSchema(), source.getCharset());
-        if (source.getKeyFormat() == null) {
-            builder.setValueOnlyDeserializer(value);
-            return;
-        }
-        DeserializationSchema key = formats.keyReader(p, source.getKeyFormat(), source.getCharset());
-        builder.setDeserializer(Keyed.deserializer(key, value), Keyed.typeInfo(key, value));
-    }
-
     /** With SASL/TLS, the source's credentials and rights, checked at startup (see {@link KafkaAccessCheck}). */
     private void verifyAccess(String name, String p, String servers, KafkaSourceProperties source) {
         Properties client = clientProperties.forClient(KafkaClients.Kind.CONSUMER, servers, source.getProperties());
@@ -454,16 +298,5 @@ public final class KafkaSourceFactory implements KafkaSources {
                             ? p + "properties.sasl.jaas.config"
                             : clientProperties.origin("sasl.jaas.config"));
         }
-    }
-
-    private static <V> V required(String property, @Nullable V value, String because) {
-        if (value == null) {
-            throw new InvalidStreamSplitConfigurationException(
-                    property,
-                    null,
-                    because + " but " + property + " is not set",
-                    "Set " + property + " to an ISO-8601 instant (2026-01-31T00:00:00Z) or epoch milliseconds.");
-        }
-        return value;
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.utils.AppInfoParser;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -20,6 +21,8 @@ import org.apache.kafka.common.utils.Time;
 public final class KafkaClusterNode {
 
     static final String READY = "KAFKA NODE READY";
+    /** Printed before {@link #READY}, followed by the Kafka version the node runs. */
+    static final String VERSION = "KAFKA NODE VERSION ";
 
     private KafkaClusterNode() {}
 
@@ -39,6 +42,7 @@ public final class KafkaClusterNode {
         KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(properties, false), Time.SYSTEM);
         Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "kafka-node-shutdown"));
         server.startup();
+        System.out.println(VERSION + AppInfoParser.getVersion());
         System.out.println(READY);
         System.out.flush();
         awaitEndOfInput(System.in);

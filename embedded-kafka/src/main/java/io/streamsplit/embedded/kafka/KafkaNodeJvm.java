@@ -22,7 +22,10 @@ final class KafkaNodeJvm {
     private final int id;
     private final Path properties;
     private final Path log;
-    private final List<String> command;
+    private final List<String> jvmOptions;
+    private final String clusterId;
+    private final @Nullable Short transactionVersion;
+    private List<String> command;
     private @Nullable Process process;
     /** Where this start's lines begin in the log, which every start appends to. */
     private long logStart;
@@ -31,17 +34,45 @@ final class KafkaNodeJvm {
         this.id = id;
         this.properties = workDir.resolve("node-" + id + ".properties");
         this.log = workDir.resolve("node-" + id + ".log");
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.clusterId = clusterId;
+        this.transactionVersion = transactionVersion;
+        this.command = command(System.getProperty("java.class.path"));
+    }
+
+    /** The next start runs Kafka from {@code classpath} (another version's jars: an upgrade). */
+    void useClasspath(String classpath) {
+        this.command = command(classpath);
+    }
+
+    /** The Kafka version this start of the node runs, as it says in its log ({@code 4.2.2}), or null. */
+    @Nullable
+    String kafkaVersion() {
+        try (RandomAccessFile in = new RandomAccessFile(log.toFile(), "r")) {
+            in.seek(logStart);
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.startsWith(KafkaClusterNode.VERSION)) {
+                    return line.substring(KafkaClusterNode.VERSION.length()).trim();
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private List<String> command(String classpath) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of(
                 "-cp",
-                System.getProperty("java.class.path"),
+                classpath,
                 KafkaClusterNode.class.getName(),
                 properties.toString(),
                 clusterId,
                 String.valueOf(transactionVersion == null ? -1 : transactionVersion)));
-        this.command = List.copyOf(command);
+        return List.copyOf(command);
     }
 
     /** Writes {@code server} as the node's properties and starts its JVM (without waiting: {@link #awaitReady}). */

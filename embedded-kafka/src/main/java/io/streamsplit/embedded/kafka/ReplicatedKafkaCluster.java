@@ -199,6 +199,58 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         LOG.info("Freed the disk of Kafka node {}", id);
     }
 
+    /**
+     * Upgrades every node in turn, as a rolling upgrade of Kafka does: SIGTERM, start from {@code classpath}
+     * (another Kafka version's jars, {@link #classpathWithJarsFrom}), and wait until every partition of
+     * {@code topics} has all its replicas in sync again before the next node goes. The cluster's metadata version
+     * is left as it was (Kafka's "finalize" step is the operator's), so the same call with the old classpath
+     * downgrades again.
+     */
+    public void rollingUpgrade(String classpath, String... topics) {
+        for (int id : nodeIds()) {
+            stop(id);
+            jvm(id).useClasspath(classpath);
+            start(id);
+            LOG.info("Kafka node {} runs Kafka {}", id, kafkaVersion(id));
+            awaitInSync(topics);
+        }
+    }
+
+    /** The Kafka version node {@code id} runs since its last start, as it says; {@code null} before it started. */
+    public @Nullable String kafkaVersion(int id) {
+        return jvm(id).kafkaVersion();
+    }
+
+    /**
+     * This JVM's classpath with every jar that {@code directory} has another version of replaced by it (matched
+     * by artifact: {@code kafka-server-4.2.2.jar} replaces {@code kafka-server-4.1.2.jar}): the classpath of an
+     * upgraded node.
+     */
+    public static String classpathWithJarsFrom(Path directory) {
+        Map<String, Path> replacements = new LinkedHashMap<>();
+        try (var jars = Files.list(directory)) {
+            jars.filter(jar -> jar.toString().endsWith(".jar"))
+                    .forEach(jar -> replacements.put(artifact(jar.getFileName().toString()), jar));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not list the jars in " + directory, e);
+        }
+        if (replacements.isEmpty()) {
+            throw new IllegalArgumentException("No jars in " + directory);
+        }
+        List<String> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path replacement =
+                    replacements.get(artifact(Path.of(entry).getFileName().toString()));
+            entries.add(replacement != null ? replacement.toString() : entry);
+        }
+        return String.join(java.io.File.pathSeparator, entries);
+    }
+
+    /** {@code kafka_2.13} of {@code kafka_2.13-4.1.2.jar}: the file name without its version. */
+    private static String artifact(String fileName) {
+        return fileName.replaceFirst("-\\d[^-]*\\.jar$", "");
+    }
+
     /** Creates {@code topic} with {@code partitions} partitions at the cluster's replication factor. */
     public void createTopic(String topic, int partitions) {
         withAdmin(

@@ -8,6 +8,7 @@ import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.ResultTable;
 import io.streamsplit.embedded.kafka.ReplicatedKafkaCluster;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -131,6 +132,25 @@ class ReplicatedKafkaFaultsIT {
         row("rolling restart of all 3 nodes (SIGTERM, start, in sync)", run -> {
             kafka.rollingRestart(run.input, run.output, "__transaction_state", "__consumer_offsets");
             return () -> {};
+        });
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "chaos.all", matches = "true", disabledReason = TABLE_ONLY)
+    void aRollingUpgradeOfKafka() throws Exception {
+        // the next Kafka line's server jars, copied by the build (maven-dependency-plugin, kafka.upgrade.version)
+        Path jars = Path.of(System.getProperty("kafka.upgrade.dir", "target/kafka-upgrade"));
+        String to = System.getProperty("kafka.upgrade.version", "4.2.2");
+        String from = kafka.kafkaVersion(1);
+        String[] topics = {"__transaction_state", "__consumer_offsets"};
+        row("rolling upgrade of all 3 nodes, Kafka " + from + " to " + to + " (SIGTERM, start, in sync)", run -> {
+            kafka.rollingUpgrade(
+                    ReplicatedKafkaCluster.classpathWithJarsFrom(jars), run.input, run.output, topics[0], topics[1]);
+            for (int id : kafka.nodeIds()) {
+                assertThat(kafka.kafkaVersion(id)).as("node " + id).isEqualTo(to);
+            }
+            // and back for the other rows: the metadata version was not finalized, so Kafka allows it
+            return () -> kafka.rollingUpgrade(System.getProperty("java.class.path"), topics);
         });
     }
 

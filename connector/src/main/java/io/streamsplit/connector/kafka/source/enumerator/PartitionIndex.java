@@ -68,11 +68,16 @@ public final class PartitionIndex extends AbstractSet<TopicPartition> {
 
     @Override
     public boolean contains(@Nullable Object o) {
+        return topicHolding(o) != null;
+    }
+
+    /** The partitions of {@code o}'s topic when {@code o} is a partition in this set, else {@code null}. */
+    private @Nullable BitSet topicHolding(@Nullable Object o) {
         if (!(o instanceof TopicPartition tp) || tp.partition() < 0) {
-            return false;
+            return null;
         }
         BitSet bits = topics.get(tp.topic());
-        return bits != null && bits.get(tp.partition());
+        return bits != null && bits.get(tp.partition()) ? bits : null;
     }
 
     @Override
@@ -91,13 +96,11 @@ public final class PartitionIndex extends AbstractSet<TopicPartition> {
 
     @Override
     public boolean remove(@Nullable Object o) {
-        if (!(o instanceof TopicPartition tp) || tp.partition() < 0) {
+        BitSet bits = topicHolding(o);
+        if (bits == null) {
             return false;
         }
-        BitSet bits = topics.get(tp.topic());
-        if (bits == null || !bits.get(tp.partition())) {
-            return false;
-        }
+        TopicPartition tp = (TopicPartition) Objects.requireNonNull(o);
         bits.clear(tp.partition());
         size--;
         if (bits.isEmpty()) {

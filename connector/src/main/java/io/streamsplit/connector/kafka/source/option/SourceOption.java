@@ -72,7 +72,7 @@ public final class SourceOption<T> {
                 value -> true,
                 "any value",
                 null,
-                String.valueOf(defaultValue),
+                written(defaultValue),
                 "scan." + key);
     }
 
@@ -141,13 +141,7 @@ public final class SourceOption<T> {
 
     /** The default as {@code application.yml} writes it: {@code 2000}, {@code 0}, {@code 30s}. */
     public String defaultWritten() {
-        if (defaultValue instanceof Duration duration) {
-            return written(duration);
-        }
-        if (defaultValue instanceof Double number && number == Math.rint(number) && Math.abs(number) < 1e15) {
-            return String.valueOf(number.longValue()); // 0, not 0.0
-        }
-        return String.valueOf(defaultValue);
+        return written(defaultValue);
     }
 
     /** One or two sentences for the IDE and the docs, ending with a full stop. */
@@ -217,9 +211,15 @@ public final class SourceOption<T> {
         return key;
     }
 
-    /** {@code 100ms}, {@code 30s}: a duration as it is written in {@code application.yml}. */
-    private static String written(Duration duration) {
-        long millis = duration.toMillis();
-        return millis == 0 ? "0" : millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+    /** {@code 100ms}, {@code 30s}, {@code 0}, {@code 2000}: a value as it is written in {@code application.yml}. */
+    private static String written(Object value) {
+        if (value instanceof Duration duration) {
+            long millis = duration.toMillis();
+            return millis == 0 ? "0" : millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+        }
+        if (value instanceof Double number && number == Math.rint(number) && Math.abs(number) < 1e15) {
+            return String.valueOf(number.longValue()); // 0, not 0.0
+        }
+        return String.valueOf(value);
     }
 }

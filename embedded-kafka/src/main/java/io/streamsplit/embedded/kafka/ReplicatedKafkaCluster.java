@@ -11,19 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.Node;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +44,6 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedKafkaCluster.class);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final int nodes;
     private final short replicationFactor;
@@ -70,7 +60,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
     private final Map<Integer, SmallDisk> smallDisks = new LinkedHashMap<>();
     private final Thread shutdownHook =
             new Thread(() -> jvms.forEach(KafkaNodeJvm::destroy), "replicated-kafka-cluster-shutdown");
-    private @Nullable Admin admin;
+    private final ClusterAdmin admin;
 
     private ReplicatedKafkaCluster(Builder builder) throws IOException {
         this.nodes = builder.nodes;
@@ -91,6 +81,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
             taken.add(controllerPorts[i]);
             jvms.add(new KafkaNodeJvm(i + 1, workDir, jvmOptions, clusterId, transactionVersion));
         }
+        this.admin = new ClusterAdmin(bootstrapServers(), replicationFactor);
         builder.smallDisks.forEach((id, bytes) -> {
             jvm(id); // a node of this cluster
             smallDisks.put(id, SmallDisk.mount(dataDir(id), bytes));
@@ -119,7 +110,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         for (int id : nodeIds()) {
             jvm(id).awaitReady(START_TIMEOUT);
         }
-        awaitRegistered(Set.copyOf(nodeIds()));
+        admin.awaitRegistered(Set.copyOf(nodeIds()));
         LOG.info(
                 "Replicated Kafka cluster of {} KRaft nodes is up at {} (replication factor {}, min.insync.replicas {})",
                 nodes,
@@ -166,7 +157,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         }
         jvm(id).start(serverProperties(id));
         jvm(id).awaitReady(START_TIMEOUT);
-        awaitRegistered(Set.of(id));
+        admin.awaitRegistered(Set.of(id));
         LOG.info("Started Kafka node {} again", id);
     }
 
@@ -201,7 +192,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
 
     /**
      * Upgrades every node in turn, as a rolling upgrade of Kafka does: SIGTERM, start from {@code classpath}
-     * (another Kafka version's jars, {@link #classpathWithJarsFrom}), and wait until every partition of
+     * (another Kafka version's jars, {@link UpgradeClasspath#withJarsFrom}), and wait until every partition of
      * {@code topics} has all its replicas in sync again before the next node goes. The cluster's metadata version
      * is left as it was (Kafka's "finalize" step is the operator's), so the same call with the old classpath
      * downgrades again.
@@ -221,121 +212,34 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         return jvm(id).kafkaVersion();
     }
 
-    /**
-     * This JVM's classpath with every jar that {@code directory} has another version of replaced by it (matched
-     * by artifact: {@code kafka-server-4.2.2.jar} replaces {@code kafka-server-4.1.2.jar}): the classpath of an
-     * upgraded node.
-     */
-    public static String classpathWithJarsFrom(Path directory) {
-        Map<String, Path> replacements = new LinkedHashMap<>();
-        try (var jars = Files.list(directory)) {
-            jars.filter(jar -> jar.toString().endsWith(".jar"))
-                    .forEach(jar -> replacements.put(artifact(jar.getFileName().toString()), jar));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not list the jars in " + directory, e);
-        }
-        if (replacements.isEmpty()) {
-            throw new IllegalArgumentException("No jars in " + directory);
-        }
-        List<String> entries = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            Path replacement =
-                    replacements.get(artifact(Path.of(entry).getFileName().toString()));
-            entries.add(replacement != null ? replacement.toString() : entry);
-        }
-        return String.join(java.io.File.pathSeparator, entries);
-    }
-
-    /** {@code kafka_2.13} of {@code kafka_2.13-4.1.2.jar}: the file name without its version. */
-    private static String artifact(String fileName) {
-        return fileName.replaceFirst("-\\d[^-]*\\.jar$", "");
-    }
-
     /** Creates {@code topic} with {@code partitions} partitions at the cluster's replication factor. */
     public void createTopic(String topic, int partitions) {
-        withAdmin(
-                admin -> {
-                    try {
-                        return admin.createTopics(List.of(new NewTopic(topic, partitions, replicationFactor)))
-                                .all()
-                                .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-                    } catch (ExecutionException e) {
-                        if (e.getCause() instanceof TopicExistsException) {
-                            return null;
-                        }
-                        throw e;
-                    }
-                },
-                "create topic " + topic);
-        awaitInSync(topic);
+        admin.createTopic(topic, partitions);
     }
 
     /** The node that leads {@code topic}'s partition {@code partition}, or -1 while none does. */
     public int leader(String topic, int partition) {
-        Node leader = describe(topic).partitions().get(partition).leader();
-        return leader == null || leader.isEmpty() ? -1 : leader.id();
+        return admin.leader(topic, partition);
     }
 
     /** The nodes in sync for {@code topic}'s partition {@code partition}. */
     public List<Integer> inSyncReplicas(String topic, int partition) {
-        return describe(topic).partitions().get(partition).isr().stream()
-                .map(Node::id)
-                .toList();
+        return admin.inSyncReplicas(topic, partition);
     }
 
     /** The active controller: the leader of the KRaft quorum. */
     public int activeController() {
-        return withAdmin(
-                admin -> admin.describeMetadataQuorum()
-                        .quorumInfo()
-                        .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                        .leaderId(),
-                "read the active controller");
+        return admin.activeController();
     }
 
     /** The node coordinating {@code transactionalId}'s transactions (the leader of its transaction state partition). */
     public int transactionCoordinator(String transactionalId) {
-        return withAdmin(
-                admin -> admin.describeTransactions(List.of(transactionalId))
-                        .description(transactionalId)
-                        .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                        .coordinatorId(),
-                "find the coordinator of transactional id " + transactionalId);
+        return admin.transactionCoordinator(transactionalId);
     }
 
     /** Waits until every partition of {@code topics} has a leader and all its replicas in sync. */
     public void awaitInSync(String... topics) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            try {
-                Map<String, TopicDescription> descriptions = admin().describeTopics(List.of(topics))
-                        .allTopicNames()
-                        .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-                List<String> behind = new ArrayList<>();
-                descriptions.values().forEach(description -> {
-                    for (TopicPartitionInfo partition : description.partitions()) {
-                        if (partition.leader() == null
-                                || partition.isr().size() < partition.replicas().size()) {
-                            behind.add(description.name() + "-" + partition.partition() + " isr "
-                                    + partition.isr().stream().map(Node::id).toList());
-                        }
-                    }
-                });
-                if (behind.isEmpty()) {
-                    return;
-                }
-                last = String.join(", ", behind);
-            } catch (ExecutionException | TimeoutException e) {
-                last = String.valueOf(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted waiting for in-sync replicas of " + List.of(topics), e);
-            }
-            sleep(100);
-        }
-        throw new IllegalStateException(
-                "Replicas of " + List.of(topics) + " not in sync within " + START_TIMEOUT.toSeconds() + " s: " + last);
+        admin.awaitInSync(topics);
     }
 
     /** Where the nodes keep their logs ({@code node-<id>.log}) and data ({@code node-<id>/}). */
@@ -346,10 +250,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
     /** Stops every node (standard input closed: a controlled shutdown), then deletes the data if this cluster made it. */
     @Override
     public void close() {
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
-            admin = null;
-        }
+        admin.close();
         jvms.forEach(KafkaNodeJvm::endInput);
         jvms.forEach(jvm -> jvm.awaitEnd(Duration.ofSeconds(30)));
         smallDisks.values().forEach(SmallDisk::unmount);
@@ -398,15 +299,6 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         return props;
     }
 
-    private void awaitRegistered(Set<Integer> ids) {
-        withAdmin(
-                admin -> {
-                    BrokerSupport.awaitBrokers(admin, ids, START_TIMEOUT);
-                    return null;
-                },
-                "see Kafka nodes " + ids + " registered as brokers");
-    }
-
     private Path dataDir(int id) {
         return workDir.resolve("node-" + id);
     }
@@ -425,41 +317,6 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
             throw new IllegalArgumentException("No Kafka node " + id + "; the nodes are " + nodeIds());
         }
         return jvms.get(id - 1);
-    }
-
-    private synchronized Admin admin() {
-        if (admin == null) {
-            admin = Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    bootstrapServers(),
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                    (int) ADMIN_TIMEOUT.toMillis(),
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                    5_000));
-        }
-        return admin;
-    }
-
-    private TopicDescription describe(String topic) {
-        return withAdmin(
-                admin -> admin.describeTopics(List.of(topic))
-                        .allTopicNames()
-                        .get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                        .get(topic),
-                "describe topic " + topic);
-    }
-
-    /** {@code call} on the cluster's admin client; a failure says what could not be done and why. */
-    private <T> T withAdmin(EmbeddedKafkaBroker.AdminCall<T> call, String what) {
-        try {
-            return call.call(admin());
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            throw new IllegalStateException("Could not " + what + " on " + bootstrapServers() + ": " + cause, cause);
-        }
     }
 
     static void sleep(long millis) {

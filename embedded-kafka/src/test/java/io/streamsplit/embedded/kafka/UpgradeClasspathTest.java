@@ -20,8 +20,7 @@ class UpgradeClasspathTest {
         Path clients = Files.createFile(dir.resolve("kafka-clients-9.9.9.jar"));
         Path scala = Files.createFile(dir.resolve("kafka_2.13-9.9.9.jar"));
 
-        List<String> upgraded =
-                Arrays.asList(ReplicatedKafkaCluster.classpathWithJarsFrom(dir).split(File.pathSeparator));
+        List<String> upgraded = Arrays.asList(UpgradeClasspath.withJarsFrom(dir).split(File.pathSeparator));
         List<String> current =
                 Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
 
@@ -36,8 +35,7 @@ class UpgradeClasspathTest {
 
     @Test
     void anEmptyDirectoryIsAMistake(@TempDir Path dir) {
-        assertThatThrownBy(() -> ReplicatedKafkaCluster.classpathWithJarsFrom(dir))
-                .hasMessageContaining("No jars in " + dir);
+        assertThatThrownBy(() -> UpgradeClasspath.withJarsFrom(dir)).hasMessageContaining("No jars in " + dir);
     }
 
     private static String version(List<String> classpath) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.ResultTable;
 import io.streamsplit.embedded.kafka.ReplicatedKafkaCluster;
+import io.streamsplit.embedded.kafka.UpgradeClasspath;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -144,8 +145,7 @@ class ReplicatedKafkaFaultsIT {
         String from = kafka.kafkaVersion(1);
         String[] topics = {"__transaction_state", "__consumer_offsets"};
         row("rolling upgrade of all 3 nodes, Kafka " + from + " to " + to + " (SIGTERM, start, in sync)", run -> {
-            kafka.rollingUpgrade(
-                    ReplicatedKafkaCluster.classpathWithJarsFrom(jars), run.input, run.output, topics[0], topics[1]);
+            kafka.rollingUpgrade(UpgradeClasspath.withJarsFrom(jars), run.input, run.output, topics[0], topics[1]);
             for (int id : kafka.nodeIds()) {
                 assertThat(kafka.kafkaVersion(id)).as("node " + id).isEqualTo(to);
             }

@@ -24,7 +24,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class ClusterAdmin {
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final String bootstrapServers;
@@ -90,7 +89,7 @@ final class ClusterAdmin {
 
     /** Waits until every partition of {@code topics} has a leader and all its replicas in sync. */
     void awaitInSync(String... topics) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + ReplicatedKafkaCluster.START_TIMEOUT.toNanos();
         String last = "";
         while (System.nanoTime() < deadline) {
             try {
@@ -119,15 +118,15 @@ final class ClusterAdmin {
             }
             ReplicatedKafkaCluster.sleep(100);
         }
-        throw new IllegalStateException(
-                "Replicas of " + List.of(topics) + " not in sync within " + START_TIMEOUT.toSeconds() + " s: " + last);
+        throw new IllegalStateException("Replicas of " + List.of(topics) + " not in sync within "
+                + ReplicatedKafkaCluster.START_TIMEOUT.toSeconds() + " s: " + last);
     }
 
     /** Waits until nodes {@code ids} are registered brokers. */
     void awaitRegistered(Set<Integer> ids) {
         withAdmin(
                 admin -> {
-                    BrokerSupport.awaitBrokers(admin, ids, START_TIMEOUT);
+                    BrokerSupport.awaitBrokers(admin, ids, ReplicatedKafkaCluster.START_TIMEOUT);
                     return null;
                 },
                 "see Kafka nodes " + ids + " registered as brokers");

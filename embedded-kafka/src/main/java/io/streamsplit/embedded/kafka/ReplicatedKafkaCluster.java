@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
 public final class ReplicatedKafkaCluster implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedKafkaCluster.class);
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** How long a node may take to start, and the cluster to be registered or in sync again. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final int nodes;
     private final short replicationFactor;
@@ -166,11 +167,7 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
      * {@code topics} has all its replicas in sync again before the next node goes.
      */
     public void rollingRestart(String... topics) {
-        for (int id : nodeIds()) {
-            stop(id);
-            start(id);
-            awaitInSync(topics);
-        }
+        rolling(null, topics);
     }
 
     /**
@@ -198,11 +195,20 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
      * downgrades again.
      */
     public void rollingUpgrade(String classpath, String... topics) {
+        rolling(classpath, topics);
+    }
+
+    /** Each node in turn: SIGTERM, start (from {@code classpath} when given), all of {@code topics} in sync again. */
+    private void rolling(@Nullable String classpath, String... topics) {
         for (int id : nodeIds()) {
             stop(id);
-            jvm(id).useClasspath(classpath);
+            if (classpath != null) {
+                jvm(id).useClasspath(classpath);
+            }
             start(id);
-            LOG.info("Kafka node {} runs Kafka {}", id, kafkaVersion(id));
+            if (classpath != null) {
+                LOG.info("Kafka node {} runs Kafka {}", id, kafkaVersion(id));
+            }
             awaitInSync(topics);
         }
     }

@@ -92,13 +92,14 @@ public class DocsSamplesTest {
                 Map<String, Object> values = new LinkedHashMap<>();
                 ((MapPropertySource) source).getSource().forEach((key, tracked) -> {
                     Object value = tracked instanceof OriginTrackedValue origin ? origin.getValue() : tracked;
+                    SourceOption<?> declared = declaredOption(key);
                     if (String.valueOf(value).isEmpty()) {
                         assertThat(isProperty(key))
                                 .as("%s: %s is a streamsplit.* property", page, key)
                                 .isTrue();
-                    } else if (declaredOption(key) != null) {
+                    } else if (declared != null) {
                         // a source's declared setting: bound by its key, not by StreamSplitProperties
-                        assertDeclaredOptionBinds(page, key, value, declaredOption(key));
+                        assertDeclaredOptionBinds(page, key, value, declared);
                     } else if (key.endsWith(".type") && String.valueOf(value).startsWith("com.example.")) {
                         // an element class of the page's own example (com.example.*): not on this classpath
                         values.put(key, Object.class.getName());

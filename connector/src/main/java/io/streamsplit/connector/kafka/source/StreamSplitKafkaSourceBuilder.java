@@ -339,7 +339,7 @@ public final class StreamSplitKafkaSourceBuilder<T> {
         for (SourceOption<?> option : SourceOptions.all()) {
             String property = option.consumerProperty();
             if (property != null && (options.containsKey(option) || !consumer.containsKey(property))) {
-                consumer.setProperty(property, String.valueOf(options.getOrDefault(option, option.defaultValue())));
+                consumer.setProperty(property, String.valueOf(option(option)));
             }
         }
         SerializableSupplier<KafkaMetadata> metadata = metadataFactory != null

@@ -3,6 +3,7 @@ package io.streamsplit.boot.autoconfigure.kafka;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.kafka.ValueFormat;
+import io.streamsplit.connector.kafka.sink.ExactlyOnceKafkaClients;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.core.io.Resource;
 
 /**
@@ -40,6 +42,7 @@ public class KafkaSinkProperties {
      * outlasts a checkpoint interval plus a restart; sets the default timeout on {@code producer}.
      */
     static void checkExactlyOnce(String p, Properties producer, FlinkProperties flink) {
+        checkKafkaClients(p, ExactlyOnceKafkaClients.version(), SpringBootVersion.getVersion());
         if (!flink.getCheckpointing().isEnabled()) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "delivery-guarantee",
@@ -66,6 +69,28 @@ public class KafkaSinkProperties {
                             + ", at most the broker's transaction.max.timeout.ms, 900000 by default), or remove it"
                             + " for the default " + KafkaSinkProperties.DEFAULT_TRANSACTION_TIMEOUT.toMillis() + ".");
         }
+    }
+
+    /**
+     * An exactly-once sink runs only on a kafka-clients line its recovery tests ran on ({@link
+     * ExactlyOnceKafkaClients}): the application's Spring Boot picks the kafka-clients, and on an untested
+     * line the official sink's use of producer internals fails at the first checkpoint or the first restart.
+     */
+    static void checkKafkaClients(String p, String kafkaClients, @Nullable String springBoot) {
+        ExactlyOnceKafkaClients.untested(kafkaClients).ifPresent(pin -> {
+            throw new InvalidStreamSplitConfigurationException(
+                    p + "delivery-guarantee",
+                    "exactly-once",
+                    "the class path has kafka-clients " + kafkaClients
+                            + (springBoot == null
+                                    ? ""
+                                    : " (the version Spring Boot " + springBoot + " manages, unless the pom sets it)")
+                            + ", and Flink's exactly-once Kafka sink, which reaches into the producer's internals, is"
+                            + " tested with kafka-clients " + ExactlyOnceKafkaClients.testedLines() + " only",
+                    "Pin a tested kafka-clients with Spring Boot's property in the pom: <properties><kafka.version>"
+                            + pin + "</kafka.version></properties> (Gradle: ext['kafka.version'] = '" + pin
+                            + "'), or use delivery-guarantee at-least-once.");
+        });
     }
 
     /** The transaction timeout an exactly-once sink with these producer settings uses. */

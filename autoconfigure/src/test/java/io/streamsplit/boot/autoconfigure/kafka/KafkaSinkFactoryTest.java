@@ -1,6 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamsplit.boot.autoconfigure.FailureReports;
@@ -8,6 +9,8 @@ import io.streamsplit.boot.autoconfigure.OfflineContexts;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.kafka.KafkaSinks;
 import io.streamsplit.boot.kafka.ValueFormat;
+import io.streamsplit.connector.kafka.sink.ExactlyOnceKafkaClients;
+import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -107,6 +110,41 @@ class KafkaSinkFactoryTest {
                                 assertThat(e.getProblem()).contains("abort each other's transactions");
                             });
                 });
+    }
+
+    @Test
+    void anExactlyOnceSinkOnAKafkaClientsLineItIsNotTestedWithIsRefusedWithThePomLineThatFixesIt() {
+        String p = "streamsplit.kafka.sinks.totals.";
+        assertThatThrownBy(() -> KafkaSinkProperties.checkKafkaClients(p, "4.5.0", "4.3.0"))
+                .isInstanceOfSatisfying(InvalidStreamSplitConfigurationException.class, e -> {
+                    assertThat(e.getProperty()).isEqualTo(p + "delivery-guarantee");
+                    assertThat(e.getValue()).isEqualTo("exactly-once");
+                    assertThat(e.getProblem())
+                            .contains("kafka-clients 4.5.0", "Spring Boot 4.3.0", "4.1.x, 4.2.x, 4.4.x");
+                    assertThat(e.getAction())
+                            .contains("<properties><kafka.version>4.4.0</kafka.version></properties>", "at-least-once");
+                });
+        assertThatThrownBy(() -> KafkaSinkProperties.checkKafkaClients(p, "4.3.2", "4.1.2"))
+                .isInstanceOfSatisfying(
+                        InvalidStreamSplitConfigurationException.class,
+                        e -> assertThat(e.getAction()).contains("<kafka.version>4.2.2</kafka.version>"));
+        // the lines of Boot 4.0, 4.1 and 4.2, whatever their patch version
+        for (String tested : new String[] {"4.1.0", "4.1.2", "4.2.1", "4.4.0", "4.4.3"}) {
+            assertThatCode(() -> KafkaSinkProperties.checkKafkaClients(p, tested, null))
+                    .as(tested)
+                    .doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    void anExactlyOnceSinkStartsOnTheKafkaClientsOfTheClassPathAndOnlyExactlyOnceIsChecked() {
+        assertThat(ExactlyOnceKafkaClients.untested(ExactlyOnceKafkaClients.version()))
+                .as("the kafka-clients this module is built with is a tested line")
+                .isEmpty();
+        runner.withPropertyValues("streamsplit.kafka.sinks.totals.delivery-guarantee=exactly-once")
+                .run(context -> assertThat(
+                                context.getBean(KafkaSinkFactory.class).create("totals", Types.STRING))
+                        .isInstanceOf(RestoredTransactionsKafkaSink.class));
     }
 
     private void sinks(Consumer<KafkaSinks> test) {

@@ -23,7 +23,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * Flink's official exactly-once {@link KafkaSink}, unchanged, except that its committer first asks
  * Kafka whether a transaction restored from a checkpoint was already committed (see
  * {@code RestoredTransactionsCommitter}): after a restart the log then says what happened, instead of
- * an ERROR that signals data loss where there is none.
+ * an ERROR that signals data loss where there is none; and that its writer's checkpoint flush also
+ * completes on kafka-clients 4.3 and later, which removed a producer internal the official flush calls
+ * (see {@code FlushCompletingWriter}; {@link ExactlyOnceKafkaClients} lists the lines it is tested on).
  *
  * <pre>{@code
  * import io.streamsplit.connector.kafka.sink.RestoredTransactionsKafkaSink;
@@ -74,13 +76,13 @@ public final class RestoredTransactionsKafkaSink<IN>
     @Override
     public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> createWriter(
             WriterInitContext context) throws IOException {
-        return official.createWriter(context);
+        return new FlushCompletingWriter<>(official.createWriter(context));
     }
 
     @Override
     public PrecommittingStatefulSinkWriter<IN, KafkaWriterState, KafkaCommittable> restoreWriter(
             WriterInitContext context, Collection<KafkaWriterState> recoveredState) throws IOException {
-        return official.restoreWriter(context, recoveredState);
+        return new FlushCompletingWriter<>(official.restoreWriter(context, recoveredState));
     }
 
     @Override

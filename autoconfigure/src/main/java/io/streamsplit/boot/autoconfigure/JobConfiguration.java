@@ -52,7 +52,7 @@ class JobConfiguration {
         FlinkProperties flink = properties.getFlink();
         EmbeddedFlinkCluster embeddedCluster = embedded.getIfAvailable();
         return new StreamSplitJob(
-                FlinkConfigurationMapper.jobSettings(flink, streamExecutionEnvironment.getParallelism()),
+                FlinkConfigurationMapper.jobSettings(flink, streamExecutionEnvironment.getParallelism(), job),
                 job,
                 streamExecutionEnvironment,
                 beanFactory,

@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
 final class JobShutdown {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamSplitJob.class);
+    /** How long a cancel after a failed shutdown savepoint may take: the MiniCluster closes after it anyway. */
+    private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(5);
 
     private final JobSettings settings;
     private final String jobName;
@@ -91,6 +93,10 @@ final class JobShutdown {
                                 : "");
             }
         } catch (Exception e) {
+            if (action == ShutdownJob.SAVEPOINT && !onCluster) {
+                cancelAfterFailedSavepoint(client, commands, timeout, e);
+                return;
+            }
             LOG.warn(
                     "Could not stop Flink job '{}' ({}) within {} (streamsplit.flink.shutdown.timeout): {}",
                     jobName,
@@ -98,6 +104,29 @@ final class JobShutdown {
                     timeout,
                     RunOutcomes.rootMessage(e),
                     e);
+        }
+    }
+
+    /**
+     * An embedded job whose savepoint did not come in time (or failed) is cancelled: the application is
+     * stopping and the MiniCluster goes with it. One WARN says what the next start repeats.
+     */
+    private void cancelAfterFailedSavepoint(JobClient client, JobCommands commands, Duration timeout, Exception why) {
+        LOG.warn(
+                "Could not stop Flink job '{}' ({}) with a savepoint within {} (streamsplit.flink.shutdown.timeout): {};"
+                        + " cancelled it instead. The next start resumes from its latest completed checkpoint and"
+                        + " reads again what came after it (at most a checkpoint interval,"
+                        + " streamsplit.flink.checkpointing.interval); raise streamsplit.flink.shutdown.timeout if"
+                        + " savepoints take longer",
+                jobName,
+                client.getJobID(),
+                timeout,
+                RunOutcomes.rootMessage(why));
+        try {
+            client.cancel().get(CANCEL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            commands.awaitEnd(client, CANCEL_TIMEOUT);
+        } catch (Exception notCancelled) {
+            LOG.debug("Cancelling Flink job '{}' after its savepoint failed: {}", jobName, notCancelled.toString());
         }
     }
 

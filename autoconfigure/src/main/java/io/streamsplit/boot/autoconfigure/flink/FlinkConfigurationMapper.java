@@ -163,12 +163,12 @@ public final class FlinkConfigurationMapper {
     }
 
     /** The embedded cluster's task slots: {@code embedded.task-slots}, else the job's parallelism. */
-    /** What the job's lifecycle reads of {@code flink}, for a job of {@code parallelism}. */
-    public static JobSettings jobSettings(FlinkProperties flink, int parallelism) {
+    /** What the job's lifecycle reads of {@code flink}, for a job of {@code parallelism} defined as {@code job}. */
+    public static JobSettings jobSettings(FlinkProperties flink, int parallelism, JobDefinition job) {
         return new JobSettings(
                 flink.isEnabled(),
                 flink.getMode(),
-                flink.getShutdown().effectiveJob(flink.getMode()),
+                flink.getShutdown().effectiveJob(flink.getMode(), stateKept(flink, job.configuration())),
                 flink.getCheckpointing().isEnabled(),
                 flink.getCheckpointing().isFirstOnStart(),
                 flink.getRemote().getWatchInterval(),
@@ -225,11 +225,9 @@ public final class FlinkConfigurationMapper {
     /** The shutdown settings fit together and the mode: keep needs a cluster, a savepoint needs a directory. */
     private static void checkShutdown(FlinkProperties flink, Configuration configuration) {
         FlinkShutdownProperties shutdown = flink.getShutdown();
-        ShutdownJob job = shutdown.effectiveJob(flink.getMode());
+        ShutdownJob job = shutdown.effectiveJob(flink.getMode(), stateKept(flink, configuration));
         String property = "streamsplit.flink.shutdown.job";
-        if (shutdown.getJob() != null
-                && shutdown.effectiveJob(flink.getMode()) != ShutdownJob.SAVEPOINT
-                && isSavepoint(shutdown)) {
+        if (shutdown.getJob() != null && job != ShutdownJob.SAVEPOINT && isSavepoint(shutdown)) {
             throw new InvalidStreamSplitConfigurationException(
                     property,
                     yamlOf(shutdown.getJob()),
@@ -253,6 +251,16 @@ public final class FlinkConfigurationMapper {
                     "Set streamsplit.flink.shutdown.savepoint-directory (e.g. file:///var/lib/app/savepoints), or"
                             + " streamsplit.flink.checkpointing.storage (savepoints then go to <storage>/savepoints).");
         }
+    }
+
+    /**
+     * Whether a job of {@code configuration} keeps checkpoints where the next start finds them, with a directory
+     * for savepoints: then a savepoint taken at shutdown is where the next start resumes.
+     */
+    private static boolean stateKept(FlinkProperties flink, Configuration configuration) {
+        return flink.getCheckpointing().isEnabled()
+                && configuration.contains(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                && configuration.contains(CheckpointingOptions.SAVEPOINT_DIRECTORY);
     }
 
     @SuppressWarnings("deprecation")

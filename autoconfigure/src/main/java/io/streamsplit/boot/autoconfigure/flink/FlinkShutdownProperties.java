@@ -11,7 +11,8 @@ public class FlinkShutdownProperties {
 
     /**
      * What the application's shutdown does to its job: keep it running (remote mode), stop it with a
-     * savepoint, or cancel it. Unset: keep in remote mode, cancel in embedded mode.
+     * savepoint, or cancel it. Unset: keep in remote mode; in embedded mode savepoint when the job keeps its
+     * checkpoints (the next start resumes from the savepoint and repeats nothing), else cancel.
      */
     private @Nullable ShutdownJob job;
 
@@ -35,8 +36,14 @@ public class FlinkShutdownProperties {
         this.job = job;
     }
 
-    /** What shutdown does to the job in {@code mode}: {@code job}, else savepoint / keep / cancel. */
-    public ShutdownJob effectiveJob(FlinkMode mode) {
+    /**
+     * What shutdown does to the job in {@code mode}: {@code job}, else savepoint / keep / cancel.
+     *
+     * @param stateKept whether the job keeps its checkpoints where the next start finds them, with a savepoint
+     *     directory beside them: an embedded job then stops with a savepoint by default, as a Kafka Streams
+     *     application or a Spring Kafka listener commits what it processed when it stops cleanly
+     */
+    public ShutdownJob effectiveJob(FlinkMode mode, boolean stateKept) {
         if (job != null) {
             return job;
         }
@@ -45,7 +52,10 @@ public class FlinkShutdownProperties {
         }
         // on a cluster the job outlives the application; in application mode the cluster (or the
         // Flink Kubernetes Operator) owns the job's end
-        return mode == FlinkMode.EMBEDDED ? ShutdownJob.CANCEL : ShutdownJob.KEEP;
+        if (mode != FlinkMode.EMBEDDED) {
+            return ShutdownJob.KEEP;
+        }
+        return stateKept ? ShutdownJob.SAVEPOINT : ShutdownJob.CANCEL;
     }
 
     @Deprecated

@@ -75,30 +75,31 @@ class EmbeddedRestartIT {
     }
 
     /**
-     * {@code shutdown.job: savepoint}: SIGTERM stops the job with a savepoint within Boot's shutdown phase
-     * (which waits for it, however long {@code shutdown.timeout} allows), and the next start resumes from that
-     * savepoint: even at-least-once repeats nothing.
+     * A clean stop with the defaults (no {@code shutdown.job}): SIGTERM stops the job with a savepoint within
+     * Boot's shutdown phase (which waits for it, however long {@code shutdown.timeout} allows), and the next
+     * start resumes from that savepoint: even at-least-once repeats nothing, as a Kafka Streams application or a
+     * Spring Kafka listener that commits what it processed when it stops cleanly.
      */
     @Test
-    void aSavepointAtShutdownIsWhereTheNextStartResumesNothingRepeated() throws Exception {
+    void aCleanStopWithTheDefaultsTakesASavepointTheNextStartResumesFromNothingRepeated() throws Exception {
         String job = "embedded-savepoint";
         KAFKA.broker().createTopic(job + "-in", 4);
         KAFKA.broker().createTopic(job + "-out", 2);
         Path work = Path.of("target", "tmp", job).toAbsolutePath();
         try (IdTraffic traffic = new IdTraffic(KAFKA.bootstrapServers(), job + "-in", job + "-out", 2)) {
             traffic.send(0, IDS / 2, RATE * 2).get(2, TimeUnit.MINUTES);
-            AppProcess first = start(job, work, "a1", "at-least-once", "--streamsplit.flink.shutdown.job=savepoint");
+            AppProcess first = start(job, work, "a1", "at-least-once");
             first.awaitLog(RUNNING, START);
             assertThat(traffic.awaitAll(IDS / 2, Duration.ofSeconds(120)).lost())
                     .isZero();
             first.sigterm();
             assertThat(first.log()).contains("Stopped Flink job '" + job + "'", "with savepoint");
             traffic.send(IDS / 2, IDS, RATE * 2).get(2, TimeUnit.MINUTES);
-            AppProcess second = start(job, work, "a2", "at-least-once", "--streamsplit.flink.shutdown.job=savepoint");
+            AppProcess second = start(job, work, "a2", "at-least-once");
             second.awaitLog(RUNNING, START);
             IdTraffic.Tally tally = traffic.awaitAll(IDS, Duration.ofSeconds(120));
             second.close();
-            TABLE.add("| at-least-once, `shutdown.job: savepoint`, SIGTERM | %d | %d | %d | %d | 0 | [%s] |"
+            TABLE.add("| at-least-once, defaults, SIGTERM | %d | %d | %d | %d | 0 | [%s] |"
                     .formatted(tally.in(), tally.out(), tally.lost(), tally.duplicated(), resumedFrom(second)));
             assertThat(resumedFrom(second)).isEqualTo("savepoint");
             assertThat(tally.exact()).as("nothing repeated: %s", tally).isTrue();

@@ -156,7 +156,11 @@ class ArchitectureTest {
                 .layer("actuate")
                 .definedBy(RUNTIME + ".actuate..")
                 .layer("job")
-                .definedBy(RUNTIME + ".job", RUNTIME + ".job.cluster..", RUNTIME + ".job.failure..")
+                .definedBy(
+                        RUNTIME + ".job",
+                        RUNTIME + ".job.cluster..",
+                        RUNTIME + ".job.failure..",
+                        RUNTIME + ".job.replica..")
                 .layer("job.state")
                 .definedBy(RUNTIME + ".job.state..")
                 .layer("sql")

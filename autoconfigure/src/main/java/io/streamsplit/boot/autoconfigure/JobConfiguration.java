@@ -1,26 +1,37 @@
 package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkConfigurationMapper;
+import io.streamsplit.boot.autoconfigure.flink.FlinkEmbeddedProperties;
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.StartupCheckMode;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.DefaultPipelineContext;
+import io.streamsplit.boot.job.EmbeddedCheckpoints;
 import io.streamsplit.boot.job.JobDefinition;
+import io.streamsplit.boot.job.StaleCheckpointCheck;
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.SubmittedJobClient;
 import io.streamsplit.boot.job.cluster.ClusterJobController;
 import io.streamsplit.boot.job.cluster.ClusterStart;
 import io.streamsplit.boot.job.failure.JobFailureHistory;
 import io.streamsplit.boot.job.failure.JobFailures;
+import io.streamsplit.boot.job.replica.ElectionTopic;
+import io.streamsplit.boot.job.replica.ReplicaElection;
 import io.streamsplit.boot.kafka.KafkaClients;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -35,6 +46,8 @@ import org.springframework.core.env.Environment;
 @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
 class JobConfiguration {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobConfiguration.class);
+
     @Bean
     @ConditionalOnMissingBean
     StreamSplitJob streamSplitJob(
@@ -44,6 +57,7 @@ class JobConfiguration {
             ConfigurableListableBeanFactory beanFactory,
             KafkaSourceFactory sources,
             KafkaSinkFactory sinks,
+            KafkaClientProperties clientProperties,
             FlinkRestClient rest,
             JobFailures failures,
             ObjectProvider<EmbeddedFlinkCluster> embedded,
@@ -51,7 +65,7 @@ class JobConfiguration {
             ObjectProvider<ClusterStart> clusterStart) {
         FlinkProperties flink = properties.getFlink();
         EmbeddedFlinkCluster embeddedCluster = embedded.getIfAvailable();
-        return new StreamSplitJob(
+        StreamSplitJob streamSplitJob = new StreamSplitJob(
                 FlinkConfigurationMapper.jobSettings(flink, streamExecutionEnvironment.getParallelism(), job),
                 job,
                 streamExecutionEnvironment,
@@ -65,6 +79,66 @@ class JobConfiguration {
                         : JobFailureHistory.rest(rest),
                 cluster.getIfAvailable(),
                 clusterStart.getIfAvailable());
+        Function<ReplicaElection.Listener, ReplicaElection> election =
+                replicaElection(properties, job.name(), sources, clientProperties);
+        if (election != null) {
+            StaleCheckpointCheck policy = new StaleCheckpointCheck(
+                    sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties);
+            streamSplitJob.electedBy(
+                    election,
+                    () -> EmbeddedCheckpoints.resumeNewest(
+                            job, policy, flink.getRestorePath() != null, (org.apache.flink.configuration.Configuration)
+                                    streamExecutionEnvironment.getConfiguration()));
+        }
+        return streamSplitJob;
+    }
+
+    /**
+     * The election among the application's replicas, embedded on a real Kafka: the election topic made sure of now
+     * (credentials that may not use it fail startup); {@code null} on a cluster (the cluster runs one job
+     * however many instances), on the dev-mode broker (one process) and with the election switched off.
+     */
+    static @Nullable Function<ReplicaElection.Listener, ReplicaElection> replicaElection(
+            StreamSplitProperties properties,
+            String jobName,
+            KafkaSourceFactory sources,
+            KafkaClientProperties clients) {
+        FlinkProperties flink = properties.getFlink();
+        FlinkEmbeddedProperties.Replicas replicas = flink.getEmbedded().getReplicas();
+        if (flink.getMode() != FlinkMode.EMBEDDED
+                || !flink.isEnabled()
+                || !replicas.isElection()
+                || sources.sharedIsDevBroker()) {
+            return null;
+        }
+        String servers;
+        try {
+            servers = sources.sharedBootstrapServers();
+        } catch (InvalidStreamSplitConfigurationException everySourceNamesItsOwn) {
+            return null; // the startup check says what is missing
+        }
+        StartupCheckMode check = properties.getKafka().getStartupCheck().getMode();
+        if (check != StartupCheckMode.OFF) {
+            Duration timeout = properties.getKafka().getStartupCheck().getTimeout();
+            try {
+                ElectionTopic.ensure(
+                        KafkaClients.checkingAdmin(
+                                clients.forClient(KafkaClients.Kind.ADMIN, servers, Map.of()),
+                                "streamsplit-replicas",
+                                timeout),
+                        replicas.getTopic(),
+                        timeout);
+            } catch (InvalidStreamSplitConfigurationException e) {
+                if (check == StartupCheckMode.FAIL) {
+                    throw e;
+                }
+                LOG.warn("{}: {} {}", e.getProperty(), e.getProblem(), e.getAction());
+            }
+        }
+        String group = replicas.getGroupId() != null ? replicas.getGroupId() : "streamsplit-replicas-" + jobName;
+        Properties consumer = clients.forClient(KafkaClients.Kind.CONSUMER, servers, Map.of());
+        return listener -> new ReplicaElection(
+                jobName, consumer, replicas.getTopic(), group, replicas.getSessionTimeout(), listener);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.streamsplit.boot.actuate;
 
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.cluster.ClusterJobKeeper;
+import io.streamsplit.boot.job.replica.ReplicaElection;
 import io.streamsplit.boot.kafka.KafkaProblem;
 import java.time.Duration;
 import java.time.Instant;
@@ -106,6 +107,17 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                                     + " {\"operation\":\"start\"} resumes it")
                     .build();
         }
+        ReplicaElection.Status replica = job.replicaStatus();
+        if (replica != null) {
+            health.withDetail("role", replica.role().name().toLowerCase(java.util.Locale.ROOT))
+                    .withDetail("instance", replica.self());
+            if (replica.active() != null) {
+                health.withDetail("activeInstance", replica.active());
+            }
+            if (replica.role() != ReplicaElection.Role.ACTIVE) {
+                return standby(replica, health);
+            }
+        }
         if (!submission.isDone()) {
             return health.unknown().withDetail("status", "SUBMITTING").build();
         }
@@ -170,6 +182,35 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                     .withDetail("reason", "could not read the job's state from " + job.target() + ": " + e);
         }
         return health.build();
+    }
+
+    /**
+     * A standby runs no job: UP while it follows the election (ready to take over), UNKNOWN while it joins or
+     * cannot reach the group (it could not take over now; the job itself runs elsewhere).
+     */
+    private static Health standby(ReplicaElection.Status replica, Health.Builder health) {
+        health.withDetail("status", "STANDBY")
+                .withDetail("since", replica.since().toString());
+        if (replica.problem() != null) {
+            return health.unknown()
+                    .withDetail(
+                            "reason",
+                            "standing by, but cannot follow the replicas' election: " + replica.problem()
+                                    + "; this instance cannot take over the job until it can")
+                    .build();
+        }
+        if (replica.role() == ReplicaElection.Role.JOINING) {
+            return health.unknown()
+                    .withDetail("reason", "joining the replicas' election")
+                    .build();
+        }
+        return health.up()
+                .withDetail(
+                        "reason",
+                        "standing by: the job runs on "
+                                + (replica.active() != null ? replica.active() : "another instance")
+                                + "; this instance takes over when that one stops")
+                .build();
     }
 
     private void statusFor(

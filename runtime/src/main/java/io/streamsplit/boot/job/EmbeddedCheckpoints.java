@@ -206,6 +206,31 @@ public final class EmbeddedCheckpoints {
         LOG.info("Resuming Flink job '{}' from {}: sources continue from its offsets", jobName, newest.describe());
     }
 
+    /**
+     * Points the next run of an embedded job at the newest state in its storage now, not at what was newest when
+     * the application started: a replica that stood by takes over from what the active one left. {@code live} is
+     * the environment's configuration the next run is built from; a configured {@code restore-path} still wins.
+     */
+    public static void resumeNewest(
+            JobDefinition definition, RetainedCheckpointPolicy policy, boolean restorePathSet, Configuration live) {
+        if (definition.checkpointStorage() == null) {
+            return;
+        }
+        Configuration fresh = new Configuration(definition.configuration());
+        if (!restorePathSet) {
+            fresh.removeConfig(StateRecoveryOptions.SAVEPOINT_PATH);
+        }
+        resume(
+                new JobDefinition(definition.name(), fresh, definition.checkpointStorage(), definition.notRetained()),
+                policy);
+        fresh.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
+                .ifPresentOrElse(
+                        path -> live.set(StateRecoveryOptions.SAVEPOINT_PATH, path),
+                        () -> live.removeConfig(StateRecoveryOptions.SAVEPOINT_PATH));
+        fresh.getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID)
+                .ifPresent(id -> live.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, id));
+    }
+
     private static void useGeneration(Configuration configuration, JobIdentity identity, long generation) {
         configuration.set(
                 PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID,

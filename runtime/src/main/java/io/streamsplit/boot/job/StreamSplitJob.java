@@ -11,12 +11,15 @@ import io.streamsplit.boot.job.failure.JobFailureHistory;
 import io.streamsplit.boot.job.failure.JobFailureReporter;
 import io.streamsplit.boot.job.failure.JobFailures;
 import io.streamsplit.boot.job.failure.RunOutcomes;
+import io.streamsplit.boot.job.replica.ReplicaElection;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -47,6 +50,8 @@ public class StreamSplitJob implements SmartLifecycle {
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 2048;
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamSplitJob.class);
+    /** How long a replica that stood down waits for its job's cancel. */
+    private static final Duration STAND_DOWN = Duration.ofSeconds(10);
 
     private final JobSettings settings;
     private final String jobName;
@@ -72,6 +77,9 @@ public class StreamSplitJob implements SmartLifecycle {
     private volatile boolean running;
     private volatile boolean stopping;
     private volatile boolean nothingToRun;
+    private @Nullable Function<ReplicaElection.Listener, ReplicaElection> electionFactory;
+    private volatile @Nullable ReplicaElection election;
+    private volatile @Nullable Runnable beforeElectedRun;
 
     /**
      * Keeps an application without a web server running until it is stopped. On a cluster it holds no thread
@@ -181,6 +189,21 @@ public class StreamSplitJob implements SmartLifecycle {
         return stopping;
     }
 
+    /**
+     * Runs the embedded job only on the instance that {@code election} elects among the application's replicas;
+     * the others stand by and take over when it stops or dies. Call before the context starts.
+     */
+    public void electedBy(Function<ReplicaElection.Listener, ReplicaElection> election, Runnable beforeEachRun) {
+        this.electionFactory = election;
+        this.beforeElectedRun = beforeEachRun;
+    }
+
+    /** This instance's part in its replicas' election; {@code null} when every instance runs the job. */
+    public ReplicaElection.@Nullable Status replicaStatus() {
+        ReplicaElection current = election;
+        return current == null ? null : current.status();
+    }
+
     @Override
     public void start() {
         if (!settings.enabled()) {
@@ -231,11 +254,76 @@ public class StreamSplitJob implements SmartLifecycle {
         } else if (settings.mode() == FlinkMode.APPLICATION) {
             // Flink's application mode takes the jobs that main() submitted before it returned: submit now
             submit(graph, submission, true);
+        } else if (electionFactory != null) {
+            keepAlive.start();
+            ReplicaElection elected = electionFactory.apply(new Elected());
+            election = elected;
+            elected.start();
         } else {
             keepAlive.start();
             runInBackground(graph, submission);
         }
         running = true;
+    }
+
+    /** What the embedded job does when this instance's role among the replicas changes. */
+    private final class Elected implements ReplicaElection.Listener {
+
+        @Override
+        public void active() {
+            Runnable resume = beforeElectedRun;
+            if (stopping || resume == null) {
+                return;
+            }
+            CompletableFuture<JobClient> run = submission;
+            if (run.isDone()) {
+                run = new CompletableFuture<>();
+                submission = run;
+            }
+            try {
+                // from the newest state there is now (the one the last active replica left), not what was newest
+                // when this instance started
+                resume.run();
+                submit(buildGraph(), run, false);
+            } catch (RuntimeException e) {
+                run.completeExceptionally(e);
+                LOG.error(
+                        "Could not start Flink job '{}' on this instance after it was elected: {}",
+                        jobName,
+                        RunOutcomes.rootMessage(e),
+                        e);
+            }
+        }
+
+        @Override
+        public void standDown(String why) {
+            CompletableFuture<JobClient> run = submission;
+            submission = new CompletableFuture<>();
+            if (!run.isDone() || run.isCompletedExceptionally()) {
+                return;
+            }
+            JobClient client = run.join();
+            stopping = true;
+            try {
+                closeReporter();
+                client.cancel().get(STAND_DOWN.toMillis(), TimeUnit.MILLISECONDS);
+                commands.awaitEnd(client, STAND_DOWN);
+                LOG.info(
+                        "Cancelled Flink job '{}' ({}) on this instance: another replica runs it now; the next time"
+                                + " this instance is elected it resumes from the newest state it can read",
+                        jobName,
+                        client.getJobID());
+            } catch (Exception e) {
+                LOG.warn(
+                        "Could not cancel Flink job '{}' ({}) after this instance stood down ({}): {}",
+                        jobName,
+                        client.getJobID(),
+                        why,
+                        RunOutcomes.rootMessage(e));
+            } finally {
+                stopping = false;
+            }
+        }
     }
 
     /** Supplies {@code built} first, then a fresh build for every further submission (a lost race, a retry). */
@@ -409,14 +497,25 @@ public class StreamSplitJob implements SmartLifecycle {
             lastKeeper.close();
         }
         closeReporter();
-        JobClient client;
+        ReplicaElection elected = election;
         try {
-            client = submission.get(JobShutdown.remaining(deadline), TimeUnit.MILLISECONDS);
-        } catch (Exception notSubmitted) {
-            return;
+            if (elected != null && elected.status().role() != ReplicaElection.Role.ACTIVE) {
+                return; // a standby runs no job
+            }
+            JobClient client;
+            try {
+                client = submission.get(JobShutdown.remaining(deadline), TimeUnit.MILLISECONDS);
+            } catch (Exception notSubmitted) {
+                return;
+            }
+            new JobShutdown(settings, jobName, target, cluster != null, savepointDirectory())
+                    .stop(client, commands, lastKeeper == null ? null : lastKeeper.status(), deadline);
+        } finally {
+            if (elected != null) {
+                // only now, with the job stopped (and its savepoint taken): the next replica resumes from it
+                elected.close(Duration.ofMillis(JobShutdown.remaining(deadline)).plusSeconds(5));
+            }
         }
-        new JobShutdown(settings, jobName, target, cluster != null, savepointDirectory())
-                .stop(client, commands, lastKeeper == null ? null : lastKeeper.status(), deadline);
     }
 
     private void closeReporter() {

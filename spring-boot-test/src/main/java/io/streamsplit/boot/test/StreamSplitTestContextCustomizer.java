@@ -51,6 +51,8 @@ final class StreamSplitTestContextCustomizer implements ContextCustomizer {
         // as the application's default (exponential-delay) would until the job wait times out
         defaults.put("streamsplit.flink.restart.strategy", "fixed-delay");
         defaults.put("streamsplit.flink.restart.delay", "200ms");
+        // a test is one instance: its cached contexts (each its own job) must not elect one of them to run
+        defaults.put("streamsplit.flink.embedded.replicas.election", "false");
         EmbeddedKafkaBroker broker = null;
         if (settings.kafka() == StreamSplitTest.Kafka.EMBEDDED) {
             broker = EmbeddedKafkaBroker.builder()

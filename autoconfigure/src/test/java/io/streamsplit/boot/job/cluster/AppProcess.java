@@ -98,6 +98,11 @@ final class AppProcess implements AutoCloseable {
                 name + " did not log '" + text + "' within " + atMost + "; its log " + log + " ends:\n" + tail());
     }
 
+    /** The seconds from this JVM's start to {@code nanoTime} (a {@link System#nanoTime()} of the test's). */
+    double secondsSinceStart(long nanoTime) {
+        return (nanoTime - startedAt) / 1e9;
+    }
+
     /** Waits until the process has exited; returns its exit code. */
     int awaitExit(Duration atMost) {
         try {

@@ -1,0 +1,213 @@
+package io.streamsplit.boot.job.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.streamsplit.boot.autoconfigure.ResultTable;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replicas of one embedded application, each its own JVM, as a Deployment with {@code replicas: 2} runs them: the
+ * same YAML (the README's plus the row's delivery guarantee and a checkpoint storage both reach), started at once.
+ * They elect one active instance through Kafka's group protocol; it runs the job and the others stand by. The
+ * active one killed with {@code kill -9}: a standby takes over after the session timeout, from the last checkpoint
+ * (exactly-once: every id once). The active one stopped with SIGTERM: it stops with a savepoint and leaves the
+ * group, and the standby resumes from the savepoint at once (at-least-once: nothing repeated). A rolling update to
+ * a changed pipeline: the job moves once, to the new version, never back. CI: {@value #CI_IDS} ids; the table of
+ * the issue: {@code mvn -o verify -pl autoconfigure -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dit.test=EmbeddedReplicasIT -Dreplicas.ids=20000 -Dreplicas.rate=1000}.
+ */
+class EmbeddedReplicasIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedReplicasIT.class);
+    private static final int CI_IDS = 3_000;
+    private static final int IDS = Integer.getInteger("replicas.ids", CI_IDS);
+    private static final int RATE = Integer.getInteger("replicas.rate", 300);
+    private static final Duration START = Duration.ofSeconds(120);
+    private static final String ACTIVE = "is the active replica of Flink job";
+    private static final String STANDBY = "stands by for Flink job";
+    private static final String SUBMITTED = "Submitted Flink job";
+    private static final ResultTable TABLE =
+            new ResultTable("what was done", "in", "out", "lost", "duplicated", "active before → after", "takeover");
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @AfterAll
+    static void printTable() {
+        TABLE.log(LOG, "Embedded replicas table (" + IDS + " ids at " + RATE + "/s, 1 s checkpoints)");
+    }
+
+    @Test
+    void twoReplicasRunOneJobAndAStandbyTakesOverFromTheLastCheckpointAfterKillNine() throws Exception {
+        String job = "replicas-kill";
+        Path work = work(job);
+        try (IdTraffic traffic = traffic(job)) {
+            List<AppProcess> replicas =
+                    List.of(start(job, work, "a1", "exactly-once", 1), start(job, work, "a2", "exactly-once", 1));
+            AppProcess active = awaitActive(replicas);
+            AppProcess standby = other(replicas, active);
+            standby.awaitLog(STANDBY, START);
+            assertThat(standby.log()).as("a standby runs no job").doesNotContain(SUBMITTED);
+            CompletableFuture<Void> sending = traffic.send(0, IDS, RATE);
+            await().atMost(START)
+                    .until(() -> traffic.sent() >= IDS / 3 && traffic.tally(IDS).out() > 0);
+            long killed = System.nanoTime();
+            active.kill9();
+            double submittedAfter = standby.awaitLog(SUBMITTED, START);
+            double takeover = submittedAfter - standby.secondsSinceStart(killed);
+            sending.get(2, TimeUnit.MINUTES);
+            IdTraffic.Tally tally = traffic.awaitAll(IDS, START);
+            standby.close();
+            TABLE.add("| 2 replicas, exactly-once, `kill -9` of the active | %d | %d | %d | %d | %s → %s | %.1f s |"
+                    .formatted(
+                            tally.in(),
+                            tally.out(),
+                            tally.lost(),
+                            tally.duplicated(),
+                            active.name(),
+                            standby.name(),
+                            takeover));
+            assertThat(tally.exact()).as("every id exactly once: %s", tally).isTrue();
+            assertThat(standby.log()).contains("Resuming Flink job");
+        }
+    }
+
+    @Test
+    void aSigtermOfTheActiveHandsTheJobOverWithNothingRepeated() throws Exception {
+        String job = "replicas-sigterm";
+        Path work = work(job);
+        try (IdTraffic traffic = traffic(job)) {
+            List<AppProcess> replicas =
+                    List.of(start(job, work, "b1", "at-least-once", 1), start(job, work, "b2", "at-least-once", 1));
+            AppProcess active = awaitActive(replicas);
+            AppProcess standby = other(replicas, active);
+            standby.awaitLog(STANDBY, START);
+            traffic.send(0, IDS / 2, RATE).get(2, TimeUnit.MINUTES);
+            assertThat(traffic.awaitAll(IDS / 2, START).lost()).isZero();
+            long stopped = System.nanoTime();
+            active.sigterm();
+            assertThat(active.log()).contains("with savepoint");
+            double takeover = standby.awaitLog(SUBMITTED, START) - standby.secondsSinceStart(stopped);
+            traffic.send(IDS / 2, IDS, RATE).get(2, TimeUnit.MINUTES);
+            IdTraffic.Tally tally = traffic.awaitAll(IDS, START);
+            standby.close();
+            TABLE.add("| 2 replicas, at-least-once, SIGTERM of the active | %d | %d | %d | %d | %s → %s | %.1f s |"
+                    .formatted(
+                            tally.in(),
+                            tally.out(),
+                            tally.lost(),
+                            tally.duplicated(),
+                            active.name(),
+                            standby.name(),
+                            takeover));
+            assertThat(standby.log()).contains("from savepoint");
+            assertThat(tally.exact())
+                    .as("nothing lost, nothing repeated: %s", tally)
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void aRollingUpdateMovesTheJobOnceToTheNewVersion() throws Exception {
+        String job = "replicas-rolling";
+        Path work = work(job);
+        try (IdTraffic traffic = traffic(job)) {
+            List<AppProcess> old =
+                    List.of(start(job, work, "v1-a", "exactly-once", 1), start(job, work, "v1-b", "exactly-once", 1));
+            AppProcess active = awaitActive(old);
+            other(old, active).awaitLog(STANDBY, START);
+            CompletableFuture<Void> sending = traffic.send(0, IDS, RATE);
+            await().atMost(START).until(() -> traffic.tally(IDS).out() > 0);
+            // maxSurge 1: a new pod, then an old one stops; a second new pod, then the other old one
+            AppProcess newA = start(job, work, "v2-a", "exactly-once", 2);
+            newA.awaitLog(STANDBY, START);
+            other(old, active).sigterm();
+            AppProcess newB = start(job, work, "v2-b", "exactly-once", 2);
+            newB.awaitLog(STANDBY, START);
+            active.sigterm();
+            List<AppProcess> updated = List.of(newA, newB);
+            AppProcess nowActive = awaitActive(updated);
+            sending.get(2, TimeUnit.MINUTES);
+            IdTraffic.Tally tally = traffic.awaitAll(IDS, START);
+            long runs = updated.stream()
+                    .filter(app -> app.log().contains(SUBMITTED))
+                    .count();
+            TABLE.add(
+                    "| rolling update of 2 replicas to a changed pipeline (exactly-once) | %d | %d | %d | %d | %s → %s"
+                                    .formatted(
+                                            tally.in(),
+                                            tally.out(),
+                                            tally.lost(),
+                                            tally.duplicated(),
+                                            active.name(),
+                                            nowActive.name())
+                            + " | versions " + tally.versions() + " |");
+            newA.close();
+            newB.close();
+            assertThat(tally.exact()).as("every id exactly once: %s", tally).isTrue();
+            assertThat(runs).as("the job moved once, to one new instance").isEqualTo(1);
+            assertThat(tally.versions()).containsOnlyKeys("v1", "v2");
+        }
+    }
+
+    private static Path work(String job) {
+        KAFKA.broker().createTopic(job + "-in", 4);
+        KAFKA.broker().createTopic(job + "-out", 2);
+        return Path.of("target", "tmp", job).toAbsolutePath();
+    }
+
+    private static IdTraffic traffic(String job) {
+        return new IdTraffic(KAFKA.bootstrapServers(), job + "-in", job + "-out", 2);
+    }
+
+    /** The one of {@code replicas} that says it is active, once one does; fails if more than one ever does. */
+    private static AppProcess awaitActive(List<AppProcess> replicas) {
+        List<AppProcess> active = new ArrayList<>();
+        await().atMost(START).until(() -> {
+            active.clear();
+            replicas.stream().filter(app -> app.log().contains(ACTIVE)).forEach(active::add);
+            return !active.isEmpty();
+        });
+        assertThat(active).as("one active replica").hasSize(1);
+        return active.get(0);
+    }
+
+    private static AppProcess other(List<AppProcess> two, AppProcess one) {
+        return two.get(0) == one ? two.get(1) : two.get(0);
+    }
+
+    private static AppProcess start(String job, Path work, String name, String delivery, int version) {
+        return AppProcess.start(
+                name,
+                work,
+                ClusterIdsApplication.class,
+                List.of(
+                        "--spring.application.name=" + job,
+                        "--spring.main.web-application-type=none",
+                        "--test.version=" + version,
+                        "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                        "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
+                        "--streamsplit.kafka.sources.ids.group-id=" + job,
+                        "--streamsplit.kafka.sources.ids.format=string",
+                        "--streamsplit.kafka.sinks.out.topic=" + job + "-out",
+                        "--streamsplit.kafka.sinks.out.format=string",
+                        "--streamsplit.kafka.sinks.out.delivery-guarantee=" + delivery,
+                        // storage every replica reaches, as a shared volume or an object store in production
+                        "--streamsplit.flink.checkpointing.storage="
+                                + work.resolve("checkpoints").toUri(),
+                        "--streamsplit.flink.parallelism=2",
+                        "--streamsplit.flink.checkpointing.interval=1s"));
+    }
+}

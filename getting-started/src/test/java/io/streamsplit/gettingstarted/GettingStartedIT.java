@@ -97,9 +97,11 @@ class GettingStartedIT {
                 .contains(
                         "--streamsplit.flink.mode=remote",
                         "--streamsplit.flink.remote.host=localhost",
+                        "--streamsplit.flink.parallelism=1",
                         "--streamsplit.flink.checkpointing.storage=");
+        // what bin/start-cluster.sh starts: one TaskManager with one task slot
         try (StandaloneFlinkCluster cluster =
-                StandaloneFlinkCluster.builder().taskSlots(2).start()) {
+                StandaloneFlinkCluster.builder().taskSlots(1).start()) {
             Process onCluster = process(
                     project,
                     "on-cluster",
@@ -111,6 +113,7 @@ class GettingStartedIT {
                     "--streamsplit.flink.mode=remote",
                     "--streamsplit.flink.remote.host=localhost",
                     "--streamsplit.flink.remote.port=" + cluster.restPort(),
+                    "--streamsplit.flink.parallelism=1",
                     "--streamsplit.flink.checkpointing.storage="
                             + project.resolve("checkpoints").toUri());
             try {

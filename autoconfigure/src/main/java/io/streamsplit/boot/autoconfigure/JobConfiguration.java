@@ -84,11 +84,14 @@ class JobConfiguration {
         if (election != null) {
             StaleCheckpointCheck policy = new StaleCheckpointCheck(
                     sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties);
-            streamSplitJob.electedBy(
-                    election,
-                    () -> EmbeddedCheckpoints.resumeNewest(
-                            job, policy, flink.getRestorePath() != null, (org.apache.flink.configuration.Configuration)
-                                    streamExecutionEnvironment.getConfiguration()));
+            streamSplitJob.electedBy(election, takeover -> {
+                if (takeover && flink.getCheckpointing().getStorage() == null) {
+                    warnPodLocalTakeover(job);
+                }
+                EmbeddedCheckpoints.resumeNewest(
+                        job, policy, flink.getRestorePath() != null, (org.apache.flink.configuration.Configuration)
+                                streamExecutionEnvironment.getConfiguration());
+            });
         }
         return streamSplitJob;
     }
@@ -117,28 +120,49 @@ class JobConfiguration {
         } catch (InvalidStreamSplitConfigurationException everySourceNamesItsOwn) {
             return null; // the startup check says what is missing
         }
-        StartupCheckMode check = properties.getKafka().getStartupCheck().getMode();
-        if (check != StartupCheckMode.OFF) {
-            Duration timeout = properties.getKafka().getStartupCheck().getTimeout();
-            try {
-                ElectionTopic.ensure(
-                        KafkaClients.checkingAdmin(
-                                clients.forClient(KafkaClients.Kind.ADMIN, servers, Map.of()),
-                                "streamsplit-replicas",
-                                timeout),
-                        replicas.getTopic(),
-                        timeout);
-            } catch (InvalidStreamSplitConfigurationException e) {
-                if (check == StartupCheckMode.FAIL) {
-                    throw e;
-                }
-                LOG.warn("{}: {} {}", e.getProperty(), e.getProblem(), e.getAction());
-            }
-        }
         String group = replicas.getGroupId() != null ? replicas.getGroupId() : "streamsplit-replicas-" + jobName;
         Properties consumer = clients.forClient(KafkaClients.Kind.CONSUMER, servers, Map.of());
-        return listener -> new ReplicaElection(
-                jobName, consumer, replicas.getTopic(), group, replicas.getSessionTimeout(), listener);
+        StartupCheckMode check = properties.getKafka().getStartupCheck().getMode();
+        Duration timeout = properties.getKafka().getStartupCheck().getTimeout();
+        Properties admin = KafkaClients.checkingAdmin(
+                clients.forClient(KafkaClients.Kind.ADMIN, servers, Map.of()), "streamsplit-replicas", timeout);
+        // when the job starts, after the startup check of the sources and sinks: its findings come first
+        return listener -> {
+            ensureElectionTopic(check, admin, replicas.getTopic(), timeout);
+            return new ReplicaElection(
+                    jobName, consumer, replicas.getTopic(), group, replicas.getSessionTimeout(), listener);
+        };
+    }
+
+    /**
+     * A takeover with the default checkpoint storage, local to each instance: what the active replica built is not
+     * where this one looks. Said once per takeover, as a WARN: state is lost, not records.
+     */
+    private static void warnPodLocalTakeover(JobDefinition job) {
+        LOG.warn(
+                "This instance takes over Flink job '{}' from another replica, but its checkpoint storage is its own"
+                        + " (the default, {}): it resumes from the newest state it finds there or, without any, from"
+                        + " the sources' committed offsets, and the operator state the other replica built (keyed"
+                        + " state, windows) is not carried over. Set streamsplit.flink.checkpointing.storage to"
+                        + " storage every replica reaches (a shared volume, s3://...) to take over from the active"
+                        + " replica's last checkpoint",
+                job.name(),
+                job.checkpointStorage() == null ? "in memory" : job.checkpointStorage());
+    }
+
+    /** The election topic exists, or the start fails (startup check {@code fail}) or warns ({@code warn}). */
+    private static void ensureElectionTopic(StartupCheckMode check, Properties admin, String topic, Duration timeout) {
+        if (check == StartupCheckMode.OFF) {
+            return;
+        }
+        try {
+            ElectionTopic.ensure(admin, topic, timeout);
+        } catch (InvalidStreamSplitConfigurationException e) {
+            if (check == StartupCheckMode.FAIL) {
+                throw e;
+            }
+            LOG.warn("{}: {} {}", e.getProperty(), e.getProblem(), e.getAction());
+        }
     }
 
     /**

@@ -86,6 +86,20 @@ public class StreamSplitProperties {
          */
         private Duration unreachableGrace = Duration.ofSeconds(30);
 
+        /**
+         * Records a source may be behind its topics' ends (its lag, all partitions) before the job is OUT_OF_SERVICE:
+         * the instance leaves a readiness probe's rotation while it catches up. Unset: lag does not count.
+         */
+        private @Nullable Long maxLag;
+
+        public @Nullable Long getMaxLag() {
+            return maxLag;
+        }
+
+        public void setMaxLag(@Nullable Long maxLag) {
+            this.maxLag = maxLag;
+        }
+
         public Duration getUnreachableGrace() {
             return unreachableGrace;
         }

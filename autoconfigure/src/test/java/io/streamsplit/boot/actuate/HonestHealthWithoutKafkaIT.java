@@ -22,7 +22,16 @@ class HonestHealthWithoutKafkaIT {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
+        // by default the instance must first join the replicas' election, through the same Kafka
         try (ConfigurableApplicationContext app = Words.start("localhost:" + port, "away", HealthOverHttp.WEB)) {
+            assertThat(health.untilDown(app, "has not joined the replicas' election", "localhost:" + port))
+                    .doesNotContain("UP");
+        }
+        String[] withoutElection = java.util.stream.Stream.concat(
+                        java.util.Arrays.stream(HealthOverHttp.WEB),
+                        java.util.stream.Stream.of("streamsplit.flink.embedded.replicas.election=false"))
+                .toArray(String[]::new);
+        try (ConfigurableApplicationContext app = Words.start("localhost:" + port, "away", withoutElection)) {
             assertThat(health.untilDown(app, "source 'words' has not found its partitions", "localhost:" + port))
                     .doesNotContain("UP");
             assertThat(health.read(app)
@@ -30,7 +39,7 @@ class HonestHealthWithoutKafkaIT {
                             .path("kafkaProblems")
                             .get(0)
                             .asText())
-                    .contains("no Kafka broker answered at localhost:" + port);
+                    .contains("nothing listens at localhost:" + port);
         }
     }
 }

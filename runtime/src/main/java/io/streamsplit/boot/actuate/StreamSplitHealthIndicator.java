@@ -50,6 +50,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     private final Duration startupGrace;
     private final Duration unreachableGrace;
     private final Supplier<Map<String, Object>> sinkFreshness;
+    private final @Nullable Long maxLag;
 
     public StreamSplitHealthIndicator(
             StreamSplitJob job,
@@ -60,7 +61,9 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
             Supplier<List<KafkaProblem>> startupProblems,
             Duration startupGrace,
             Duration unreachableGrace,
-            Supplier<Map<String, Object>> sinkFreshness) {
+            Supplier<Map<String, Object>> sinkFreshness,
+            @Nullable Long maxLag) {
+        this.maxLag = maxLag;
         this.startupGrace = startupGrace;
         this.unreachableGrace = unreachableGrace;
         this.sinkFreshness = sinkFreshness;
@@ -115,11 +118,15 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                 health.withDetail("activeInstance", replica.active());
             }
             if (replica.role() != ReplicaElection.Role.ACTIVE) {
-                return standby(replica, health);
+                return standby(replica, job.replicaServers(), health);
             }
         }
         if (!submission.isDone()) {
-            return health.unknown().withDetail("status", "SUBMITTING").build();
+            // not ready: nothing runs yet
+            return health.status(Status.OUT_OF_SERVICE)
+                    .withDetail("status", "SUBMITTING")
+                    .withDetail("reason", "the job is being submitted")
+                    .build();
         }
         if (submission.isCompletedExceptionally()) {
             String reason = submission.handle((c, e) -> e.getMessage()).join();
@@ -185,12 +192,22 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     }
 
     /**
-     * A standby runs no job: UP while it follows the election (ready to take over), UNKNOWN while it joins or
-     * cannot reach the group (it could not take over now; the job itself runs elsewhere).
+     * A standby runs no job: UP while it follows the election (ready to take over), OUT_OF_SERVICE while it
+     * joins, DOWN when it cannot join at all, UNKNOWN while it cannot reach the group once in it (it could not take
+     * over now; the job itself runs elsewhere).
      */
-    private static Health standby(ReplicaElection.Status replica, Health.Builder health) {
+    private Health standby(ReplicaElection.Status replica, String servers, Health.Builder health) {
         health.withDetail("status", "STANDBY")
                 .withDetail("since", replica.since().toString());
+        if (replica.problem() != null && replica.role() == ReplicaElection.Role.JOINING) {
+            // never got into the election (not allowed, Kafka away): no instance may be running the job
+            return health.down()
+                    .withDetail(
+                            "reason",
+                            "cannot join the replicas' election: " + replica.problem()
+                                    + "; this instance cannot run the job")
+                    .build();
+        }
         if (replica.problem() != null) {
             return health.unknown()
                     .withDetail(
@@ -199,8 +216,19 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                                     + "; this instance cannot take over the job until it can")
                     .build();
         }
+        Duration joining = Duration.between(replica.since(), Instant.now());
+        if (replica.role() == ReplicaElection.Role.JOINING && joining.compareTo(grace()) > 0) {
+            // the job runs nowhere this instance could know of: Kafka does not let it join
+            return health.down()
+                    .withDetail(
+                            "reason",
+                            "this instance has not joined the replicas' election in " + joining.toSeconds()
+                                    + " s: Kafka at " + servers + " does not answer its group coordinator requests,"
+                                    + " so the job does not run here")
+                    .build();
+        }
         if (replica.role() == ReplicaElection.Role.JOINING) {
-            return health.unknown()
+            return health.status(Status.OUT_OF_SERVICE)
                     .withDetail("reason", "joining the replicas' election")
                     .build();
         }
@@ -281,13 +309,17 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                 return;
             }
             if (status == JobStatus.RUNNING && (last == null || since.isAfter(last))) {
-                health.unknown()
+                // not ready until the job shows it can make progress: a completed checkpoint
+                health.status(Status.OUT_OF_SERVICE)
                         .withDetail(
                                 "reason",
                                 "waiting for the first checkpoint since the job "
                                         + (checkpoints.restarts() > 0 ? "restarted" : "started"));
                 return;
             }
+        }
+        if (status == JobStatus.RUNNING && behind(read.get(), health)) {
+            return;
         }
         switch (status) {
             case RUNNING -> health.up();
@@ -297,7 +329,9 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                                 "reason",
                                 "restarting after a failure (restart " + checkpoints.restarts() + ")"
                                         + because(checkpoints, problems));
-            case CREATED, INITIALIZING, RECONCILING -> health.unknown();
+            case CREATED, INITIALIZING, RECONCILING ->
+                health.status(Status.OUT_OF_SERVICE)
+                        .withDetail("reason", "the job is starting or restoring its state (" + status + ")");
             case FINISHED -> health.up().withDetail("reason", "all bounded sources were read to their end");
             case CANCELLING, CANCELED -> {
                 if (job.isStopping()) {
@@ -333,11 +367,36 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                             "reason",
                             "the job is RUNNING but not all its subtasks are, " + running.toSeconds()
                                     + " s after it started: " + lagging
-                                    + " (a TaskManager was lost and no free slot took its tasks)");
+                                    + " (no free task slot took them: the cluster has fewer slots than the job needs,"
+                                    + " or a TaskManager was lost; taskmanager.numberOfTaskSlots,"
+                                    + " streamsplit.flink.parallelism)");
         } else {
-            health.unknown().withDetail("reason", "subtasks starting: " + lagging);
+            health.status(Status.OUT_OF_SERVICE).withDetail("reason", "subtasks starting: " + lagging);
         }
         return true;
+    }
+
+    /**
+     * A source further behind its topics' ends than {@code streamsplit.health.max-lag} allows: the job runs and
+     * checkpoints, but an instance catching up is not ready to be relied on (OUT_OF_SERVICE, not DOWN).
+     */
+    private boolean behind(JobSplits read, Health.Builder health) {
+        Long limit = maxLag;
+        if (limit == null) {
+            return false;
+        }
+        for (var source : read.sources().entrySet()) {
+            if (source.getValue().lag() > limit) {
+                health.status(Status.OUT_OF_SERVICE)
+                        .withDetail(
+                                "reason",
+                                "source '" + source.getKey() + "' is "
+                                        + source.getValue().lag() + " records behind its" + " topics (limit " + limit
+                                        + ", streamsplit.health.max-lag): catching up");
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -400,7 +459,7 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                             sources + " in the " + running.toSeconds() + " s the job has been running"
                                     + because(checkpoints, problems));
         } else {
-            health.unknown().withDetail("reason", sources + " yet");
+            health.status(Status.OUT_OF_SERVICE).withDetail("reason", sources + " yet");
         }
         return true;
     }

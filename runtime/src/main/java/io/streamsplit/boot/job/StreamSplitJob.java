@@ -79,7 +79,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private volatile boolean nothingToRun;
     private @Nullable Function<ReplicaElection.Listener, ReplicaElection> electionFactory;
     private volatile @Nullable ReplicaElection election;
-    private volatile @Nullable Runnable beforeElectedRun;
+    private volatile java.util.function.@Nullable Consumer<Boolean> beforeElectedRun;
 
     /**
      * Keeps an application without a web server running until it is stopped. On a cluster it holds no thread
@@ -191,11 +191,20 @@ public class StreamSplitJob implements SmartLifecycle {
 
     /**
      * Runs the embedded job only on the instance that {@code election} elects among the application's replicas;
-     * the others stand by and take over when it stops or dies. Call before the context starts.
+     * the others stand by and take over when it stops or dies; {@code beforeEachRun} points each run at the newest
+     * state (told whether the run is a takeover). Call before the context starts.
      */
-    public void electedBy(Function<ReplicaElection.Listener, ReplicaElection> election, Runnable beforeEachRun) {
+    public void electedBy(
+            Function<ReplicaElection.Listener, ReplicaElection> election,
+            java.util.function.Consumer<Boolean> beforeEachRun) {
         this.electionFactory = election;
         this.beforeElectedRun = beforeEachRun;
+    }
+
+    /** The Kafka the replicas' election runs on, for messages; empty without an election. */
+    public String replicaServers() {
+        ReplicaElection current = election;
+        return current == null ? "" : current.bootstrapServers();
     }
 
     /** This instance's part in its replicas' election; {@code null} when every instance runs the job. */
@@ -270,8 +279,8 @@ public class StreamSplitJob implements SmartLifecycle {
     private final class Elected implements ReplicaElection.Listener {
 
         @Override
-        public void active() {
-            Runnable resume = beforeElectedRun;
+        public void active(boolean takeover) {
+            java.util.function.Consumer<Boolean> resume = beforeElectedRun;
             if (stopping || resume == null) {
                 return;
             }
@@ -283,7 +292,7 @@ public class StreamSplitJob implements SmartLifecycle {
             try {
                 // from the newest state there is now (the one the last active replica left), not what was newest
                 // when this instance started
-                resume.run();
+                resume.accept(takeover);
                 submit(buildGraph(), run, false);
             } catch (RuntimeException e) {
                 run.completeExceptionally(e);

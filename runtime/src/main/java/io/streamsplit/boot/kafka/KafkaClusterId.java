@@ -22,6 +22,10 @@ public final class KafkaClusterId {
 
     /** The cluster id at {@code servers}, or empty when no broker answered within {@code timeout}. */
     public static Optional<String> lookUp(String servers, KafkaClients clients, Duration timeout) {
+        if (KafkaListeners.nothingListens(servers)) {
+            LOG.debug("Could not read the Kafka cluster id at {}: nothing listens there", servers);
+            return Optional.empty();
+        }
         Properties admin = KafkaClients.checkingAdmin(
                 clients.forClient(KafkaClients.Kind.ADMIN, servers, Map.of()), "streamsplit-cluster-id", timeout);
         try (Admin client = Admin.create(admin)) {

@@ -130,7 +130,12 @@ public final class StreamSplitActuatorAutoConfiguration {
                     () -> {
                         SinkFreshness measured = freshness.getIfAvailable();
                         return measured == null ? Map.<String, Object>of() : measured.describeAll();
-                    });
+                    },
+                    properties.getHealth().getMaxLag() == null
+                            ? null
+                            : PropertyChecks.positive(
+                                    "streamsplit.health.max-lag",
+                                    properties.getHealth().getMaxLag()));
         }
     }
 

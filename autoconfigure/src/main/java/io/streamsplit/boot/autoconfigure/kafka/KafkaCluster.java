@@ -2,6 +2,7 @@ package io.streamsplit.boot.autoconfigure.kafka;
 
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.CreateTopics;
 import io.streamsplit.boot.config.NearestNames;
+import io.streamsplit.boot.kafka.KafkaListeners;
 import io.streamsplit.boot.kafka.KafkaProblem;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -100,6 +101,15 @@ final class KafkaCluster {
             if (unresolved.size() == hosts().size()) {
                 return problems;
             }
+        }
+        if (KafkaListeners.nothingListens(servers)) {
+            // refused at once: no need to wait the timeout meant for a slow broker
+            problems.add(new KafkaProblem(
+                    serversProperty,
+                    servers,
+                    "nothing listens at " + servers + " (the connection was refused)",
+                    "Start Kafka there, or fix " + serversProperty + " (host:port of a broker's listener)."));
+            return problems;
         }
         Properties settings = new Properties();
         settings.putAll(admin);

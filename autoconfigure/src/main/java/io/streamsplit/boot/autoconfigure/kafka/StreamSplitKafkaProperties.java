@@ -220,8 +220,11 @@ public class StreamSplitKafkaProperties {
         /** fail: stop startup on a problem; warn: log it and start anyway (health reports it); off: no check. */
         private StartupCheckMode mode = StartupCheckMode.FAIL;
 
-        /** How long a Kafka cluster has to answer the check. */
-        private Duration timeout = Duration.ofSeconds(5);
+        /**
+         * How long a Kafka cluster has to answer the check: long enough for a broker that is slow to answer
+         * while it (or the machine) starts. An address where nothing listens fails at once, whatever this is.
+         */
+        private Duration timeout = Duration.ofSeconds(30);
 
         public StartupCheckMode getMode() {
             return mode;

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * group, and the standby resumes from the savepoint at once (at-least-once: nothing repeated). A rolling update to
  * a changed pipeline: the job moves once, to the new version, never back. CI: {@value #CI_IDS} ids; the table of
  * the issue: {@code mvn -o verify -pl autoconfigure -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
- * -Dit.test=EmbeddedReplicasIT -Dreplicas.ids=20000 -Dreplicas.rate=1000}.
+ * -Dit.test=EmbeddedReplicasIT -Dreplicas.ids=20000 -Dreplicas.rate=1000 -Dreplicas.count=3}.
  */
 class EmbeddedReplicasIT {
 
@@ -34,6 +34,7 @@ class EmbeddedReplicasIT {
     private static final int CI_IDS = 3_000;
     private static final int IDS = Integer.getInteger("replicas.ids", CI_IDS);
     private static final int RATE = Integer.getInteger("replicas.rate", 300);
+    private static final int COUNT = Integer.getInteger("replicas.count", 2);
     private static final Duration START = Duration.ofSeconds(120);
     private static final String ACTIVE = "is the active replica of Flink job";
     private static final String STANDBY = "stands by for Flink job";
@@ -50,28 +51,37 @@ class EmbeddedReplicasIT {
     }
 
     @Test
-    void twoReplicasRunOneJobAndAStandbyTakesOverFromTheLastCheckpointAfterKillNine() throws Exception {
+    void replicasRunOneJobAndAStandbyTakesOverFromTheLastCheckpointAfterKillNine() throws Exception {
         String job = "replicas-kill";
         Path work = work(job);
         try (IdTraffic traffic = traffic(job)) {
-            List<AppProcess> replicas =
-                    List.of(start(job, work, "a1", "exactly-once", 1), start(job, work, "a2", "exactly-once", 1));
+            List<AppProcess> replicas = new ArrayList<>();
+            for (int i = 1; i <= COUNT; i++) {
+                replicas.add(start(job, work, "a" + i, "exactly-once", 1, true));
+            }
             AppProcess active = awaitActive(replicas);
-            AppProcess standby = other(replicas, active);
-            standby.awaitLog(STANDBY, START);
-            assertThat(standby.log()).as("a standby runs no job").doesNotContain(SUBMITTED);
+            List<AppProcess> standbys = new ArrayList<>(replicas);
+            standbys.remove(active);
+            for (AppProcess standby : standbys) {
+                standby.awaitLog(STANDBY, START);
+                assertThat(standby.log()).as("a standby runs no job").doesNotContain(SUBMITTED);
+            }
             CompletableFuture<Void> sending = traffic.send(0, IDS, RATE);
             await().atMost(START)
                     .until(() -> traffic.sent() >= IDS / 3 && traffic.tally(IDS).out() > 0);
             long killed = System.nanoTime();
             active.kill9();
-            double submittedAfter = standby.awaitLog(SUBMITTED, START);
-            double takeover = submittedAfter - standby.secondsSinceStart(killed);
+            AppProcess standby = awaitActive(standbys);
+            double takeover = standby.awaitLog(SUBMITTED, START) - standby.secondsSinceStart(killed);
             sending.get(2, TimeUnit.MINUTES);
             IdTraffic.Tally tally = traffic.awaitAll(IDS, START);
-            standby.close();
-            TABLE.add("| 2 replicas, exactly-once, `kill -9` of the active | %d | %d | %d | %d | %s → %s | %.1f s |"
+            long running = standbys.stream()
+                    .filter(app -> app.log().contains(SUBMITTED))
+                    .count();
+            standbys.forEach(AppProcess::close);
+            TABLE.add("| %d replicas, exactly-once, `kill -9` of the active | %d | %d | %d | %d | %s → %s | %.1f s |"
                     .formatted(
+                            COUNT,
                             tally.in(),
                             tally.out(),
                             tally.lost(),
@@ -80,6 +90,7 @@ class EmbeddedReplicasIT {
                             standby.name(),
                             takeover));
             assertThat(tally.exact()).as("every id exactly once: %s", tally).isTrue();
+            assertThat(running).as("one standby took over").isEqualTo(1);
             assertThat(standby.log()).contains("Resuming Flink job");
         }
     }
@@ -89,8 +100,10 @@ class EmbeddedReplicasIT {
         String job = "replicas-sigterm";
         Path work = work(job);
         try (IdTraffic traffic = traffic(job)) {
-            List<AppProcess> replicas =
-                    List.of(start(job, work, "b1", "at-least-once", 1), start(job, work, "b2", "at-least-once", 1));
+            // the default checkpoint storage: the takeover says what it would lose were the storage each pod's own
+            List<AppProcess> replicas = List.of(
+                    start(job, work, "b1", "at-least-once", 1, false),
+                    start(job, work, "b2", "at-least-once", 1, false));
             AppProcess active = awaitActive(replicas);
             AppProcess standby = other(replicas, active);
             standby.awaitLog(STANDBY, START);
@@ -112,7 +125,10 @@ class EmbeddedReplicasIT {
                             active.name(),
                             standby.name(),
                             takeover));
-            assertThat(standby.log()).contains("from savepoint");
+            assertThat(standby.log())
+                    .contains("from savepoint")
+                    .contains("takes over Flink job '" + job + "' from another replica, but its checkpoint storage is"
+                            + " its own");
             assertThat(tally.exact())
                     .as("nothing lost, nothing repeated: %s", tally)
                     .isTrue();
@@ -124,21 +140,23 @@ class EmbeddedReplicasIT {
         String job = "replicas-rolling";
         Path work = work(job);
         try (IdTraffic traffic = traffic(job)) {
-            List<AppProcess> old =
-                    List.of(start(job, work, "v1-a", "exactly-once", 1), start(job, work, "v1-b", "exactly-once", 1));
+            List<AppProcess> old = List.of(
+                    start(job, work, "v1-a", "exactly-once", 1, true),
+                    start(job, work, "v1-b", "exactly-once", 1, true));
             AppProcess active = awaitActive(old);
             other(old, active).awaitLog(STANDBY, START);
             CompletableFuture<Void> sending = traffic.send(0, IDS, RATE);
             await().atMost(START).until(() -> traffic.tally(IDS).out() > 0);
             // maxSurge 1: a new pod, then an old one stops; a second new pod, then the other old one
-            AppProcess newA = start(job, work, "v2-a", "exactly-once", 2);
+            AppProcess newA = start(job, work, "v2-a", "exactly-once", 2, true);
             newA.awaitLog(STANDBY, START);
             other(old, active).sigterm();
-            AppProcess newB = start(job, work, "v2-b", "exactly-once", 2);
+            AppProcess newB = start(job, work, "v2-b", "exactly-once", 2, true);
             newB.awaitLog(STANDBY, START);
             active.sigterm();
             List<AppProcess> updated = List.of(newA, newB);
             AppProcess nowActive = awaitActive(updated);
+            nowActive.awaitLog(SUBMITTED, START);
             sending.get(2, TimeUnit.MINUTES);
             IdTraffic.Tally tally = traffic.awaitAll(IDS, START);
             long runs = updated.stream()
@@ -165,7 +183,10 @@ class EmbeddedReplicasIT {
     private static Path work(String job) {
         KAFKA.broker().createTopic(job + "-in", 4);
         KAFKA.broker().createTopic(job + "-out", 2);
-        return Path.of("target", "tmp", job).toAbsolutePath();
+        Path work = Path.of("target", "tmp", job).toAbsolutePath();
+        // a new broker: checkpoints of an earlier run would not fit its topics
+        org.springframework.util.FileSystemUtils.deleteRecursively(work.toFile());
+        return work;
     }
 
     private static IdTraffic traffic(String job) {
@@ -188,26 +209,30 @@ class EmbeddedReplicasIT {
         return two.get(0) == one ? two.get(1) : two.get(0);
     }
 
-    private static AppProcess start(String job, Path work, String name, String delivery, int version) {
-        return AppProcess.start(
-                name,
-                work,
-                ClusterIdsApplication.class,
-                List.of(
-                        "--spring.application.name=" + job,
-                        "--spring.main.web-application-type=none",
-                        "--test.version=" + version,
-                        "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                        "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
-                        "--streamsplit.kafka.sources.ids.group-id=" + job,
-                        "--streamsplit.kafka.sources.ids.format=string",
-                        "--streamsplit.kafka.sinks.out.topic=" + job + "-out",
-                        "--streamsplit.kafka.sinks.out.format=string",
-                        "--streamsplit.kafka.sinks.out.delivery-guarantee=" + delivery,
-                        // storage every replica reaches, as a shared volume or an object store in production
-                        "--streamsplit.flink.checkpointing.storage="
-                                + work.resolve("checkpoints").toUri(),
-                        "--streamsplit.flink.parallelism=2",
-                        "--streamsplit.flink.checkpointing.interval=1s"));
+    /**
+     * @param configuredStorage whether the replicas name their checkpoint storage; without, each uses the default
+     *     under its {@code java.io.tmpdir} — here the same directory for all, as a volume pods share mounted there
+     */
+    private static AppProcess start(
+            String job, Path work, String name, String delivery, int version, boolean configuredStorage) {
+        List<String> args = new ArrayList<>(List.of(
+                "--spring.application.name=" + job,
+                "--spring.main.web-application-type=none",
+                "--test.version=" + version,
+                "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
+                "--streamsplit.kafka.sources.ids.group-id=" + job,
+                "--streamsplit.kafka.sources.ids.format=string",
+                "--streamsplit.kafka.sinks.out.topic=" + job + "-out",
+                "--streamsplit.kafka.sinks.out.format=string",
+                "--streamsplit.kafka.sinks.out.delivery-guarantee=" + delivery,
+                "--streamsplit.flink.parallelism=2",
+                "--streamsplit.flink.checkpointing.interval=1s"));
+        if (configuredStorage) {
+            // storage every replica reaches, as a shared volume or an object store in production
+            args.add("--streamsplit.flink.checkpointing.storage="
+                    + work.resolve("checkpoints").toUri());
+        }
+        return AppProcess.start(name, work, ClusterIdsApplication.class, args);
     }
 }

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.job.cluster;
 
 import io.streamsplit.boot.flink.remote.ClusterClasses;
+import io.streamsplit.boot.flink.remote.ClusterSlots;
 import io.streamsplit.boot.flink.remote.FlinkVersionCheck;
 import io.streamsplit.boot.flink.remote.JobJars;
 import java.net.URI;
@@ -8,8 +9,8 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 
 /**
  * Remote mode, before the application touches the cluster: every class the job needs travels with
- * it, the cluster answers and runs the Flink minor version the job is built with, and the job's
- * fingerprint.
+ * it, the cluster answers and runs the Flink minor version the job is built with, has the task slots
+ * the job needs (one WARN when not), and the job's fingerprint.
  */
 public final class ClusterStart {
 
@@ -32,6 +33,7 @@ public final class ClusterStart {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while asking the Flink cluster for its version", e);
         }
+        ClusterSlots.warnIfShort(restBase, graph);
         return JobFingerprint.parts(graph, jars.shipped());
     }
 }

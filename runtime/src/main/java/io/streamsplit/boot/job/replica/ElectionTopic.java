@@ -1,6 +1,7 @@
 package io.streamsplit.boot.job.replica;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.KafkaListeners;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -8,7 +9,9 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -25,7 +28,27 @@ public final class ElectionTopic {
 
     /** Makes sure {@code topic} exists, with an admin client of {@code admin}'s settings, within {@code timeout}. */
     public static void ensure(Properties admin, String topic, Duration timeout) {
-        try (Admin client = Admin.create(admin)) {
+        String servers = String.valueOf(admin.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
+        if (KafkaListeners.nothingListens(servers)) {
+            throw new InvalidStreamSplitConfigurationException(
+                    PROPERTY,
+                    topic,
+                    "the replicas' election topic cannot be looked up: nothing listens at " + servers,
+                    "Start Kafka there, or fix streamsplit.kafka.bootstrap-servers.");
+        }
+        Admin created;
+        try {
+            created = Admin.create(admin);
+        } catch (KafkaException e) {
+            throw new InvalidStreamSplitConfigurationException(
+                    PROPERTY,
+                    topic,
+                    "no Kafka client could be made to look up the replicas' election topic: " + e.getMessage()
+                            + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""),
+                    "Fix streamsplit.kafka.bootstrap-servers and the Kafka client settings.",
+                    e);
+        }
+        try (Admin client = created) {
             try {
                 client.describeTopics(List.of(topic)).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 return;
@@ -40,7 +63,7 @@ public final class ElectionTopic {
                         .all()
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof TopicExistsException created) {
+                if (e.getCause() instanceof TopicExistsException) {
                     return; // another replica created it first
                 }
                 if (e.getCause() instanceof AuthorizationException denied) {

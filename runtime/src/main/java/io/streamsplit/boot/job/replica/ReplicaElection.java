@@ -50,8 +50,12 @@ public final class ReplicaElection implements AutoCloseable {
 
     /** What the job's lifecycle does when this instance's role changes. */
     public interface Listener {
-        /** This instance became the active one: run the job. */
-        void active();
+        /**
+         * This instance became the active one: run the job.
+         *
+         * @param takeover whether another instance was active before (a takeover, not the first election)
+         */
+        void active(boolean takeover);
 
         /** This instance is no longer active ({@code why}): stop running the job at once. */
         void standDown(String why);
@@ -173,6 +177,11 @@ public final class ReplicaElection implements AutoCloseable {
         return status;
     }
 
+    /** The Kafka the election runs on, for messages. */
+    public String bootstrapServers() {
+        return String.valueOf(settings.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
+    }
+
     private void run() {
         KafkaConsumer<byte[], byte[]> kafka;
         try {
@@ -280,7 +289,8 @@ public final class ReplicaElection implements AutoCloseable {
         }
         if (role == Role.ACTIVE) {
             LOG.info("This instance ({}) is the active replica of Flink job '{}': it runs the job", self, jobName);
-            roleChanges.execute(listener::active);
+            boolean takeover = before.active() != null && !before.active().equals(self);
+            roleChanges.execute(() -> listener.active(takeover));
         } else {
             if (before.role() == Role.ACTIVE) {
                 LOG.warn(

@@ -39,6 +39,17 @@ class MutualTlsKafkaIT {
                         .acls(true))
                 .build()
                 .start();
+        // what the replicas' election of every embedded application of this principal needs
+        for (AclOperation operation : List.of(AclOperation.DESCRIBE, AclOperation.READ, AclOperation.CREATE)) {
+            broker.allow(
+                    "User:CN=orders-app",
+                    operation,
+                    new ResourcePattern(ResourceType.TOPIC, "streamsplit-replicas", PatternType.LITERAL));
+        }
+        broker.allow(
+                "User:CN=orders-app",
+                AclOperation.READ,
+                new ResourcePattern(ResourceType.GROUP, "streamsplit-replicas-", PatternType.PREFIXED));
     }
 
     @AfterAll

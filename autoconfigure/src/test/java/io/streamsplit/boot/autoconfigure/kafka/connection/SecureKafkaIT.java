@@ -39,7 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 class SecureKafkaIT {
 
     private static final String SCRAM = "org.apache.kafka.common.security.scram.ScramLoginModule required";
-    private static final List<String> USERS = List.of("alice", "bob", "carol", "dave", "erin", "frank");
+    private static final List<String> USERS = List.of("alice", "bob", "carol", "dave", "erin", "frank", "grace");
 
     private static EmbeddedKafkaBroker broker;
 
@@ -199,11 +199,27 @@ class SecureKafkaIT {
     }
 
     @Test
+    void credentialsThatMayNotUseTheElectionTopicFailStartupNamingItAndThePermission() {
+        createTopics("grace");
+        allow("grace", AclOperation.READ, ResourceType.TOPIC, "grace-in");
+        allow("grace", AclOperation.READ, ResourceType.GROUP, "grace");
+        allow("grace", AclOperation.WRITE, ResourceType.TOPIC, "grace-out");
+        allow("grace", AclOperation.DESCRIBE, ResourceType.TOPIC, "grace-out");
+        FailureAnalysis report = FailureReports.analyze(failureOf("grace", yamlCredentials("grace", "grace-secret")));
+        assertThat(report.getDescription())
+                .contains("streamsplit.flink.embedded.replicas.topic", "streamsplit-replicas", "may not use")
+                .doesNotContain("grace-secret");
+        assertThat(report.getAction())
+                .contains("DESCRIBE and READ on topic 'streamsplit-replicas'", "READ on its election group");
+    }
+
+    @Test
     void aMissingTransactionalIdRightFailsTheJobWithWhatToGrant(CapturedOutput output) throws Exception {
         createTopics("frank");
         allow("frank", AclOperation.READ, ResourceType.TOPIC, "frank-in");
         allow("frank", AclOperation.READ, ResourceType.GROUP, "frank");
         allow("frank", AclOperation.WRITE, ResourceType.TOPIC, "frank-out");
+        electionAccess("frank", "frank");
         try (ConfigurableApplicationContext app = Words.start(
                 broker.bootstrapServers(),
                 "frank",
@@ -237,6 +253,7 @@ class SecureKafkaIT {
 
     private static void topicsAndFullAccess(String user, String name) {
         createTopics(name);
+        electionAccess(user, name);
         allow(user, AclOperation.READ, ResourceType.TOPIC, name + "-in");
         allow(user, AclOperation.READ, ResourceType.GROUP, name);
         allow(user, AclOperation.WRITE, ResourceType.TOPIC, name + "-out");
@@ -247,6 +264,14 @@ class SecureKafkaIT {
                     operation,
                     new ResourcePattern(ResourceType.TRANSACTIONAL_ID, name + "-upper", PatternType.PREFIXED));
         }
+    }
+
+    /** What the replicas' election needs: its topic (created when missing) and the job's election group. */
+    private static void electionAccess(String user, String name) {
+        for (AclOperation operation : List.of(AclOperation.DESCRIBE, AclOperation.READ, AclOperation.CREATE)) {
+            allow(user, operation, ResourceType.TOPIC, "streamsplit-replicas");
+        }
+        allow(user, AclOperation.READ, ResourceType.GROUP, "streamsplit-replicas-" + name);
     }
 
     private static void createTopics(String name) {

@@ -58,6 +58,7 @@ class JobConfiguration {
             KafkaSourceFactory sources,
             KafkaSinkFactory sinks,
             KafkaClientProperties clientProperties,
+            Environment environment,
             FlinkRestClient rest,
             JobFailures failures,
             ObjectProvider<EmbeddedFlinkCluster> embedded,
@@ -79,8 +80,12 @@ class JobConfiguration {
                         : JobFailureHistory.rest(rest),
                 cluster.getIfAvailable(),
                 clusterStart.getIfAvailable());
-        Function<ReplicaElection.Listener, ReplicaElection> election =
-                replicaElection(properties, job.name(), sources, clientProperties);
+        Function<ReplicaElection.Listener, ReplicaElection> election = replicaElection(
+                properties,
+                job.name(),
+                environment.getProperty("spring.application.name", job.name()),
+                sources,
+                clientProperties);
         if (election != null) {
             StaleCheckpointCheck policy = new StaleCheckpointCheck(
                     sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties);
@@ -104,6 +109,7 @@ class JobConfiguration {
     static @Nullable Function<ReplicaElection.Listener, ReplicaElection> replicaElection(
             StreamSplitProperties properties,
             String jobName,
+            String application,
             KafkaSourceFactory sources,
             KafkaClientProperties clients) {
         FlinkProperties flink = properties.getFlink();
@@ -130,7 +136,7 @@ class JobConfiguration {
         return listener -> {
             ensureElectionTopic(check, admin, replicas.getTopic(), timeout);
             return new ReplicaElection(
-                    jobName, consumer, replicas.getTopic(), group, replicas.getSessionTimeout(), listener);
+                    jobName, application, consumer, replicas.getTopic(), group, replicas.getSessionTimeout(), listener);
         };
     }
 

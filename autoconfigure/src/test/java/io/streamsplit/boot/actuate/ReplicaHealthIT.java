@@ -62,4 +62,35 @@ class ReplicaHealthIT {
             first.close();
         }
     }
+
+    @Test
+    void anotherApplicationWithTheSameJobNameIsToldApartAndRunsNothing(@TempDir Path storage) throws Exception {
+        for (String name : new String[] {"orders", "billing"}) {
+            KAFKA.broker().createTopic(name + "-in", 1);
+            KAFKA.broker().createTopic(name + "-out", 1);
+        }
+        String sameJob = "streamsplit.flink.job-name=nightly";
+        String shared = "streamsplit.flink.checkpointing.storage=" + storage.toUri();
+        try (ConfigurableApplicationContext orders = Words.start(KAFKA.bootstrapServers(), "orders", sameJob, shared)) {
+            StreamSplitHealthIndicator ordersHealth = orders.getBean(StreamSplitHealthIndicator.class);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() ->
+                            "active".equals(ordersHealth.health().getDetails().get("role")));
+            try (ConfigurableApplicationContext billing =
+                    Words.start(KAFKA.bootstrapServers(), "billing", sameJob, shared)) {
+                StreamSplitHealthIndicator health = billing.getBean(StreamSplitHealthIndicator.class);
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                    Health read = health.health();
+                    assertThat(read.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(read.getDetails().get("reason").toString())
+                            .contains("application 'orders' runs a job of the same name", "streamsplit.flink.job-name");
+                });
+                assertThat(billing.getBean(io.streamsplit.boot.job.StreamSplitJob.class)
+                                .submission()
+                                .isDone())
+                        .as("the other application's job never runs here")
+                        .isFalse();
+            }
+        }
+    }
 }

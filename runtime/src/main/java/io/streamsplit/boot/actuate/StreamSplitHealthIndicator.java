@@ -199,6 +199,15 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
     private Health standby(ReplicaElection.Status replica, String servers, Health.Builder health) {
         health.withDetail("status", "STANDBY")
                 .withDetail("since", replica.since().toString());
+        if (replica.otherApplication() != null) {
+            return health.down()
+                    .withDetail(
+                            "reason",
+                            "application '" + replica.otherApplication() + "' runs a job of the same name on this"
+                                    + " Kafka, and the two share one replicas' election: give each application its"
+                                    + " own streamsplit.flink.job-name")
+                    .build();
+        }
         if (replica.problem() != null && replica.role() == ReplicaElection.Role.JOINING) {
             // never got into the election (not allowed, Kafka away): no instance may be running the job
             return health.down()

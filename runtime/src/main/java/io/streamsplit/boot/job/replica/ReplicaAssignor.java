@@ -30,36 +30,39 @@ public final class ReplicaAssignor implements ConsumerPartitionAssignor, Configu
     /** The consumer setting that carries this member's identity into its subscription. */
     static final String MEMBER = "streamsplit.replica.member";
 
-    /** The consumer setting whose value hears, at each assignment, who is active. */
+    /** The consumer setting whose value hears, at each assignment, which member is active. */
     static final String ACTIVE_HEARD = "streamsplit.replica.active-heard";
 
-    private Member self = new Member(0L, "unknown");
-    private java.util.function.Consumer<String> activeHeard = active -> {};
+    private Member self = new Member(0L, "unknown", "");
+    private java.util.function.Consumer<Member> activeHeard = active -> {};
 
-    /** Who a member is: when it started (epoch ms) and its name (host and process). */
-    record Member(long startedAt, String name) {
+    /** Who a member is: when it started (epoch ms), its name (host and process) and its application's name. */
+    record Member(long startedAt, String name, String application) {
 
         ByteBuffer encode() {
-            return ByteBuffer.wrap((startedAt + "\n" + name).getBytes(StandardCharsets.UTF_8));
+            return ByteBuffer.wrap(setting().getBytes(StandardCharsets.UTF_8));
         }
 
         static Member decode(@Nullable ByteBuffer data) {
             if (data == null) {
-                return new Member(0L, "unknown");
+                return new Member(0L, "unknown", "");
             }
             byte[] bytes = new byte[data.remaining()];
             data.duplicate().get(bytes);
-            String[] parts = new String(bytes, StandardCharsets.UTF_8).split("\n", 2);
+            String[] parts = new String(bytes, StandardCharsets.UTF_8).split("\n", 3);
             try {
-                return new Member(Long.parseLong(parts[0]), parts.length > 1 ? parts[1] : "unknown");
+                return new Member(
+                        Long.parseLong(parts[0]),
+                        parts.length > 1 ? parts[1] : "unknown",
+                        parts.length > 2 ? parts[2] : "");
             } catch (NumberFormatException unreadable) {
-                return new Member(0L, "unknown");
+                return new Member(0L, "unknown", "");
             }
         }
 
         /** As the consumer setting {@value ReplicaAssignor#MEMBER} carries it. */
         String setting() {
-            return startedAt + "\n" + name;
+            return startedAt + "\n" + name + "\n" + application;
         }
     }
 
@@ -71,14 +74,14 @@ public final class ReplicaAssignor implements ConsumerPartitionAssignor, Configu
         }
         if (configs.get(ACTIVE_HEARD) instanceof java.util.function.Consumer<?> heard) {
             @SuppressWarnings("unchecked")
-            java.util.function.Consumer<String> names = (java.util.function.Consumer<String>) heard;
-            activeHeard = names;
+            java.util.function.Consumer<Member> members = (java.util.function.Consumer<Member>) heard;
+            activeHeard = members;
         }
     }
 
     @Override
     public void onAssignment(Assignment assignment, ConsumerGroupMetadata metadata) {
-        activeHeard.accept(Member.decode(assignment.userData()).name());
+        activeHeard.accept(Member.decode(assignment.userData()));
     }
 
     @Override

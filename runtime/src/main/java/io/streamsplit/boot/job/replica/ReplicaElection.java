@@ -79,13 +79,16 @@ public final class ReplicaElection implements AutoCloseable {
      * @param active the active instance's name as the last assignment said it, {@code null} before one
      * @param since when this instance took its role
      * @param problem why the election cannot be followed now (Kafka unreachable, not allowed), {@code null} when it can
+     * @param otherApplication the application of the active instance when it is another than this one's (two
+     *     applications with one job name on one Kafka), {@code null} when it is this one
      */
     public record Status(
             Role role,
             String self,
             @Nullable String active,
             Instant since,
-            @Nullable String problem) {}
+            @Nullable String problem,
+            @Nullable String otherApplication) {}
 
     private final String jobName;
     private final String topic;
@@ -101,6 +104,8 @@ public final class ReplicaElection implements AutoCloseable {
     private volatile boolean closing;
     private volatile @Nullable KafkaConsumer<byte[], byte[]> consumer;
     private volatile @Nullable String activeHeard;
+    private volatile @Nullable String otherApplication;
+    private final String application;
 
     /**
      * @param consumerSettings the application's Kafka client settings for a consumer (servers, security)
@@ -108,20 +113,23 @@ public final class ReplicaElection implements AutoCloseable {
      */
     public ReplicaElection(
             String jobName,
+            String application,
             Properties consumerSettings,
             String topic,
             String group,
             Duration sessionTimeout,
             Listener listener) {
         this.jobName = jobName;
+        this.application = application;
         this.topic = topic;
         this.group = group;
         this.sessionTimeout = sessionTimeout;
         this.listener = listener;
         this.self = instanceName();
-        this.status = new Status(Role.JOINING, self, null, Instant.now(), null);
-        this.settings = memberSettings(consumerSettings, self, group, sessionTimeout);
-        this.settings.put(ReplicaAssignor.ACTIVE_HEARD, (java.util.function.Consumer<String>) this::heard);
+        this.status = new Status(Role.JOINING, self, null, Instant.now(), null, otherApplication);
+        this.settings = memberSettings(consumerSettings, self, application, group, sessionTimeout);
+        this.settings.put(
+                ReplicaAssignor.ACTIVE_HEARD, (java.util.function.Consumer<ReplicaAssignor.Member>) this::heard);
         this.roleChanges = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "streamsplit-replica-role-" + jobName);
             thread.setDaemon(true);
@@ -131,14 +139,17 @@ public final class ReplicaElection implements AutoCloseable {
         this.member.setDaemon(true);
     }
 
-    static Properties memberSettings(Properties consumer, String self, String group, Duration sessionTimeout) {
+    static Properties memberSettings(
+            Properties consumer, String self, String application, String group, Duration sessionTimeout) {
         Properties settings = new Properties();
         settings.putAll(consumer);
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "streamsplit-replica-" + self);
         settings.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
         settings.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ReplicaAssignor.class.getName());
-        settings.put(ReplicaAssignor.MEMBER, new ReplicaAssignor.Member(System.currentTimeMillis(), self).setting());
+        settings.put(
+                ReplicaAssignor.MEMBER,
+                new ReplicaAssignor.Member(System.currentTimeMillis(), self, application).setting());
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         settings.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
         settings.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(100, sessionTimeout.toMillis() / 5));
@@ -235,7 +246,7 @@ public final class ReplicaElection implements AutoCloseable {
                             + (long) secondsAgo + " s (session timeout " + sessionTimeout.toSeconds() + " s): another"
                             + " replica may have taken over");
         } else if (!silent && now.problem() != null && now.role() != Role.JOINING) {
-            status = new Status(now.role(), self, now.active(), now.since(), null);
+            status = new Status(now.role(), self, now.active(), now.since(), null, otherApplication);
         }
     }
 
@@ -262,7 +273,7 @@ public final class ReplicaElection implements AutoCloseable {
                     self,
                     problem);
         }
-        status = new Status(now.role(), self, now.active(), now.since(), problem);
+        status = new Status(now.role(), self, now.active(), now.since(), problem, otherApplication);
         if (now.role() == Role.ACTIVE) {
             become(Role.STANDBY, now.active(), problem);
         }
@@ -279,10 +290,10 @@ public final class ReplicaElection implements AutoCloseable {
     private synchronized void become(Role role, @Nullable String active, String why) {
         Status before = status;
         if (before.role() == role) {
-            status = new Status(role, self, active, before.since(), before.problem());
+            status = new Status(role, self, active, before.since(), before.problem(), otherApplication);
             return;
         }
-        status = new Status(role, self, active, Instant.now(), before.problem());
+        status = new Status(role, self, active, Instant.now(), before.problem(), otherApplication);
         if (closing) {
             // leaving the group after the application stopped its job: nothing to stand down from
             return;
@@ -334,9 +345,25 @@ public final class ReplicaElection implements AutoCloseable {
         }
     }
 
-    /** What the group's last assignment said of the active member (the assignor hears it before the listener). */
-    private void heard(String active) {
-        activeHeard = active;
+    /**
+     * What the group's last assignment said of the active member (the assignor hears it before the listener). An
+     * active member of another application means two applications share one job name on this Kafka: said once, as
+     * an ERROR, and in health; this instance never runs the job of the other.
+     */
+    private void heard(ReplicaAssignor.Member active) {
+        activeHeard = active.name();
+        String other = active.application().equals(application) ? null : active.application();
+        if (other != null && !other.equals(otherApplication)) {
+            LOG.error(
+                    "Flink job '{}' of application '{}' shares its replicas' election with application '{}' (instance {}"
+                            + " is active) on this Kafka: the two use one job name. Give each its own"
+                            + " streamsplit.flink.job-name; until then this instance runs no job",
+                    jobName,
+                    application,
+                    other,
+                    active.name());
+        }
+        otherApplication = other;
     }
 
     /**

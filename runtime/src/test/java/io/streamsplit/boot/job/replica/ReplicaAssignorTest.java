@@ -66,12 +66,13 @@ class ReplicaAssignorTest {
     @Test
     void aMemberSaysWhoItIsInItsSubscription() {
         ReplicaAssignor assignor = new ReplicaAssignor();
-        assignor.configure(Map.of(ReplicaAssignor.MEMBER, new ReplicaAssignor.Member(42L, "pod-c/7").setting()));
+        assignor.configure(
+                Map.of(ReplicaAssignor.MEMBER, new ReplicaAssignor.Member(42L, "pod-c/7", "orders").setting()));
 
         ReplicaAssignor.Member decoded =
                 ReplicaAssignor.Member.decode(assignor.subscriptionUserData(java.util.Set.of(TOPIC)));
 
-        assertThat(decoded).isEqualTo(new ReplicaAssignor.Member(42L, "pod-c/7"));
+        assertThat(decoded).isEqualTo(new ReplicaAssignor.Member(42L, "pod-c/7", "orders"));
         assertThat(assignor.supportedProtocols())
                 .as("cooperative: a rebalance never takes the job from the active member to hand it back")
                 .containsExactly(
@@ -83,7 +84,7 @@ class ReplicaAssignorTest {
                 id,
                 new Subscription(
                         List.of(TOPIC),
-                        new ReplicaAssignor.Member(startedAt, name).encode(),
+                        new ReplicaAssignor.Member(startedAt, name, "orders").encode(),
                         ownsTheJob ? List.of(JOB) : List.of(),
                         3,
                         Optional.empty()));

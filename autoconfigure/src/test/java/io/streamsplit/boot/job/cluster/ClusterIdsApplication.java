@@ -24,6 +24,24 @@ public class ClusterIdsApplication {
         SpringApplication.run(ClusterIdsApplication.class, args);
     }
 
+    /**
+     * The README's configuration of this application as command-line arguments, embedded: job {@code job} reads
+     * {@code <job>-in} as its group, writes {@code <job>-out} with {@code delivery}, at parallelism 2.
+     */
+    static java.util.List<String> embeddedArgs(String job, String bootstrapServers, String delivery) {
+        return new java.util.ArrayList<>(java.util.List.of(
+                "--spring.application.name=" + job,
+                "--spring.main.web-application-type=none",
+                "--streamsplit.kafka.bootstrap-servers=" + bootstrapServers,
+                "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
+                "--streamsplit.kafka.sources.ids.group-id=" + job,
+                "--streamsplit.kafka.sources.ids.format=string",
+                "--streamsplit.kafka.sinks.out.topic=" + job + "-out",
+                "--streamsplit.kafka.sinks.out.format=string",
+                "--streamsplit.kafka.sinks.out.delivery-guarantee=" + delivery,
+                "--streamsplit.flink.parallelism=2"));
+    }
+
     @Bean
     KafkaRecordDeserializer<String> idDeserializer() {
         return record -> new String(record.value(), StandardCharsets.UTF_8);

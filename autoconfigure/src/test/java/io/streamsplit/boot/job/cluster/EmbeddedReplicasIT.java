@@ -79,16 +79,7 @@ class EmbeddedReplicasIT {
                     .filter(app -> app.log().contains(SUBMITTED))
                     .count();
             standbys.forEach(AppProcess::close);
-            TABLE.add("| %d replicas, exactly-once, `kill -9` of the active | %d | %d | %d | %d | %s → %s | %.1f s |"
-                    .formatted(
-                            COUNT,
-                            tally.in(),
-                            tally.out(),
-                            tally.lost(),
-                            tally.duplicated(),
-                            active.name(),
-                            standby.name(),
-                            takeover));
+            row(COUNT + " replicas, exactly-once, `kill -9` of the active", tally, active, standby, takeover);
             assertThat(tally.exact()).as("every id exactly once: %s", tally).isTrue();
             assertThat(running).as("one standby took over").isEqualTo(1);
             assertThat(standby.log()).contains("Resuming Flink job");
@@ -116,15 +107,7 @@ class EmbeddedReplicasIT {
             traffic.send(IDS / 2, IDS, RATE).get(2, TimeUnit.MINUTES);
             IdTraffic.Tally tally = traffic.awaitAll(IDS, START);
             standby.close();
-            TABLE.add("| 2 replicas, at-least-once, SIGTERM of the active | %d | %d | %d | %d | %s → %s | %.1f s |"
-                    .formatted(
-                            tally.in(),
-                            tally.out(),
-                            tally.lost(),
-                            tally.duplicated(),
-                            active.name(),
-                            standby.name(),
-                            takeover));
+            row("2 replicas, at-least-once, SIGTERM of the active", tally, active, standby, takeover);
             assertThat(standby.log())
                     .contains("from savepoint")
                     .contains("takes over Flink job '" + job + "' from another replica, but its checkpoint storage is"
@@ -145,7 +128,8 @@ class EmbeddedReplicasIT {
                     start(job, work, "v1-b", "exactly-once", 1, true));
             AppProcess active = awaitActive(old);
             other(old, active).awaitLog(STANDBY, START);
-            CompletableFuture<Void> sending = traffic.send(0, IDS, RATE);
+            // ids keep coming during the update; the second half only once it is done, so the new version has some
+            CompletableFuture<Void> sending = traffic.send(0, IDS / 2, RATE);
             await().atMost(START).until(() -> traffic.tally(IDS).out() > 0);
             // maxSurge 1: a new pod, then an old one stops; a second new pod, then the other old one
             AppProcess newA = start(job, work, "v2-a", "exactly-once", 2, true);
@@ -158,26 +142,36 @@ class EmbeddedReplicasIT {
             AppProcess nowActive = awaitActive(updated);
             nowActive.awaitLog(SUBMITTED, START);
             sending.get(2, TimeUnit.MINUTES);
+            traffic.send(IDS / 2, IDS, RATE).get(2, TimeUnit.MINUTES);
             IdTraffic.Tally tally = traffic.awaitAll(IDS, START);
             long runs = updated.stream()
                     .filter(app -> app.log().contains(SUBMITTED))
                     .count();
-            TABLE.add(
-                    "| rolling update of 2 replicas to a changed pipeline (exactly-once) | %d | %d | %d | %d | %s → %s"
-                                    .formatted(
-                                            tally.in(),
-                                            tally.out(),
-                                            tally.lost(),
-                                            tally.duplicated(),
-                                            active.name(),
-                                            nowActive.name())
-                            + " | versions " + tally.versions() + " |");
+            row(
+                    "rolling update of 2 replicas to a changed pipeline (exactly-once)",
+                    tally,
+                    active,
+                    nowActive,
+                    "versions " + tally.versions());
             newA.close();
             newB.close();
             assertThat(tally.exact()).as("every id exactly once: %s", tally).isTrue();
             assertThat(runs).as("the job moved once, to one new instance").isEqualTo(1);
             assertThat(tally.versions()).containsOnlyKeys("v1", "v2");
         }
+    }
+
+    private static void row(String what, IdTraffic.Tally tally, AppProcess before, AppProcess after, Object last) {
+        TABLE.add("| %s | %d | %d | %d | %d | %s → %s | %s |"
+                .formatted(
+                        what,
+                        tally.in(),
+                        tally.out(),
+                        tally.lost(),
+                        tally.duplicated(),
+                        before.name(),
+                        after.name(),
+                        last instanceof Double seconds ? "%.1f s".formatted(seconds) : last));
     }
 
     private static Path work(String job) {
@@ -215,19 +209,9 @@ class EmbeddedReplicasIT {
      */
     private static AppProcess start(
             String job, Path work, String name, String delivery, int version, boolean configuredStorage) {
-        List<String> args = new ArrayList<>(List.of(
-                "--spring.application.name=" + job,
-                "--spring.main.web-application-type=none",
-                "--test.version=" + version,
-                "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
-                "--streamsplit.kafka.sources.ids.group-id=" + job,
-                "--streamsplit.kafka.sources.ids.format=string",
-                "--streamsplit.kafka.sinks.out.topic=" + job + "-out",
-                "--streamsplit.kafka.sinks.out.format=string",
-                "--streamsplit.kafka.sinks.out.delivery-guarantee=" + delivery,
-                "--streamsplit.flink.parallelism=2",
-                "--streamsplit.flink.checkpointing.interval=1s"));
+        List<String> args = ClusterIdsApplication.embeddedArgs(job, KAFKA.bootstrapServers(), delivery);
+        args.add("--test.version=" + version);
+        args.add("--streamsplit.flink.checkpointing.interval=1s");
         if (configuredStorage) {
             // storage every replica reaches, as a shared volume or an object store in production
             args.add("--streamsplit.flink.checkpointing.storage="

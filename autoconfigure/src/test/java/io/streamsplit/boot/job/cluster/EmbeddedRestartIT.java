@@ -234,18 +234,8 @@ class EmbeddedRestartIT {
     }
 
     private static AppProcess start(String job, Path work, String name, String delivery, String... more) {
-        List<String> args = new ArrayList<>(List.of(
-                "--spring.application.name=" + job,
-                "--spring.main.web-application-type=none",
-                "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
-                "--streamsplit.kafka.sources.ids.group-id=" + job,
-                "--streamsplit.kafka.sources.ids.format=string",
-                "--streamsplit.kafka.sinks.out.topic=" + job + "-out",
-                "--streamsplit.kafka.sinks.out.format=string",
-                "--streamsplit.kafka.sinks.out.delivery-guarantee=" + delivery,
-                "--streamsplit.flink.parallelism=2",
-                "--streamsplit.flink.checkpointing.interval=" + INTERVAL.toMillis() + "ms"));
+        List<String> args = ClusterIdsApplication.embeddedArgs(job, KAFKA.bootstrapServers(), delivery);
+        args.add("--streamsplit.flink.checkpointing.interval=" + INTERVAL.toMillis() + "ms");
         args.addAll(List.of(more));
         return AppProcess.start(name, work, ClusterIdsApplication.class, args);
     }

@@ -2,10 +2,7 @@ package io.streamsplit.boot.flink.remote;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +23,6 @@ import org.slf4j.LoggerFactory;
 public final class ClusterSlots {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterSlots.class);
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     /**
      * What the cluster said of its slots.
@@ -82,15 +78,7 @@ public final class ClusterSlots {
 
     private static Optional<Slots> read(URI restBase) {
         try {
-            HttpResponse<String> response = HttpClient.newBuilder()
-                    .connectTimeout(TIMEOUT)
-                    .build()
-                    .send(
-                            HttpRequest.newBuilder(restBase.resolve("/overview"))
-                                    .timeout(TIMEOUT)
-                                    .GET()
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = PreflightRest.get(restBase, "/overview");
             if (response.statusCode() != 200) {
                 return Optional.empty();
             }

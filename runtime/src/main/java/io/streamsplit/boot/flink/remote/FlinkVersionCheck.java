@@ -3,10 +3,7 @@ package io.streamsplit.boot.flink.remote;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.runtime.util.EnvironmentInformation;
@@ -20,7 +17,6 @@ import org.apache.flink.runtime.util.EnvironmentInformation;
 public final class FlinkVersionCheck {
 
     private static final Pattern VERSION_FIELD = Pattern.compile("\"flink-version\"\\s*:\\s*\"([^\"]+)\"");
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String PROPERTY = "streamsplit.flink.remote.host";
 
     private FlinkVersionCheck() {}
@@ -29,15 +25,7 @@ public final class FlinkVersionCheck {
     public static void requireCompatible(URI restBase) throws InterruptedException {
         HttpResponse<String> response;
         try {
-            response = HttpClient.newBuilder()
-                    .connectTimeout(TIMEOUT)
-                    .build()
-                    .send(
-                            HttpRequest.newBuilder(restBase.resolve("/config"))
-                                    .timeout(TIMEOUT)
-                                    .GET()
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
+            response = PreflightRest.get(restBase, "/config");
         } catch (IOException e) {
             throw new InvalidStreamSplitConfigurationException(
                     PROPERTY,

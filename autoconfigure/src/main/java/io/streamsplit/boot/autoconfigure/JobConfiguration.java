@@ -91,7 +91,7 @@ class JobConfiguration {
                     sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties);
             streamSplitJob.electedBy(election, takeover -> {
                 if (takeover && flink.getCheckpointing().getStorage() == null) {
-                    warnPodLocalTakeover(job);
+                    EmbeddedCheckpoints.warnTakeoverWithOwnStorage(job);
                 }
                 EmbeddedCheckpoints.resumeNewest(
                         job, policy, flink.getRestorePath() != null, (org.apache.flink.configuration.Configuration)
@@ -138,22 +138,6 @@ class JobConfiguration {
             return new ReplicaElection(
                     jobName, application, consumer, replicas.getTopic(), group, replicas.getSessionTimeout(), listener);
         };
-    }
-
-    /**
-     * A takeover with the default checkpoint storage, local to each instance: what the active replica built is not
-     * where this one looks. Said once per takeover, as a WARN: state is lost, not records.
-     */
-    private static void warnPodLocalTakeover(JobDefinition job) {
-        LOG.warn(
-                "This instance takes over Flink job '{}' from another replica, but its checkpoint storage is its own"
-                        + " (the default, {}): it resumes from the newest state it finds there or, without any, from"
-                        + " the sources' committed offsets, and the operator state the other replica built (keyed"
-                        + " state, windows) is not carried over. Set streamsplit.flink.checkpointing.storage to"
-                        + " storage every replica reaches (a shared volume, s3://...) to take over from the active"
-                        + " replica's last checkpoint",
-                job.name(),
-                job.checkpointStorage() == null ? "in memory" : job.checkpointStorage());
     }
 
     /** The election topic exists, or the start fails (startup check {@code fail}) or warns ({@code warn}). */

@@ -231,6 +231,22 @@ public final class EmbeddedCheckpoints {
                 .ifPresent(id -> live.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, id));
     }
 
+    /**
+     * A takeover with the default checkpoint storage, local to each instance: what the active replica built is not
+     * where this one looks. Said once per takeover, as a WARN: state is lost, not records.
+     */
+    public static void warnTakeoverWithOwnStorage(JobDefinition job) {
+        LOG.warn(
+                "This instance takes over Flink job '{}' from another replica, but its checkpoint storage is its own"
+                        + " (the default, {}): it resumes from the newest state it finds there or, without any, from"
+                        + " the sources' committed offsets, and the operator state the other replica built (keyed"
+                        + " state, windows) is not carried over. Set streamsplit.flink.checkpointing.storage to"
+                        + " storage every replica reaches (a shared volume, s3://...) to take over from the active"
+                        + " replica's last checkpoint",
+                job.name(),
+                job.checkpointStorage() == null ? "in memory" : job.checkpointStorage());
+    }
+
     private static void useGeneration(Configuration configuration, JobIdentity identity, long generation) {
         configuration.set(
                 PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID,

@@ -4,6 +4,7 @@ import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.StaleCheckpointAction;
+import io.streamsplit.boot.kafka.BoundedAdmin;
 import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.source.savepoint.CheckpointedOffsets;
@@ -166,7 +167,8 @@ public final class StaleCheckpointCheck implements RetainedCheckpointPolicy {
                     clientProperties.forClient(KafkaClients.Kind.ADMIN, cluster.getKey(), Map.of()),
                     "streamsplit-checkpoint-check",
                     TIMEOUT);
-            try (Admin client = Admin.create(admin)) {
+            try (BoundedAdmin bounded = BoundedAdmin.create(admin)) {
+                Admin client = bounded.admin();
                 stale.addAll(compare(client, cluster.getValue(), offsets));
             } catch (Exception e) {
                 LOG.warn(

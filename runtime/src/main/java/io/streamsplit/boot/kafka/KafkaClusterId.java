@@ -28,7 +28,8 @@ public final class KafkaClusterId {
         }
         Properties admin = KafkaClients.checkingAdmin(
                 clients.forClient(KafkaClients.Kind.ADMIN, servers, Map.of()), "streamsplit-cluster-id", timeout);
-        try (Admin client = Admin.create(admin)) {
+        try (BoundedAdmin bounded = BoundedAdmin.create(admin)) {
+            Admin client = bounded.admin();
             return Optional.ofNullable(
                     client.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.streamsplit.boot.autoconfigure.kafka;
 
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.CreateTopics;
 import io.streamsplit.boot.config.NearestNames;
+import io.streamsplit.boot.kafka.BoundedAdmin;
 import io.streamsplit.boot.kafka.KafkaListeners;
 import io.streamsplit.boot.kafka.KafkaProblem;
 import java.net.InetAddress;
@@ -119,7 +120,8 @@ final class KafkaCluster {
         // a handful of connection attempts within the timeout, not Kafka's 50 ms retries (and their WARN lines)
         settings.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 500);
         settings.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
-        try (Admin client = Admin.create(settings)) {
+        try (BoundedAdmin bounded = BoundedAdmin.create(settings)) {
+            Admin client = bounded.admin();
             Set<String> topics;
             DescribeClusterResult cluster = client.describeCluster();
             try {

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.job.replica;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.BoundedAdmin;
 import io.streamsplit.boot.kafka.KafkaListeners;
 import java.time.Duration;
 import java.util.List;
@@ -36,9 +37,9 @@ public final class ElectionTopic {
                     "the replicas' election topic cannot be looked up: nothing listens at " + servers,
                     "Start Kafka there, or fix streamsplit.kafka.bootstrap-servers.");
         }
-        Admin created;
+        BoundedAdmin created;
         try {
-            created = Admin.create(admin);
+            created = BoundedAdmin.create(admin);
         } catch (KafkaException e) {
             throw new InvalidStreamSplitConfigurationException(
                     PROPERTY,
@@ -48,7 +49,8 @@ public final class ElectionTopic {
                     "Fix streamsplit.kafka.bootstrap-servers and the Kafka client settings.",
                     e);
         }
-        try (Admin client = created) {
+        try (created) {
+            Admin client = created.admin();
             try {
                 client.describeTopics(List.of(topic)).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 return;

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.autoconfigure.kafka.connection;
 
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.kafka.BoundedAdmin;
 import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.boot.kafka.KafkaFailures;
 import java.io.ByteArrayInputStream;
@@ -120,7 +121,8 @@ public final class KafkaAccessCheck {
 
     private static void withAdmin(String what, Properties client, String credentialsProperty, AdminCheck check) {
         Properties props = KafkaClients.checkingAdmin(client, "streamsplit-access-check", TIMEOUT);
-        try (Admin admin = Admin.create(props)) {
+        try (BoundedAdmin bounded = BoundedAdmin.create(props)) {
+            Admin admin = bounded.admin();
             admin.describeCluster().nodes().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             check.run(admin);
         } catch (ExecutionException e) {

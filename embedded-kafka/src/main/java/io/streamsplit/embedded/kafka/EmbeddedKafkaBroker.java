@@ -278,12 +278,29 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 "create topic " + topic);
     }
 
-    /** Grows a topic to {@code totalPartitions} partitions. */
+    /**
+     * Grows a topic to {@code totalPartitions} partitions, and returns once the broker's metadata shows them (the
+     * controller accepts the change before the broker serving metadata knows of it).
+     */
     public void addPartitions(String topic, int totalPartitions) {
         withAdmin(
-                admin -> admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions)))
-                        .all()
-                        .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                admin -> {
+                    admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(totalPartitions)))
+                            .all()
+                            .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+                    while (admin.describeTopics(List.of(topic))
+                                            .allTopicNames()
+                                            .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                                            .get(topic)
+                                            .partitions()
+                                            .size()
+                                    < totalPartitions
+                            && System.nanoTime() < deadline) {
+                        Thread.sleep(50);
+                    }
+                    return null;
+                },
                 "add partitions to " + topic);
     }
 

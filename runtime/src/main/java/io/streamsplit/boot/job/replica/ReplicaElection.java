@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * takes over without waiting for the timeout. Role changes are handed to the listener on one thread, in order.
  *
  * <pre>{@code
- * ReplicaElection election = new ReplicaElection("orders", consumerSettings, "streamsplit-elections",
- *         "streamsplit-election-orders", Duration.ofSeconds(10), listener);
+ * ReplicaElection election = new ReplicaElection("orders", "order-service", consumerSettings,
+ *         "streamsplit-replicas", "streamsplit-replicas-orders", Duration.ofSeconds(10), listener);
  * election.start();
  * }</pre>
  */
@@ -106,6 +106,7 @@ public final class ReplicaElection implements AutoCloseable {
     private volatile @Nullable String activeHeard;
     private volatile @Nullable String otherApplication;
     private final String application;
+    private @Nullable Metric lastHeartbeat;
 
     /**
      * @param consumerSettings the application's Kafka client settings for a consumer (servers, security)
@@ -126,7 +127,7 @@ public final class ReplicaElection implements AutoCloseable {
         this.sessionTimeout = sessionTimeout;
         this.listener = listener;
         this.self = instanceName();
-        this.status = new Status(Role.JOINING, self, null, Instant.now(), null, otherApplication);
+        this.status = status(Role.JOINING, null, Instant.now(), null);
         this.settings = memberSettings(consumerSettings, self, application, group, sessionTimeout);
         this.settings.put(
                 ReplicaAssignor.ACTIVE_HEARD, (java.util.function.Consumer<ReplicaAssignor.Member>) this::heard);
@@ -188,6 +189,11 @@ public final class ReplicaElection implements AutoCloseable {
         return status;
     }
 
+    /** A status of this instance, with what the last assignment said of another application. */
+    private Status status(Role role, @Nullable String active, Instant since, @Nullable String problem) {
+        return new Status(role, self, active, since, problem, otherApplication);
+    }
+
     /** The Kafka the election runs on, for messages. */
     public String bootstrapServers() {
         return String.valueOf(settings.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
@@ -246,22 +252,26 @@ public final class ReplicaElection implements AutoCloseable {
                             + (long) secondsAgo + " s (session timeout " + sessionTimeout.toSeconds() + " s): another"
                             + " replica may have taken over");
         } else if (!silent && now.problem() != null && now.role() != Role.JOINING) {
-            status = new Status(now.role(), self, now.active(), now.since(), null, otherApplication);
+            status = status(now.role(), now.active(), now.since(), null);
         }
     }
 
-    private static double lastHeartbeatSecondsAgo(KafkaConsumer<byte[], byte[]> kafka) {
-        for (var entry : kafka.metrics().entrySet()) {
-            MetricName name = entry.getKey();
-            if (name.name().equals("last-heartbeat-seconds-ago") && name.group().contains("coordinator")) {
-                Metric metric = entry.getValue();
-                Object value = metric.metricValue();
-                if (value instanceof Number number && number.doubleValue() >= 0) {
-                    return number.doubleValue();
+    /** The consumer's {@code last-heartbeat-seconds-ago}, looked up among its metrics once; 0 before a heartbeat. */
+    private double lastHeartbeatSecondsAgo(KafkaConsumer<byte[], byte[]> kafka) {
+        Metric metric = lastHeartbeat;
+        if (metric == null) {
+            for (var entry : kafka.metrics().entrySet()) {
+                MetricName name = entry.getKey();
+                if (name.name().equals("last-heartbeat-seconds-ago")
+                        && name.group().contains("coordinator")) {
+                    metric = entry.getValue();
+                    lastHeartbeat = metric;
                 }
             }
         }
-        return 0;
+        return metric != null && metric.metricValue() instanceof Number number && number.doubleValue() >= 0
+                ? number.doubleValue()
+                : 0;
     }
 
     private void problem(String problem) {
@@ -273,7 +283,7 @@ public final class ReplicaElection implements AutoCloseable {
                     self,
                     problem);
         }
-        status = new Status(now.role(), self, now.active(), now.since(), problem, otherApplication);
+        status = status(now.role(), now.active(), now.since(), problem);
         if (now.role() == Role.ACTIVE) {
             become(Role.STANDBY, now.active(), problem);
         }
@@ -290,10 +300,10 @@ public final class ReplicaElection implements AutoCloseable {
     private synchronized void become(Role role, @Nullable String active, String why) {
         Status before = status;
         if (before.role() == role) {
-            status = new Status(role, self, active, before.since(), before.problem(), otherApplication);
+            status = status(role, active, before.since(), before.problem());
             return;
         }
-        status = new Status(role, self, active, Instant.now(), before.problem(), otherApplication);
+        status = status(role, active, Instant.now(), before.problem());
         if (closing) {
             // leaving the group after the application stopped its job: nothing to stand down from
             return;

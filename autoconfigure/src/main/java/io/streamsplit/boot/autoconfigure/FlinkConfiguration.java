@@ -36,13 +36,27 @@ import org.springframework.core.env.Environment;
 @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
 class FlinkConfiguration {
 
+    /**
+     * What a start does with a retained checkpoint that does not fit the topics in Kafka
+     * ({@code checkpointing.on-stale-checkpoint}): asked when the application starts, and again when an embedded
+     * replica takes the job over.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    StaleCheckpointCheck streamSplitStaleCheckpointCheck(
+            StreamSplitProperties properties, KafkaClientProperties clientProperties, KafkaSourceFactory sources) {
+        return new StaleCheckpointCheck(
+                sources, properties.getFlink().getCheckpointing().getOnStaleCheckpoint(), clientProperties);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     JobDefinition streamSplitFlinkJobDefinition(
             StreamSplitProperties properties,
             Environment environment,
             KafkaClientProperties clientProperties,
-            KafkaSourceFactory sources) {
+            KafkaSourceFactory sources,
+            StaleCheckpointCheck policy) {
         FlinkProperties flink = properties.getFlink();
         UnitlessDurations.check(properties, environment);
         String name = FlinkConfigurationMapper.jobName(flink, environment);
@@ -59,8 +73,6 @@ class FlinkConfiguration {
                 properties.getKafka().getStartupCheck().getTimeout());
         JobDefinition definition =
                 FlinkConfigurationMapper.jobDefinition(flink, name, storage.storage(), storage.notRetained());
-        StaleCheckpointCheck policy =
-                new StaleCheckpointCheck(sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties);
         if (flink.getRestorePath() != null) {
             policy.checkRestorePath(flink.getRestorePath());
         }

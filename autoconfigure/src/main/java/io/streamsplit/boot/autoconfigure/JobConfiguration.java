@@ -58,6 +58,7 @@ class JobConfiguration {
             KafkaSourceFactory sources,
             KafkaSinkFactory sinks,
             KafkaClientProperties clientProperties,
+            StaleCheckpointCheck policy,
             Environment environment,
             FlinkRestClient rest,
             JobFailures failures,
@@ -87,8 +88,6 @@ class JobConfiguration {
                 sources,
                 clientProperties);
         if (election != null) {
-            StaleCheckpointCheck policy = new StaleCheckpointCheck(
-                    sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties);
             streamSplitJob.electedBy(election, takeover -> {
                 if (takeover && flink.getCheckpointing().getStorage() == null) {
                     EmbeddedCheckpoints.warnTakeoverWithOwnStorage(job);

@@ -25,6 +25,17 @@ public interface PipelineContext {
      */
     <T> DataStream<T> source(String name);
 
+    /**
+     * Step {@code name}: map, flatMap, filter or keyed-process functions whose exceptions are handled per record
+     * (retried, then failed, skipped or dead-lettered) as {@code streamsplit.processing-errors} configures. A name
+     * is one step: asking for it twice is refused.
+     *
+     * <pre>{@code
+     * DataStream<Order> priced = pipeline.step("price").map(orders, Prices::price);
+     * }</pre>
+     */
+    Step step(String name);
+
     /** Writes {@code stream} to sink {@code name}. */
     <T> DataStreamSink<T> sink(String name, DataStream<T> stream);
 }

@@ -8,6 +8,7 @@ import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.StartupCheckMode;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
+import io.streamsplit.boot.autoconfigure.step.PropertiesProcessingErrors;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
@@ -64,7 +65,8 @@ class JobConfiguration {
             JobFailures failures,
             ObjectProvider<EmbeddedFlinkCluster> embedded,
             ObjectProvider<ClusterJobController> cluster,
-            ObjectProvider<ClusterStart> clusterStart) {
+            ObjectProvider<ClusterStart> clusterStart,
+            PropertiesProcessingErrors processingErrors) {
         FlinkProperties flink = properties.getFlink();
         EmbeddedFlinkCluster embeddedCluster = embedded.getIfAvailable();
         StreamSplitJob streamSplitJob = new StreamSplitJob(
@@ -72,7 +74,8 @@ class JobConfiguration {
                 job,
                 streamExecutionEnvironment,
                 beanFactory,
-                () -> new DefaultPipelineContext(streamExecutionEnvironment, beanFactory, sources, sinks),
+                () -> new DefaultPipelineContext(
+                        streamExecutionEnvironment, beanFactory, sources, sinks, processingErrors),
                 target(flink),
                 rest,
                 failures,

@@ -13,6 +13,7 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.SslBundlePem;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.boot.autoconfigure.kafka.format.RegistrySettings;
+import io.streamsplit.boot.autoconfigure.step.PropertiesProcessingErrors;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.job.JobDefinition;
 import org.springframework.beans.factory.ObjectProvider;
@@ -108,18 +109,30 @@ class KafkaSourcesAndSinksConfiguration {
                 cluster != null ? cluster.applicationId() : "streamsplit-" + job.name());
     }
 
+    /** {@code streamsplit.processing-errors}, its defaults checked at start-up. */
+    @Bean
+    PropertiesProcessingErrors streamSplitProcessingErrors(
+            StreamSplitProperties properties, Environment environment, ConfigurableListableBeanFactory beanFactory) {
+        PropertiesProcessingErrors errors = new PropertiesProcessingErrors(
+                properties.getProcessingErrors(), environment, beanFactory.getBeanClassLoader());
+        errors.checkDefaults();
+        return errors;
+    }
+
     @Bean
     @ConditionalOnMissingBean
     KafkaStartupCheck streamSplitKafkaStartupCheck(
             StreamSplitProperties properties,
             KafkaBootstrapServers bootstrapServers,
             KafkaClientProperties clientProperties,
-            ConfigurableListableBeanFactory beanFactory) {
+            ConfigurableListableBeanFactory beanFactory,
+            PropertiesProcessingErrors processingErrors) {
         return new KafkaStartupCheck(
                 properties.getKafka(),
                 bootstrapServers,
                 clientProperties,
                 properties.getFlink().isEnabled(),
-                beanFactory);
+                beanFactory,
+                processingErrors.deadLetterTopics());
     }
 }

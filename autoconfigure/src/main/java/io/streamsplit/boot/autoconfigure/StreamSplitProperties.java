@@ -2,6 +2,7 @@ package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.flink.FlinkProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
+import io.streamsplit.boot.autoconfigure.step.ProcessingErrorsProperties;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,6 +38,14 @@ public class StreamSplitProperties {
 
     /** The Actuator health indicator of the job. */
     private final Health health = new Health();
+
+    /** What the pipelines' steps (pipeline.step(name)) do with a record their code throws for. */
+    @NestedConfigurationProperty
+    private final ProcessingErrorsProperties processingErrors = new ProcessingErrorsProperties();
+
+    public ProcessingErrorsProperties getProcessingErrors() {
+        return processingErrors;
+    }
 
     /** Flink SQL statements run as part of the job; the YAML sources and sinks are their tables. */
     private final Sql sql = new Sql();

@@ -195,7 +195,7 @@ class SqlPipelineIT {
             DeadLettersEndpoint deadLetters = app.getBean(DeadLettersEndpoint.class);
             assertThat(deadLetters.deadLetters()).containsKey(table);
             assertThat(deadLetters.deadLetters().get(table).toString()).contains("sql-table-clicks.DLT");
-            assertThatThrownBy(() -> deadLetters.replay(table, null, null, null, null))
+            assertThatThrownBy(() -> deadLetters.replay(table, null, null, null, null, null))
                     .hasMessageContaining("1 of 1 dead letters of source '" + table + "' still fail");
 
             // listed under its full name, with its split state, and controllable through the app's control topic

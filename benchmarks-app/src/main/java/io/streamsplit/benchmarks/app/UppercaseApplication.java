@@ -88,6 +88,17 @@ public class UppercaseApplication {
                 "out", pipeline.<String>source("in").map(new Uppercase()).name("uppercase"));
     }
 
+    /**
+     * The same map as a step ({@code --uppercase.pipeline=step}): what guarding each record's call costs
+     * ({@code PipelineBenchmark --variants plain --b-args --uppercase.pipeline=step}).
+     */
+    @Bean
+    @ConditionalOnProperty(name = "uppercase.pipeline", havingValue = "step")
+    StreamSplitPipeline uppercaseStep() {
+        return pipeline ->
+                pipeline.sink("out", pipeline.step("uppercase").map(pipeline.<String>source("in"), new Uppercase()));
+    }
+
     /** The running total per account (profile {@code totals}), as {@link HandWiredTotalsJob} wires it by hand. */
     @Bean
     @ConditionalOnProperty(name = "uppercase.pipeline", havingValue = "totals")

@@ -39,6 +39,8 @@ import org.jspecify.annotations.Nullable;
  * @param inFlight the checkpoint in progress and what it waits on, or {@code null}
  * @param lastFailureTime when the latest failure happened, or {@code null}
  * @param tasksNotRunning the operators whose subtasks are not all running (or finished), or {@code null}
+ * @param failureRepeats how many of the newest failures since the last completed checkpoint say the same as the
+ *     latest: 2 or more is a job failing in a loop (a record its code fails on, again after every restart)
  */
 record JobCheckpoints(
         long restarts,
@@ -51,7 +53,14 @@ record JobCheckpoints(
         @Nullable Instant runningSince,
         @Nullable String inFlight,
         @Nullable Instant lastFailureTime,
-        @Nullable String tasksNotRunning) {
+        @Nullable String tasksNotRunning,
+        int failureRepeats) {
+
+    /** How many of the newest failures a job's progress looks at for a loop. */
+    private static final int RECENT = 10;
+
+    /** A failure as health compares them: when, and what StreamSplit says of it. */
+    private record Said(long at, String line) {}
 
     /** @param freshRestarts the restart count read in-process, or {@code null} to take the REST API's */
     static JobCheckpoints read(FlinkRestClient rest, String jobId, @Nullable Long freshRestarts, JobFailures failures)
@@ -66,22 +75,36 @@ record JobCheckpoints(
         long submitted = job.path("start-time").asLong(0);
         long running = job.path("timestamps").path("RUNNING").asLong(0);
         JsonNode checkpoints = rest.checkpoints(jobId);
-        JsonNode latest =
-                rest.exceptions(jobId).path("exceptionHistory").path("entries").path(0);
-        String failure = latest.isMissingNode()
-                ? null
-                : failures.describe(
-                        latest.path("stacktrace").asText(),
-                        latest.path("taskName").isTextual()
-                                ? latest.path("taskName").asText()
-                                : null);
+        JsonNode entries = rest.exceptions(jobId).path("exceptionHistory").path("entries");
+        JsonNode latest = entries.path(0);
+        List<Said> recent = new ArrayList<>();
+        for (JsonNode entry : entries) {
+            if (recent.size() == RECENT) {
+                break;
+            }
+            recent.add(new Said(
+                    entry.path("timestamp").asLong(),
+                    failures.describe(
+                            entry.path("stacktrace").asText(),
+                            entry.path("taskName").isTextual()
+                                    ? entry.path("taskName").asText()
+                                    : null)));
+        }
+        String failure = recent.isEmpty() ? null : recent.get(0).line();
         String inFlight = inFlight(rest, jobId, job, checkpoints);
         Instant failedAt = latest.isMissingNode()
                 ? null
                 : Instant.ofEpochMilli(latest.path("timestamp").asLong());
         JsonNode completed = checkpoints.path("latest").path("completed");
         Job read = new Job(
-                restarts, submitted, running, failure, failedAt, inFlight, FlinkRestClient.tasksNotRunning(job));
+                restarts,
+                submitted,
+                running,
+                failure,
+                failedAt,
+                inFlight,
+                FlinkRestClient.tasksNotRunning(job),
+                recent);
         if (completed.isMissingNode() || completed.isNull()) {
             return read.withoutCheckpoint();
         }
@@ -104,11 +127,15 @@ record JobCheckpoints(
         long running = graph.getStatusTimestamp(JobStatus.RUNNING);
         List<JobFailureHistory.Failure> history = JobFailureHistory.of(info);
         JobFailureHistory.Failure latest = history.isEmpty() ? null : history.get(0);
-        String failure = latest == null ? null : failures.describe(latest.stacktrace(), latest.taskName());
+        List<Said> recent = new ArrayList<>();
+        for (JobFailureHistory.Failure each : history.subList(0, Math.min(RECENT, history.size()))) {
+            recent.add(new Said(each.timestamp(), failures.describe(each.stacktrace(), each.taskName())));
+        }
+        String failure = recent.isEmpty() ? null : recent.get(0).line();
         Instant failedAt = latest == null ? null : Instant.ofEpochMilli(latest.timestamp());
         CheckpointStatsSnapshot stats = graph.getCheckpointStatsSnapshot();
         String inFlight = stats == null ? null : inFlight(graph, stats);
-        Job read = new Job(restarts, submitted, running, failure, failedAt, inFlight, tasksNotRunning(graph));
+        Job read = new Job(restarts, submitted, running, failure, failedAt, inFlight, tasksNotRunning(graph), recent);
         CompletedCheckpointStats completed =
                 stats == null ? null : stats.getHistory().getLatestCompletedCheckpoint();
         if (completed == null) {
@@ -129,7 +156,8 @@ record JobCheckpoints(
             @Nullable String failure,
             @Nullable Instant failedAt,
             @Nullable String inFlight,
-            @Nullable String notRunning) {
+            @Nullable String notRunning,
+            List<Said> recent) {
 
         JobCheckpoints withoutCheckpoint() {
             return withCheckpoint(-1, 0, 0, 0);
@@ -149,7 +177,21 @@ record JobCheckpoints(
                     running > 0 ? Instant.ofEpochMilli(running) : null,
                     inFlight,
                     failedAt,
-                    notRunning);
+                    notRunning,
+                    repeats(none ? 0 : ackedAt));
+        }
+
+        /** How many of the newest failures after {@code sinceMillis} say the same as the latest. */
+        private int repeats(long sinceMillis) {
+            int repeats = 0;
+            for (Said said : recent) {
+                if (said.at() <= sinceMillis
+                        || !said.line().equals(recent.get(0).line())) {
+                    break;
+                }
+                repeats++;
+            }
+            return repeats;
         }
     }
 

@@ -48,15 +48,19 @@ public class StreamSplitEndpoint {
     private final Supplier<Map<String, StreamSplitKafkaSource<?>>> built;
     private final SourceControls controls;
     private final Supplier<Map<String, Object>> sinkFreshness;
+    private final Supplier<Map<String, Object>> steps;
 
+    /** @param steps each pipeline step's rules, outcome counts and last failures ({@link StepOutcomes}) */
     public StreamSplitEndpoint(
             Supplier<Map<String, StreamSplitKafkaSource<?>>> built,
             StreamSplitJob job,
             KafkaSplitStates splits,
             JobProgress progress,
             KafkaSinks configuredSinks,
-            Supplier<Map<String, Object>> sinkFreshness) {
+            Supplier<Map<String, Object>> sinkFreshness,
+            Supplier<Map<String, Object>> steps) {
         this.built = built;
+        this.steps = steps;
         this.sinkFreshness = sinkFreshness;
         this.controls = new SourceControls(built);
         this.job = job;
@@ -124,6 +128,10 @@ public class StreamSplitEndpoint {
             sinks.put(name, described);
         });
         state.put("sinks", sinks);
+        Map<String, Object> described = steps.get();
+        if (!described.isEmpty()) {
+            state.put("steps", described);
+        }
         return state;
     }
 

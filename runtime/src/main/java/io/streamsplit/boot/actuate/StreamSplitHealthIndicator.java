@@ -250,6 +250,9 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
                 .build();
     }
 
+    /** The same failure this many times in a row, with no checkpoint between, is a loop. */
+    static final int FAILURE_LOOP = 2;
+
     private void statusFor(
             JobStatus status,
             JobCheckpoints checkpoints,
@@ -259,6 +262,16 @@ public class StreamSplitHealthIndicator implements HealthIndicator {
             List<KafkaProblem> problems,
             Supplier<JobSplits> read) {
         boolean progressing = status == JobStatus.RUNNING || status == JobStatus.RESTARTING;
+        if (progressing && checkpoints.failureRepeats() >= FAILURE_LOOP && checkpoints.failure() != null) {
+            // the same failure again after a restart, with no checkpoint between: it will not pass by itself
+            health.down()
+                    .withDetail(
+                            "reason",
+                            "failing in a loop: the same failure " + checkpoints.failureRepeats()
+                                    + " times in a row since the last completed checkpoint (restart "
+                                    + checkpoints.restarts() + "): " + checkpoints.failure());
+            return;
+        }
         // subtasks waiting for slots explain every other symptom (no checkpoint can even start)
         if (status == JobStatus.RUNNING && tasksNotRunning(checkpoints, now, health)) {
             return;

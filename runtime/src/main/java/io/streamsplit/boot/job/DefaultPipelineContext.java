@@ -1,12 +1,19 @@
 package io.streamsplit.boot.job;
 
+import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.NearestNames;
+import io.streamsplit.boot.job.step.DefaultStep;
+import io.streamsplit.boot.job.step.ProcessingErrors;
 import io.streamsplit.boot.kafka.KafkaSinks;
 import io.streamsplit.boot.kafka.KafkaSources;
 import io.streamsplit.connector.kafka.source.KafkaSourceStream;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.pipeline.PipelineContext;
+import io.streamsplit.pipeline.Step;
+import io.streamsplit.pipeline.step.StepErrorRules;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,13 +35,21 @@ public final class DefaultPipelineContext implements PipelineContext {
     private final KafkaSinks sinks;
     private final Map<String, DataStream<?>> added = new HashMap<>();
     private final List<RestoredSourcesCheck.Source> addedSources = new ArrayList<>();
+    private final ProcessingErrors errors;
+    private final Map<String, DefaultStep> steps = new LinkedHashMap<>();
+    private final Map<String, StepErrorRules> stepRules = new LinkedHashMap<>();
 
     public DefaultPipelineContext(
-            StreamExecutionEnvironment environment, BeanFactory beanFactory, KafkaSources sources, KafkaSinks sinks) {
+            StreamExecutionEnvironment environment,
+            BeanFactory beanFactory,
+            KafkaSources sources,
+            KafkaSinks sinks,
+            ProcessingErrors errors) {
         this.environment = environment;
         this.beanFactory = beanFactory;
         this.sources = sources;
         this.sinks = sinks;
+        this.errors = errors;
     }
 
     @Override
@@ -73,6 +88,54 @@ public final class DefaultPipelineContext implements PipelineContext {
     /** The sources the pipelines added so far, with their uids. */
     List<RestoredSourcesCheck.Source> addedSources() {
         return List.copyOf(addedSources);
+    }
+
+    @Override
+    public Step step(String name) {
+        if (name == null || name.isBlank() || name.contains(" ")) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.processing-errors.steps",
+                    name,
+                    "a step's name is its operator's uid, its meters' tag and its key under"
+                            + " streamsplit.processing-errors.steps, so it cannot be blank or hold spaces",
+                    "Name it like a YAML key, e.g. pipeline.step(\"price-orders\").");
+        }
+        if (steps.containsKey(name)) {
+            throw new InvalidStreamSplitConfigurationException(
+                    ProcessingErrors.prefix(name).replaceAll("\\.$", ""),
+                    name,
+                    "two steps of the pipelines are named '" + name + "'",
+                    "Give each pipeline.step(...) its own name: it is the operator's uid, its meters' tag and its"
+                            + " key under streamsplit.processing-errors.steps.");
+        }
+        DefaultStep step = new DefaultStep(name, errors, sinks, stepRules);
+        steps.put(name, step);
+        return step;
+    }
+
+    /** The steps the pipelines built, with their rules. */
+    Map<String, StepErrorRules> builtSteps() {
+        return java.util.Collections.unmodifiableMap(stepRules);
+    }
+
+    /**
+     * Refuses steps YAML configures that no pipeline builds: a misspelt step name would leave its settings
+     * unused.
+     */
+    void checkConfiguredSteps() {
+        for (String configured : errors.configuredSteps()) {
+            if (!stepRules.containsKey(configured)) {
+                List<String> near = NearestNames.nearest(configured, stepRules.keySet(), 3, 3);
+                throw new InvalidStreamSplitConfigurationException(
+                        ProcessingErrors.prefix(configured).replaceAll("\\.$", ""),
+                        configured,
+                        "no pipeline builds a step named '" + configured + "' (the steps are " + stepRules.keySet()
+                                + ")",
+                        near.isEmpty()
+                                ? "Remove it, or build the step with pipeline.step(\"" + configured + "\")."
+                                : "Did you mean " + near + "?");
+            }
+        }
     }
 
     @Override

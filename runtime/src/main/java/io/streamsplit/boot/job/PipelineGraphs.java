@@ -1,5 +1,6 @@
 package io.streamsplit.boot.job;
 
+import io.streamsplit.boot.job.step.JobSteps;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.util.ArrayList;
@@ -23,11 +24,17 @@ final class PipelineGraphs {
     private final StreamExecutionEnvironment environment;
     private final Supplier<PipelineContext> contextFactory;
     private final JobSources sources = new JobSources();
+    private final JobSteps steps = new JobSteps();
 
     PipelineGraphs(String jobName, StreamExecutionEnvironment environment, Supplier<PipelineContext> contextFactory) {
         this.jobName = jobName;
         this.environment = environment;
         this.contextFactory = contextFactory;
+    }
+
+    /** The steps of the graph built last. */
+    JobSteps steps() {
+        return steps;
     }
 
     /** The StreamSplit sources of the graph built last. */
@@ -48,6 +55,10 @@ final class PipelineGraphs {
                                 + e.getMessage(),
                         e);
             }
+        }
+        if (context instanceof DefaultPipelineContext built) {
+            built.checkConfiguredSteps();
+            steps.record(built.builtSteps());
         }
         sources.record(environment.getTransformations()); // before getStreamGraph() clears them
         StreamGraph graph;

@@ -12,6 +12,7 @@ import io.streamsplit.boot.job.failure.JobFailureReporter;
 import io.streamsplit.boot.job.failure.JobFailures;
 import io.streamsplit.boot.job.failure.RunOutcomes;
 import io.streamsplit.boot.job.replica.ReplicaElection;
+import io.streamsplit.boot.job.step.JobSteps;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.time.Duration;
@@ -154,6 +155,11 @@ public class StreamSplitJob implements SmartLifecycle {
     /** The run on the cluster this instance is attached to and how; {@code null} on the embedded cluster. */
     public @Nullable ClusterRun clusterRun() {
         return clusterRun;
+    }
+
+    /** The steps ({@code pipeline.step(name)}) of the job as built last, with their processing-error rules. */
+    public JobSteps steps() {
+        return graphs.steps();
     }
 
     /** The StreamSplit sources in the job, the beans' and those its pipelines built (a SQL table's). */

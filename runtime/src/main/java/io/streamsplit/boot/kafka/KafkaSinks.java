@@ -26,6 +26,12 @@ public interface KafkaSinks {
     /** The sink for the dead letters of source {@code sourceName}. */
     Sink<DeadLetterRecord> deadLetters(String sourceName);
 
+    /**
+     * The sink for the dead letters of pipeline step {@code step}, to {@code topic}: with the strongest guarantee
+     * among the configured sinks (in the checkpoint's transaction when one is exactly-once).
+     */
+    Sink<DeadLetterRecord> stepDeadLetters(String step, String topic);
+
     /** The configured sinks by name, in their configured order. */
     Map<String, Configured> configured();
 

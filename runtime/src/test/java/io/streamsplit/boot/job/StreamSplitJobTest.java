@@ -144,5 +144,10 @@ class StreamSplitJobTest {
         public <T> DataStreamSink<T> sink(String name, DataStream<T> stream) {
             throw new UnsupportedOperationException("no sinks in this test");
         }
+
+        @Override
+        public io.streamsplit.pipeline.Step step(String name) {
+            throw new UnsupportedOperationException("no steps in this test");
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.actuate.KafkaSplitsEndpoint;
 import io.streamsplit.boot.actuate.SinkFreshness;
 import io.streamsplit.boot.actuate.SplitMetricsReader;
+import io.streamsplit.boot.actuate.StepOutcomes;
 import io.streamsplit.boot.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.actuate.StreamSplitEndpointWebExtension;
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
@@ -16,12 +17,15 @@ import io.streamsplit.boot.autoconfigure.StreamSplitAutoConfiguration;
 import io.streamsplit.boot.autoconfigure.StreamSplitProperties;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
+import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.config.PropertyChecks;
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.failure.JobFailures;
+import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -164,11 +168,22 @@ public final class StreamSplitActuatorAutoConfiguration {
                 JobProgress progress,
                 KafkaSinkFactory sinks,
                 ListableBeanFactory beanFactory,
-                ObjectProvider<SinkFreshness> freshness) {
-            return new StreamSplitEndpoint(() -> sources(beanFactory, job), job, splits, progress, sinks, () -> {
-                SinkFreshness measured = freshness.getIfAvailable();
-                return measured == null ? Map.<String, Object>of() : measured.describeAll();
-            });
+                ObjectProvider<SinkFreshness> freshness,
+                ObjectProvider<StepOutcomes> steps) {
+            return new StreamSplitEndpoint(
+                    () -> sources(beanFactory, job),
+                    job,
+                    splits,
+                    progress,
+                    sinks,
+                    () -> {
+                        SinkFreshness measured = freshness.getIfAvailable();
+                        return measured == null ? Map.<String, Object>of() : measured.describeAll();
+                    },
+                    () -> {
+                        StepOutcomes outcomes = steps.getIfAvailable();
+                        return outcomes == null ? Map.<String, Object>of() : outcomes.describeAll();
+                    });
         }
 
         @Bean
@@ -189,7 +204,9 @@ public final class StreamSplitActuatorAutoConfiguration {
                 StreamSplitProperties properties,
                 ListableBeanFactory beanFactory,
                 StreamSplitJob job,
-                ObjectProvider<MeterRegistry> meters) {
+                ObjectProvider<MeterRegistry> meters,
+                KafkaClientProperties clientProperties,
+                KafkaBootstrapServers bootstrapServers) {
             Map<String, String> yaml = new LinkedHashMap<>();
             properties.getKafka().getSources().forEach((name, source) -> {
                 if (source.getDeadLetterTopic() != null) {
@@ -202,7 +219,15 @@ public final class StreamSplitActuatorAutoConfiguration {
                 job.sources().deadLetterTopics().forEach(all::putIfAbsent);
                 return all;
             };
-            return new DeadLettersEndpoint(() -> sources(beanFactory, job), topics, meters.getIfAvailable());
+            return new DeadLettersEndpoint(
+                    () -> sources(beanFactory, job),
+                    topics,
+                    meters.getIfAvailable(),
+                    () -> job.steps().deadLetterTopics(),
+                    () -> clientProperties.forClient(
+                            KafkaClients.Kind.CONSUMER,
+                            bootstrapServers.resolve("streamsplit.kafka.bootstrap-servers", List.of()),
+                            Map.of()));
         }
 
         @Bean
@@ -225,6 +250,23 @@ public final class StreamSplitActuatorAutoConfiguration {
                     job,
                     progress,
                     List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class, false, false)));
+        }
+
+        /** The pipeline steps' outcomes: meters once the job is built, and the endpoint's {@code steps}. */
+        @Bean
+        @ConditionalOnMissingBean
+        StepOutcomes streamSplitStepOutcomes(
+                ObjectProvider<EmbeddedFlinkCluster> embedded, FlinkRestClient rest, StreamSplitJob job) {
+            Supplier<@Nullable String> jobId = () -> {
+                var submission = job.submission();
+                return submission.isDone() && !submission.isCompletedExceptionally()
+                        ? submission.join().getJobID().toString()
+                        : null;
+            };
+            EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
+            return cluster == null
+                    ? StepOutcomes.remote(rest, job.steps(), jobId)
+                    : StepOutcomes.embedded(cluster.inProcessMetrics(), job.steps(), jobId);
         }
 
         /**

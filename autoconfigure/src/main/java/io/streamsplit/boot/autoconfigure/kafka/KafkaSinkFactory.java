@@ -343,6 +343,23 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         return built;
     }
 
+    @Override
+    public Sink<DeadLetterRecord> stepDeadLetters(String step, String topic) {
+        String p = "streamsplit.processing-errors.steps." + step + ".";
+        DeliveryGuarantee guarantee = deadLetterGuarantee();
+        List<String> servers = List.of(); // the application's Kafka: streamsplit.kafka.bootstrap-servers
+        Sink<DeadLetterRecord> built = build(
+                "step " + step + ".dead-letters",
+                p,
+                servers,
+                guarantee,
+                guarantee == DeliveryGuarantee.EXACTLY_ONCE ? transactionalIds.ofStepDeadLetters(step) : null,
+                producerProperties(Map.of()),
+                new DeadLetterSerializationSchema(topic));
+        verifyAccess("the dead letters of step '" + step + "'", p, servers, Map.of(), p + "dead-letter-topic", topic);
+        return built;
+    }
+
     /** The guarantee dead letters are written with: the strongest of the configured sinks; at-least-once without. */
     public DeliveryGuarantee deadLetterGuarantee() {
         return transactionalIds.deadLetterGuarantee();

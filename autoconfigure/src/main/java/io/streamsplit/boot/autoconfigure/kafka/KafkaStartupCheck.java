@@ -50,14 +50,20 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
     private final boolean jobEnabled;
     private final ConfigurableListableBeanFactory beanFactory;
     private final List<KafkaProblem> problems = new CopyOnWriteArrayList<>();
+    private final Map<String, String> stepDeadLetterTopics;
 
+    /**
+     * @param stepDeadLetterTopics the dead-letter topics of the pipelines' steps, by the property that names each
+     */
     public KafkaStartupCheck(
             StreamSplitKafkaProperties kafka,
             KafkaBootstrapServers bootstrapServers,
             KafkaClientProperties clientProperties,
             boolean jobEnabled,
-            ConfigurableListableBeanFactory beanFactory) {
+            ConfigurableListableBeanFactory beanFactory,
+            Map<String, String> stepDeadLetterTopics) {
         this.beanFactory = beanFactory;
+        this.stepDeadLetterTopics = Map.copyOf(stepDeadLetterTopics);
         this.kafka = kafka;
         this.bootstrapServers = bootstrapServers;
         this.clientProperties = clientProperties;
@@ -186,6 +192,17 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                         KafkaSinkProperties.transactionTimeout(producer));
             }
         });
+        if (!stepDeadLetterTopics.isEmpty()) {
+            String property = "streamsplit.kafka.bootstrap-servers";
+            String servers = bootstrapServers.resolve(property, List.of());
+            KafkaCluster cluster = cluster(
+                    clusters,
+                    servers,
+                    bootstrapServers.origin(property, List.of()),
+                    clientProperties.forClient(KafkaClients.Kind.PRODUCER, servers, Map.of()));
+            stepDeadLetterTopics.forEach(
+                    (property2, topic) -> cluster.write("the dead letters of the pipelines' steps", property2, topic));
+        }
         return List.copyOf(clusters.values());
     }
 

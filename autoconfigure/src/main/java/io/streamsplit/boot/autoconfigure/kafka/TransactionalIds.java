@@ -51,6 +51,11 @@ final class TransactionalIds {
         return safe(jobName + "-" + sourceName + "-dead-letters");
     }
 
+    /** The prefix of pipeline step {@code step}'s dead-letter writer when it is exactly-once. */
+    String ofStepDeadLetters(String step) {
+        return safe(jobName + "-step-" + step + "-dead-letters");
+    }
+
     /** The guarantee dead letters are written with: the strongest of the configured sinks; at-least-once without. */
     DeliveryGuarantee deadLetterGuarantee() {
         List<DeliveryGuarantee> order =

@@ -128,7 +128,7 @@ class DeadLetterReplayIT {
                             "first: topic dl-orders, partition [01], offset 1: java.lang.IllegalArgumentException:"
                                     + " not an order: bad:[bd]")
                     .contains("Deploy the fix first");
-            assertThatThrownBy(() -> endpoint.replay("orders", "yesterday", null, null, null))
+            assertThatThrownBy(() -> endpoint.replay("orders", null, "yesterday", null, null, null))
                     .isInstanceOf(InvalidEndpointRequestException.class)
                     .hasMessageContaining("since 'yesterday' is not an ISO-8601 instant");
             assertThat(KafkaTopics.readAll(servers, "dl-orders"))
@@ -159,7 +159,7 @@ class DeadLetterReplayIT {
                         .containsExactly("trace");
             }
 
-            Map<String, Object> again = endpoint.replay("orders", null, null, null, null);
+            Map<String, Object> again = endpoint.replay("orders", null, null, null, null, null);
             assertThat(again).containsEntry("replayed", 0L).containsEntry("alreadyReplayed", 2L);
             // a second copy, had one been written, would be read within this second
             await().during(Duration.ofSeconds(1))

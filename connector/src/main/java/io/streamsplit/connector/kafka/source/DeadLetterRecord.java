@@ -42,6 +42,13 @@ public class DeadLetterRecord {
     public static final String HEADER_EXCEPTION_MESSAGE = "streamsplit.dlt.exception-message";
     /** Header: the name of the source that read the record. */
     public static final String HEADER_SOURCE = "streamsplit.dlt.source";
+    /** Header: the pipeline step whose code failed on the record (absent for a record the source could not read). */
+    public static final String HEADER_STEP = "streamsplit.dlt.step";
+    /**
+     * Header: {@code json} when the value is not a Kafka record but the element a step behind a key-by or
+     * rebalance failed on, written as JSON (such a dead letter has no original topic, partition or offset).
+     */
+    public static final String HEADER_VALUE_FORMAT = "streamsplit.dlt.value-format";
 
     /** The prefix of every header a dead letter adds; a replayed record goes back without them. */
     public static final String HEADER_PREFIX = "streamsplit.dlt.";
@@ -74,6 +81,8 @@ public class DeadLetterRecord {
     public @Nullable String exceptionMessage;
     public @Nullable String causeClass;
     public @Nullable String stackTrace;
+    public @Nullable String step;
+    public @Nullable String valueFormat;
 
     /** For Flink's POJO serializer. */
     public DeadLetterRecord() {}
@@ -96,17 +105,49 @@ public class DeadLetterRecord {
             dead.headerKeys[i] = headers[i].key();
             dead.headerValues[i] = headers[i].value();
         }
-        dead.exceptionClass = error.getClass().getName();
-        dead.exceptionMessage = capped(String.valueOf(error.getMessage()), MAX_MESSAGE_CHARS);
+        dead.failedWith(error);
+        return dead;
+    }
+
+    /**
+     * The dead letter of pipeline step {@code step} for {@code record}, read by source {@code sourceName}: the
+     * record as read from Kafka, so a replay sends it through the pipeline again.
+     */
+    public static DeadLetterRecord ofStep(
+            String step, String sourceName, ConsumerRecord<byte[], byte[]> record, Throwable error) {
+        DeadLetterRecord dead = of(sourceName, record, error);
+        dead.step = step;
+        return dead;
+    }
+
+    /**
+     * The dead letter of pipeline step {@code step} for an element that is no Kafka record any more (the step
+     * runs behind a key-by or rebalance): {@code value} is the element as JSON, marked so by the {@code
+     * streamsplit.dlt.value-format} header; no original topic, partition or offset.
+     */
+    public static DeadLetterRecord ofElement(String step, byte[] value, long timestamp, Throwable error) {
+        DeadLetterRecord dead = new DeadLetterRecord();
+        dead.step = step;
+        dead.partition = -1;
+        dead.offset = -1;
+        dead.timestamp = timestamp;
+        dead.value = value;
+        dead.valueFormat = "json";
+        dead.failedWith(error);
+        return dead;
+    }
+
+    private void failedWith(Throwable error) {
+        this.exceptionClass = error.getClass().getName();
+        this.exceptionMessage = capped(String.valueOf(error.getMessage()), MAX_MESSAGE_CHARS);
         Throwable root = error;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        dead.causeClass = root.getClass().getName(); // spring-kafka's form: the root cause, or the error itself
+        this.causeClass = root.getClass().getName(); // spring-kafka's form: the root cause, or the error itself
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
-        dead.stackTrace = capped(trace.toString(), MAX_STACK_TRACE_CHARS);
-        return dead;
+        this.stackTrace = capped(trace.toString(), MAX_STACK_TRACE_CHARS);
     }
 
     /**
@@ -122,10 +163,20 @@ public class DeadLetterRecord {
                 headers.add(new RecordHeader(headerKeys[i], headerValues[i]));
             }
         }
-        headers.add(header(HEADER_SOURCE, sourceName));
-        headers.add(header(HEADER_TOPIC, topic));
-        headers.add(header(HEADER_PARTITION, String.valueOf(partition)));
-        headers.add(header(HEADER_OFFSET, String.valueOf(offset)));
+        if (sourceName != null) {
+            headers.add(header(HEADER_SOURCE, sourceName));
+        }
+        if (step != null) {
+            headers.add(header(HEADER_STEP, step));
+        }
+        if (topic != null) {
+            headers.add(header(HEADER_TOPIC, topic));
+            headers.add(header(HEADER_PARTITION, String.valueOf(partition)));
+            headers.add(header(HEADER_OFFSET, String.valueOf(offset)));
+        }
+        if (valueFormat != null) {
+            headers.add(header(HEADER_VALUE_FORMAT, valueFormat));
+        }
         headers.add(header(HEADER_EXCEPTION_CLASS, exceptionClass));
         headers.add(header(HEADER_EXCEPTION_MESSAGE, exceptionMessage));
         addSpringKafkaHeaders(headers);
@@ -138,6 +189,10 @@ public class DeadLetterRecord {
     }
 
     private void addSpringKafkaHeaders(List<Header> headers) {
+        if (topic == null) {
+            addSpringKafkaExceptionHeaders(headers);
+            return;
+        }
         headers.add(header(SPRING_HEADER_PREFIX + "original-topic", topic));
         headers.add(new RecordHeader(
                 SPRING_HEADER_PREFIX + "original-partition",
@@ -151,6 +206,10 @@ public class DeadLetterRecord {
         if (timestampType != null) {
             headers.add(header(SPRING_HEADER_PREFIX + "original-timestamp-type", timestampType));
         }
+        addSpringKafkaExceptionHeaders(headers);
+    }
+
+    private void addSpringKafkaExceptionHeaders(List<Header> headers) {
         headers.add(header(SPRING_HEADER_PREFIX + "exception-fqcn", exceptionClass));
         headers.add(header(SPRING_HEADER_PREFIX + "exception-cause-fqcn", causeClass));
         headers.add(header(SPRING_HEADER_PREFIX + "exception-message", exceptionMessage));
@@ -175,7 +234,8 @@ public class DeadLetterRecord {
                 && partition == other.partition
                 && offset == other.offset
                 && Objects.equals(topic, other.topic)
-                && Objects.equals(sourceName, other.sourceName);
+                && Objects.equals(sourceName, other.sourceName)
+                && Objects.equals(step, other.step);
     }
 
     @Override
@@ -185,7 +245,7 @@ public class DeadLetterRecord {
 
     @Override
     public String toString() {
-        return "DeadLetterRecord{" + topic + "-" + partition + "@" + offset + ", " + exceptionClass + ": "
-                + exceptionMessage + '}';
+        return "DeadLetterRecord{" + (step == null ? "" : "step " + step + ", ") + topic + "-" + partition + "@"
+                + offset + ", " + exceptionClass + ": " + exceptionMessage + '}';
     }
 }

@@ -70,17 +70,40 @@ final class DeadLetterReplay {
 
     private final String sourceName;
     private final String deadLetterTopic;
-    private final StreamSplitKafkaSource<?> source;
+    private final @Nullable StreamSplitKafkaSource<?> source;
+    private final Properties clients;
+    private final String kind;
 
+    /** The replay of source {@code sourceName}'s dead letters, with the source's own Kafka clients' settings. */
     DeadLetterReplay(String sourceName, String deadLetterTopic, StreamSplitKafkaSource<?> source) {
-        this.sourceName = sourceName;
-        this.deadLetterTopic = deadLetterTopic;
-        this.source = source;
+        this("source", sourceName, deadLetterTopic, source, source.consumerProperties());
     }
 
-    /** The consumer group (and transactional id) that remembers how far replays of this source got. */
+    /**
+     * The replay of pipeline step {@code step}'s dead letters, with the application's Kafka settings {@code
+     * clients}. Not checked first: the step's code cannot run here, so a record that still fails after the
+     * replay is dead-lettered again (and the job goes on).
+     */
+    static DeadLetterReplay ofStep(String step, String deadLetterTopic, Properties clients) {
+        return new DeadLetterReplay("step", step, deadLetterTopic, null, clients);
+    }
+
+    private DeadLetterReplay(
+            String kind,
+            String name,
+            String deadLetterTopic,
+            @Nullable StreamSplitKafkaSource<?> source,
+            Properties clients) {
+        this.kind = kind;
+        this.sourceName = name;
+        this.deadLetterTopic = deadLetterTopic;
+        this.source = source;
+        this.clients = clients;
+    }
+
+    /** The consumer group (and transactional id) that remembers how far replays of this source (or step) got. */
     String replayGroup() {
-        return "streamsplit-replay-" + sourceName;
+        return "streamsplit-replay-" + (kind.equals("source") ? "" : kind + "-") + sourceName;
     }
 
     /** Per partition of the dead-letter topic: its records now and how far replays got. */
@@ -157,6 +180,10 @@ final class DeadLetterReplay {
 
     /** Whether the records would go to a topic the source reads. */
     private boolean wouldComeBack(@Nullable String topic) {
+        StreamSplitKafkaSource<?> source = this.source;
+        if (source == null) {
+            return false; // a step's code cannot be run here to check
+        }
         if (topic == null) {
             return true; // back to where each came from: the source's own topics
         }
@@ -166,7 +193,8 @@ final class DeadLetterReplay {
 
     private void refuseWhileStillBad(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, long[]> ranges)
             throws Exception {
-        Function<ConsumerRecord<byte[], byte[]>, @Nullable Throwable> check = source.badRecordCheck();
+        Function<ConsumerRecord<byte[], byte[]>, @Nullable Throwable> check =
+                java.util.Objects.requireNonNull(source, "a source's replay").badRecordCheck();
         long[] checked = {0};
         long[] stillBad = {0};
         String[] first = {null};
@@ -223,7 +251,7 @@ final class DeadLetterReplay {
             }
         }
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("source", sourceName);
+        result.put(kind, sourceName);
         result.put("deadLetterTopic", deadLetterTopic);
         result.put("topic", topic == null ? "(each record's original topic and partition)" : topic);
         result.put(
@@ -335,7 +363,7 @@ final class DeadLetterReplay {
         var infos = consumer.partitionsFor(deadLetterTopic, TIMEOUT);
         if (infos == null || infos.isEmpty()) {
             throw new Refused(
-                    "dead-letter topic " + deadLetterTopic + " of source '" + sourceName + "' does not exist");
+                    "dead-letter topic " + deadLetterTopic + " of " + kind + " '" + sourceName + "' does not exist");
         }
         List<TopicPartition> partitions = infos.stream()
                 .map(info -> new TopicPartition(info.topic(), info.partition()))
@@ -346,7 +374,7 @@ final class DeadLetterReplay {
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties props = KafkaClients.only(source.consumerProperties(), ConsumerConfig.configNames());
+        Properties props = KafkaClients.only(clients, ConsumerConfig.configNames());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, replayGroup());
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, replayGroup());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -357,7 +385,7 @@ final class DeadLetterReplay {
     }
 
     private KafkaProducer<byte[], byte[]> producer() {
-        Properties props = KafkaClients.only(source.consumerProperties(), ProducerConfig.configNames());
+        Properties props = KafkaClients.only(clients, ProducerConfig.configNames());
         props.put(ProducerConfig.CLIENT_ID_CONFIG, replayGroup());
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, replayGroup());
         props.put(ProducerConfig.ACKS_CONFIG, "all");

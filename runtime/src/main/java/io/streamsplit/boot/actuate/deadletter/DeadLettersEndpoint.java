@@ -35,20 +35,28 @@ public class DeadLettersEndpoint {
     private final Supplier<Map<String, StreamSplitKafkaSource<?>>> sources;
     private final Supplier<Map<String, String>> deadLetterTopics;
     private final @Nullable MeterRegistry meters;
+    private final Supplier<Map<String, String>> stepTopics;
+    private final Supplier<java.util.Properties> clients;
 
     /**
      * @param sources the sources by name
      * @param deadLetterTopics the dead-letter topic of each source that has one (asked on each request: a
      *     table's source is known once the job is built)
      * @param meters where the replayed counts go, or {@code null}
+     * @param stepTopics the dead-letter topic of each pipeline step that dead-letters (known once the job is built)
+     * @param clients the application's Kafka client settings, for the steps' dead letters
      */
     public DeadLettersEndpoint(
             Supplier<Map<String, StreamSplitKafkaSource<?>>> sources,
             Supplier<Map<String, String>> deadLetterTopics,
-            @Nullable MeterRegistry meters) {
+            @Nullable MeterRegistry meters,
+            Supplier<Map<String, String>> stepTopics,
+            Supplier<java.util.Properties> clients) {
         this.sources = sources;
         this.deadLetterTopics = deadLetterTopics;
         this.meters = meters;
+        this.stepTopics = stepTopics;
+        this.clients = clients;
     }
 
     @ReadOperation
@@ -61,18 +69,42 @@ public class DeadLettersEndpoint {
                 all.put(name, Map.of("error", String.valueOf(e.getMessage())));
             }
         });
+        Map<String, Object> steps = new LinkedHashMap<>();
+        stepTopics.get().forEach((step, topic) -> {
+            try {
+                steps.put(
+                        step,
+                        DeadLetterReplay.ofStep(step, topic, clients.get()).describe());
+            } catch (RuntimeException e) {
+                steps.put(step, Map.of("error", String.valueOf(e.getMessage())));
+            }
+        });
+        if (!steps.isEmpty()) {
+            all.put("steps", steps);
+        }
         return all;
     }
 
+    /**
+     * Replays the dead letters of {@code source}, or of pipeline step {@code step} (exactly one of the two), to
+     * where each came from or to {@code topic}.
+     */
     @WriteOperation
     public Map<String, Object> replay(
-            String source,
+            @Nullable String source,
+            @Nullable String step,
             @Nullable String since,
             @Nullable Long fromOffset,
             @Nullable Long toOffset,
             @Nullable String topic) {
+        if ((source == null) == (step == null)) {
+            throw new InvalidEndpointRequestException(
+                    "Name either a \"source\" or a \"step\" whose dead letters to replay", "source or step");
+        }
+        String name = source != null ? source : step;
         try {
-            DeadLetterReplay replay = replay(source);
+            DeadLetterReplay replay =
+                    source != null ? replay(source) : stepReplay(java.util.Objects.requireNonNull(step));
             Map<String, Object> result =
                     replay.replay(new DeadLetterReplay.Request(instant(since), fromOffset, toOffset, topic));
             long replayed = ((Number) Objects.requireNonNull(result.get("replayed"), "replayed")).longValue();
@@ -80,28 +112,41 @@ public class DeadLettersEndpoint {
                 Counter.builder("streamsplit.kafka.source.records.replayed")
                         .description("Dead letters sent back through the pipeline by a replay")
                         .baseUnit("records")
-                        .tag("source", source)
+                        .tag(source != null ? "source" : "step", name)
                         .register(meters)
                         .increment(replayed);
             }
             LOG.info(
-                    "Replayed {} dead letters of source '{}' from {} to {} ({} already replayed before)",
+                    "Replayed {} dead letters of {} '{}' from {} to {} ({} already replayed before)",
                     replayed,
-                    source,
+                    source != null ? "source" : "step",
+                    name,
                     result.get("deadLetterTopic"),
                     result.get("topic"),
                     result.get("alreadyReplayed"));
             return result;
         } catch (DeadLetterReplay.Refused | InvalidEndpointRequestException refused) {
-            LOG.warn("Refused to replay the dead letters of source '{}': {}", source, refused.getMessage());
+            LOG.warn("Refused to replay the dead letters of '{}': {}", name, refused.getMessage());
             throw refused instanceof InvalidEndpointRequestException invalid
                     ? invalid
                     : new InvalidEndpointRequestException(
                             String.valueOf(refused.getMessage()), String.valueOf(refused.getMessage()));
         } catch (Exception e) {
             throw new IllegalStateException(
-                    "Could not replay the dead letters of source '" + source + "': " + e.getMessage(), e);
+                    "Could not replay the dead letters of '" + name + "': " + e.getMessage(), e);
         }
+    }
+
+    private DeadLetterReplay stepReplay(String step) {
+        Map<String, String> topics = stepTopics.get();
+        String deadLetterTopic = topics.get(step);
+        if (deadLetterTopic == null) {
+            throw new InvalidEndpointRequestException(
+                    "No step named '" + step + "' that dead-letters: use one of " + topics.keySet()
+                            + " (steps with the dead-letter policy)",
+                    "unknown step");
+        }
+        return DeadLetterReplay.ofStep(step, deadLetterTopic, clients.get());
     }
 
     private DeadLetterReplay replay(String source) {

@@ -24,23 +24,25 @@ public class DeadLettersEndpointWebExtension {
 
     @WriteOperation
     public WebEndpointResponse<Map<String, Object>> replay(
-            String source,
+            @Nullable String source,
+            @Nullable String step,
             @Nullable String since,
             @Nullable Long fromOffset,
             @Nullable Long toOffset,
             @Nullable String topic) {
         try {
-            return new WebEndpointResponse<>(endpoint.replay(source, since, fromOffset, toOffset, topic));
+            return new WebEndpointResponse<>(endpoint.replay(source, step, since, fromOffset, toOffset, topic));
         } catch (InvalidEndpointRequestException refused) {
-            return error(source, WebEndpointResponse.STATUS_BAD_REQUEST, refused.getMessage());
+            return error(source, step, WebEndpointResponse.STATUS_BAD_REQUEST, refused.getMessage());
         } catch (IllegalStateException failed) {
-            return error(source, WebEndpointResponse.STATUS_INTERNAL_SERVER_ERROR, failed.getMessage());
+            return error(source, step, WebEndpointResponse.STATUS_INTERNAL_SERVER_ERROR, failed.getMessage());
         }
     }
 
-    private static WebEndpointResponse<Map<String, Object>> error(String source, int status, @Nullable String reason) {
+    private static WebEndpointResponse<Map<String, Object>> error(
+            @Nullable String source, @Nullable String step, int status, @Nullable String reason) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("source", source);
+        body.put(step != null ? "step" : "source", step != null ? step : source);
         body.put("status", status);
         body.put("reason", reason);
         return new WebEndpointResponse<>(body, status);

@@ -2,6 +2,7 @@ package io.streamsplit.boot.flink.embedded;
 
 import io.streamsplit.connector.kafka.sink.ObservedSerializationSchema;
 import io.streamsplit.connector.kafka.source.metrics.KafkaSourceMetricNames;
+import io.streamsplit.pipeline.step.StepGuard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,7 @@ public final class InProcessMetrics {
     private final Map<Metric, RegisteredMetric> metrics = new ConcurrentHashMap<>();
     private final Map<String, Gauge<?>> restarts = new ConcurrentHashMap<>();
     private final Map<Metric, RegisteredMetric> sinkWriters = new ConcurrentHashMap<>();
+    private final Map<Metric, RegisteredMetric> steps = new ConcurrentHashMap<>();
 
     private record RegisteredMetric(
             @Nullable String jobId,
@@ -76,6 +78,7 @@ public final class InProcessMetrics {
         metrics.clear();
         restarts.clear();
         sinkWriters.clear();
+        steps.clear();
     }
 
     void add(Metric metric, String name, MetricGroup group) {
@@ -95,6 +98,20 @@ public final class InProcessMetrics {
                     new RegisteredMetric(
                             variables.get("<job_id>"),
                             RawMetric.filter(operator),
+                            subtask == null ? -1 : Integer.parseInt(subtask),
+                            null,
+                            -1,
+                            name,
+                            metric));
+            return;
+        }
+        if (operator != null && group.getMetricIdentifier(name).endsWith("." + StepGuard.METRIC_GROUP + "." + name)) {
+            String subtask = variables.get("<subtask_index>");
+            steps.put(
+                    metric,
+                    new RegisteredMetric(
+                            variables.get("<job_id>"),
+                            operator,
                             subtask == null ? -1 : Integer.parseInt(subtask),
                             null,
                             -1,
@@ -127,6 +144,7 @@ public final class InProcessMetrics {
 
     void remove(Metric metric) {
         metrics.remove(metric);
+        steps.remove(metric);
         sinkWriters.remove(metric);
         restarts.values().remove(metric);
     }
@@ -150,6 +168,25 @@ public final class InProcessMetrics {
                 values.add(new RawMetric(m.operator(), m.subtask(), null, -1, "median", statistics.getQuantile(0.5)));
                 values.add(new RawMetric(m.operator(), m.subtask(), null, -1, "p99", statistics.getQuantile(0.99)));
                 values.add(new RawMetric(m.operator(), m.subtask(), null, -1, "max", statistics.getMax()));
+            }
+        }
+        return values;
+    }
+
+    /**
+     * The current values of job {@code jobId}'s step metrics ({@code StreamSplitStep} group): the operator is the
+     * step's name as given (not filtered), the value a count or the text of the last failures.
+     */
+    public List<RawMetric> steps(String jobId) {
+        List<RawMetric> values = new ArrayList<>();
+        for (RegisteredMetric m : steps.values()) {
+            if (jobId.equals(m.jobId())) {
+                Object value = m.metric() instanceof Gauge<?> gauge
+                        ? gauge.getValue()
+                        : m.metric() instanceof Counter counter ? (Object) counter.getCount() : null;
+                if (value != null) {
+                    values.add(new RawMetric(m.operator(), m.subtask(), null, -1, m.name(), value));
+                }
             }
         }
         return values;

@@ -36,6 +36,11 @@ public final class JobFailures {
             + " is larger than (\\d+), which is the value of the max.request.size configuration");
     private static final Pattern SINK_TASK = Pattern.compile("sink ([^ :]+): Writer");
 
+    /** A step's {@code fail} policy: its message names the step, the record, the attempts and the fix. */
+    private static final Pattern STEP_FAILED = Pattern.compile("StepFailedException: ([^\n]+)");
+    /** The record an operator chained to a source failed on, added by the source as a suppressed exception. */
+    private static final Pattern ON_RECORD = Pattern.compile("KafkaSourceRecordEmitter\\$OnRecord: ([^\n]+)");
+
     private static final Pattern DENIED_TOPICS = Pattern.compile("Not authorized to access topics: \\[([^\\]]*)\\]");
 
     private final KafkaSources sources;
@@ -146,7 +151,13 @@ public final class JobFailures {
         if (problem != null) {
             return problem.problem() + " (" + problem.property() + " = '" + problem.value() + "'). " + problem.action();
         }
-        return rootCause(stacktrace) + (taskName == null ? "." : " (in " + taskName + ").");
+        Matcher step = STEP_FAILED.matcher(stacktrace);
+        if (step.find()) {
+            return step.group(1).trim() + ".";
+        }
+        Matcher onRecord = ON_RECORD.matcher(stacktrace);
+        String record = onRecord.find() ? ", " + onRecord.group(1).trim() : "";
+        return rootCause(stacktrace) + record + (taskName == null ? "." : " (in " + taskName + ").");
     }
 
     /**

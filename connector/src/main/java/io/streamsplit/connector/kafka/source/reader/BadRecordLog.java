@@ -14,20 +14,36 @@ import org.jspecify.annotations.Nullable;
  * each is logged at DEBUG.
  */
 @Internal
-final class BadRecordLog {
+public final class BadRecordLog {
 
     static final Duration INTERVAL = Duration.ofMinutes(1);
 
     private final LongSupplier nanoClock;
+    private final String noun;
+    private final String countedIn;
     private boolean warned;
     private long warnedAt;
     private long since;
 
     BadRecordLog() {
-        this(System::nanoTime);
+        this("bad record", "the source's metrics", System::nanoTime);
     }
 
     BadRecordLog(LongSupplier nanoClock) {
+        this("bad record", "the source's metrics", nanoClock);
+    }
+
+    /**
+     * A log for records of another kind ({@code "record step 'enrich' failed on"}), counted in {@code countedIn}
+     * ({@code "the step's metrics"}): the same one line a minute.
+     */
+    public BadRecordLog(String noun, String countedIn) {
+        this(noun, countedIn, System::nanoTime);
+    }
+
+    BadRecordLog(String noun, String countedIn, LongSupplier nanoClock) {
+        this.noun = noun;
+        this.countedIn = countedIn;
         this.nanoClock = nanoClock;
     }
 
@@ -39,19 +55,20 @@ final class BadRecordLog {
      * @param where "source s, topic t, partition p, offset o"
      */
     @Nullable
-    String warning(String done, String where, Throwable error) {
+    public String warning(String done, String where, Throwable error) {
         long now = nanoClock.getAsLong();
         if (warned && now - warnedAt < INTERVAL.toNanos()) {
             since++;
             return null;
         }
         String line =
-                done + " a bad record (" + where + "): " + error.getClass().getName() + ": " + error.getMessage()
+                done + " a " + noun + " (" + where + "): " + error.getClass().getName() + ": " + error.getMessage()
                         + (since == 0
                                 ? ""
-                                : " (and " + since + " more bad record" + (since == 1 ? "" : "s") + " in the last "
+                                : " (and " + since + " more " + noun + (since == 1 ? "" : "s") + " in the last "
                                         + Duration.ofNanos(now - warnedAt).toSeconds()
-                                        + " s, counted in the source's metrics; one line a minute at most, each at DEBUG)");
+                                        + " s, counted in " + countedIn
+                                        + "; one line a minute at most, each at DEBUG)");
         warned = true;
         warnedAt = now;
         since = 0;

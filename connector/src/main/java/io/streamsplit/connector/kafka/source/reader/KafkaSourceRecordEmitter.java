@@ -37,6 +37,7 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
     private final Collector collector = new Collector();
     private final BadRecordLog badRecords = new BadRecordLog();
     private final @Nullable RecordTracer tracer;
+    private final RecordInFlight inFlight;
 
     KafkaSourceRecordEmitter(
             String sourceName,
@@ -53,6 +54,7 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
         this.policy = policy;
         this.metrics = metrics;
         this.numRecordsIn = numRecordsIn;
+        this.inFlight = RecordInFlight.holder(sourceName);
     }
 
     @Override
@@ -63,13 +65,16 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
         numRecordsIn.inc(size - 1);
         collector.output = output;
         long nextOffset = splitState.currentOffset();
+        inFlight.enter();
         try {
             for (int i = 0; i < size; i++) {
                 ConsumerRecord<byte[], byte[]> record = run.get(i);
+                inFlight.set(record);
                 emit(record, output);
                 nextOffset = record.offset() + 1;
             }
         } finally {
+            inFlight.clear();
             // once per run, not per record: the offset is only read by checkpoints, which run between
             // calls, and by metrics; after a failure it stays before the record that failed
             splitState.setCurrentOffset(nextOffset);
@@ -188,9 +193,32 @@ final class KafkaSourceRecordEmitter<T, OUT> implements RecordEmitter<KafkaRecor
             try {
                 output.collect(mapped, timestampMillis);
             } catch (RuntimeException | Error e) {
+                if (e instanceof RuntimeException && downstreamFailure == null) {
+                    ConsumerRecord<byte[], byte[]> record = RecordInFlight.current();
+                    if (record != null) {
+                        e.addSuppressed(new OnRecord(sourceName, record));
+                    }
+                }
                 downstreamFailure = e;
                 throw e;
             }
+        }
+    }
+
+    /**
+     * Added to an exception an operator chained to the source threw (as a suppressed exception: its type and
+     * message stay as thrown), so the job's failure names the record it failed on: topic, partition, offset.
+     */
+    static final class OnRecord extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        OnRecord(String sourceName, ConsumerRecord<byte[], byte[]> record) {
+            super(
+                    "while processing the record at topic " + record.topic() + ", partition " + record.partition()
+                            + ", offset " + record.offset() + " (source '" + sourceName + "')",
+                    null,
+                    false,
+                    false);
         }
     }
 

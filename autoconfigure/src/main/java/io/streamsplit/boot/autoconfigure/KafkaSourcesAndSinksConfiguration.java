@@ -112,9 +112,16 @@ class KafkaSourcesAndSinksConfiguration {
     /** {@code streamsplit.processing-errors}, its defaults checked at start-up. */
     @Bean
     PropertiesProcessingErrors streamSplitProcessingErrors(
-            StreamSplitProperties properties, Environment environment, ConfigurableListableBeanFactory beanFactory) {
+            StreamSplitProperties properties,
+            Environment environment,
+            ConfigurableListableBeanFactory beanFactory,
+            ObjectProvider<KafkaStartupCheck> startupCheck) {
         PropertiesProcessingErrors errors = new PropertiesProcessingErrors(
-                properties.getProcessingErrors(), environment, beanFactory.getBeanClassLoader());
+                properties.getProcessingErrors(),
+                environment,
+                beanFactory.getBeanClassLoader(),
+                (step, origin, topic) -> startupCheck.ifAvailable(
+                        check -> check.checkWriter("the dead letters of step '" + step + "'", origin, topic)));
         errors.checkDefaults();
         return errors;
     }

@@ -108,6 +108,18 @@ class PropertyMistakesTest {
     }
 
     @Test
+    void anUnknownProcessingErrorPolicyNamesThePolicies() {
+        FailureAnalysis analysis = failure("streamsplit.processing-errors.steps.price.policy=drop");
+        assertThat(analysis.getDescription()).contains("streamsplit.processing-errors.steps.price.policy", "'drop'");
+        assertThat(analysis.getAction()).contains("fail", "skip", "dead-letter");
+        FailureAnalysis retries = failure("streamsplit.processing-errors.retries=-1");
+        assertThat(retries.getDescription()).contains("streamsplit.processing-errors.retries", "-1", "0 or more");
+        FailureAnalysis backOff = failure("streamsplit.processing-errors.back-off=100");
+        assertThat(backOff.getDescription())
+                .contains("streamsplit.processing-errors.back-off", "100", "a duration without a unit");
+    }
+
+    @Test
     void aListWhereOneValueIsExpectedSaysSo() {
         FailureAnalysis analysis = failure(
                 "streamsplit.kafka.sources.orders.group-id[0]=a", "streamsplit.kafka.sources.orders.group-id[1]=b");

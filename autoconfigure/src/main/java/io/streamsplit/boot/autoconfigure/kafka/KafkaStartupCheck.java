@@ -129,6 +129,43 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         problems.addAll(found);
     }
 
+    /**
+     * Checks, as at start-up, one topic a writer the job builds later writes to — a step's dead-letter topic set
+     * in its code, which YAML does not name: refused (or created with {@code create-topics}) the same way, when
+     * the job is built.
+     *
+     * @param property where the topic is set, for the report
+     */
+    public void checkWriter(String writer, String property, String topic) {
+        if (!jobEnabled || kafka.getStartupCheck().getMode() == StartupCheckMode.OFF) {
+            return;
+        }
+        String serversProperty = "streamsplit.kafka.bootstrap-servers";
+        String servers = bootstrapServers.resolve(serversProperty, List.of());
+        KafkaCluster cluster = cluster(
+                new LinkedHashMap<>(),
+                servers,
+                bootstrapServers.origin(serversProperty, List.of()),
+                clientProperties.forClient(KafkaClients.Kind.PRODUCER, servers, Map.of()));
+        cluster.write(writer, property, topic);
+        List<KafkaProblem> found = cluster.check(kafka.getStartupCheck().getTimeout(), kafka.getCreateTopics());
+        if (found.isEmpty()) {
+            return;
+        }
+        KafkaProblem first = found.get(0);
+        if (kafka.getStartupCheck().getMode() == StartupCheckMode.FAIL) {
+            throw new InvalidStreamSplitConfigurationException(
+                    first.property(), first.value(), first.problem(), first.action());
+        }
+        LOG.warn(
+                "Kafka startup check: {} = '{}': {}. {} (streamsplit.kafka.startup-check.mode=warn: starting anyway)",
+                first.property(),
+                first.value(),
+                first.problem(),
+                first.action());
+        problems.addAll(found);
+    }
+
     private boolean usesSchemaRegistry() {
         return kafka.getSources().values().stream().anyMatch(source -> confluent(source.getFormat()))
                 || kafka.getSinks().values().stream().anyMatch(sink -> confluent(sink.getFormat()));

@@ -33,12 +33,24 @@ public final class PropertiesProcessingErrors implements ProcessingErrors {
     private final ProcessingErrorsProperties properties;
     private final Environment environment;
     private final @Nullable ClassLoader classLoader;
+    private final TopicCheck topicCheck;
+
+    /** Checks a dead-letter topic only a step's code names (YAML's are checked with the others at start-up). */
+    @FunctionalInterface
+    public interface TopicCheck {
+        /** Refuses (or creates) {@code topic}, reporting it under {@code origin}. */
+        void check(String step, String origin, String topic);
+    }
 
     public PropertiesProcessingErrors(
-            ProcessingErrorsProperties properties, Environment environment, @Nullable ClassLoader classLoader) {
+            ProcessingErrorsProperties properties,
+            Environment environment,
+            @Nullable ClassLoader classLoader,
+            TopicCheck topicCheck) {
         this.properties = properties;
         this.environment = environment;
         this.classLoader = classLoader;
+        this.topicCheck = topicCheck;
     }
 
     /** Checks the defaults at start-up: a bad default fails every step, so it fails before any job is built. */
@@ -129,8 +141,9 @@ public final class PropertiesProcessingErrors implements ProcessingErrors {
             notRetryable.addAll(own.getNotRetryable());
         }
         builder.notRetryable(notRetryable);
+        StepErrorRules rules;
         try {
-            return builder.build();
+            rules = builder.build();
         } catch (InvalidStepErrorsException e) {
             String origin = origins.getOrDefault(e.setting(), PREFIX + e.setting());
             if (e.setting().equals("dead-letter-topic") && step != null) {
@@ -138,6 +151,15 @@ public final class PropertiesProcessingErrors implements ProcessingErrors {
             }
             throw refused(origin, e.value(), e, step);
         }
+        String topicOrigin = origins.get("dead-letter-topic");
+        if (step != null
+                && rules.policy() == ProcessingErrorPolicy.DEAD_LETTER
+                && rules.deadLetterTopic() != null
+                && topicOrigin != null
+                && topicOrigin.startsWith("pipeline.step(")) {
+            topicCheck.check(step, topicOrigin, rules.deadLetterTopic());
+        }
+        return rules;
     }
 
     /**

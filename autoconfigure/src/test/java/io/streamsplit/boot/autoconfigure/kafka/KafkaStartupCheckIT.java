@@ -97,6 +97,30 @@ class KafkaStartupCheckIT {
     }
 
     @Test
+    void aMissingDeadLetterTopicOfTheStepsFailsUnlessTopicCreationIsOn() throws Exception {
+        KAFKA.broker().createTopic("steps-in", 1);
+        KAFKA.broker().createTopic("steps-out", 1);
+        FailureAnalysis analysis = failedStart(
+                KAFKA.bootstrapServers(), "steps", "streamsplit.processing-errors.dead-letter-topic=steps.DLT");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.processing-errors.dead-letter-topic", "'steps.DLT'", "does not exist");
+        assertThat(analysis.getAction()).contains("streamsplit.kafka.create-topics.enabled=true");
+
+        try (ConfigurableApplicationContext app = Words.start(
+                KAFKA.bootstrapServers(),
+                "steps",
+                "streamsplit.kafka.create-topics.enabled=true",
+                "streamsplit.processing-errors.dead-letter-topic=steps.DLT")) {
+            try (Admin admin = Admin.create(KAFKA.broker().clientProperties())) {
+                assertThat(admin.describeTopics(List.of("steps.DLT"))
+                                .allTopicNames()
+                                .get())
+                        .containsKey("steps.DLT");
+            }
+        }
+    }
+
+    @Test
     void aMissingSinkTopicFailsUnlessTopicCreationIsOn() throws Exception {
         KAFKA.broker().createTopic("create-in", 1);
         FailureAnalysis analysis = failedStart(KAFKA.bootstrapServers(), "create");

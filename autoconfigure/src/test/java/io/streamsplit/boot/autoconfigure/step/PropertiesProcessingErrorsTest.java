@@ -22,10 +22,14 @@ class PropertiesProcessingErrorsTest {
 
     private final ProcessingErrorsProperties properties = new ProcessingErrorsProperties();
     private final MockEnvironment environment = new MockEnvironment();
+    private final List<String> checked = new java.util.ArrayList<>();
 
     private PropertiesProcessingErrors errors() {
         return new PropertiesProcessingErrors(
-                properties, environment, getClass().getClassLoader());
+                properties,
+                environment,
+                getClass().getClassLoader(),
+                (step, origin, topic) -> checked.add(origin + "=" + topic));
     }
 
     private ProcessingErrorsProperties.StepProperties step(String name) {
@@ -54,6 +58,16 @@ class PropertiesProcessingErrorsTest {
         assertThat(rules.policy()).isEqualTo(ProcessingErrorPolicy.DEAD_LETTER);
         assertThat(rules.deadLetterTopic()).as("the default topic").isEqualTo("all.DLT");
         assertThat(errors().rules("other", NOTHING).retries()).isEqualTo(7);
+        assertThat(checked)
+                .as("YAML's topics are checked at start-up with the others")
+                .isEmpty();
+    }
+
+    @Test
+    void aDeadLetterTopicOnlyTheCodeNamesIsCheckedWhenTheStepIsBuilt() {
+        FromCode code = new FromCode(null, null, ProcessingErrorPolicy.DEAD_LETTER, "price.DLT", List.of());
+        errors().rules("price", code);
+        assertThat(checked).containsExactly("pipeline.step(\"price\").deadLetterTopic(...)=price.DLT");
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.streamsplit.boot.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
+import io.streamsplit.boot.actuate.deadletter.DeadLettersEndpoint;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.kafka.exactlyonce.FailureInjector;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
@@ -121,6 +122,9 @@ class ProcessingErrorsIT {
         Run run = new Run();
         try (ConfigurableApplicationContext app = run.start(
                 "exactly-once",
+                "spring.main.web-application-type=servlet",
+                "server.port=0",
+                "management.endpoints.web.exposure.include=deadletters",
                 "test.fail-after-records=2000",
                 "streamsplit.processing-errors.steps.parse.policy=dead-letter",
                 "streamsplit.processing-errors.steps.parse.dead-letter-topic=" + run.deadLetters,
@@ -156,6 +160,21 @@ class ProcessingErrorsIT {
                     .containsEntry("kafka_dlt-exception-message", "no price for id-999")
                     .containsKey("kafka_dlt-exception-stacktrace")
                     .containsKey("streamsplit.dlt.original-offset");
+
+            // the replay endpoint lists the step's dead letters and sends them on, once
+            String replayed = run.name + "-replayed";
+            KAFKA.broker().createTopic(replayed, 1);
+            DeadLettersEndpoint endpoint = app.getBean(DeadLettersEndpoint.class);
+            assertThat(endpoint.deadLetters()).containsKey("steps");
+            Map<String, Object> first = endpoint.replay(null, "parse", null, null, null, replayed);
+            assertThat(first).containsEntry("step", "parse").containsEntry("replayed", (long)
+                    run.failing().size());
+            assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), replayed))
+                    .containsExactlyInAnyOrderElementsOf(run.failing());
+            assertThat(KafkaTopics.readAll(KAFKA.bootstrapServers(), replayed))
+                    .allSatisfy(r -> assertThat(r.headers().toArray()).isEmpty());
+            assertThat(endpoint.replay(null, "parse", null, null, null, replayed))
+                    .containsEntry("replayed", 0L);
         }
     }
 

@@ -2,12 +2,15 @@ package io.streamsplit.boot.actuate;
 
 import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.boot.job.cluster.ClusterRun;
+import io.streamsplit.boot.job.failure.JobFailureLog;
 import io.streamsplit.boot.kafka.KafkaSinks;
 import io.streamsplit.connector.kafka.source.StreamSplitKafkaSource;
 import io.streamsplit.connector.kafka.source.control.SourceControl;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -85,15 +88,19 @@ public class StreamSplitEndpoint {
             state.put("savepoint", savepoint);
         }
         state.put("parallelism", job.commands().parallelism());
+        Instant lastCheckpoint = null;
         if (live.jobId() != null && savepoint == null) {
             try {
                 JobCheckpoints checkpoints = progress.read(live.jobId());
                 state.put("restarts", checkpoints.restarts());
                 state.put("lastCheckpoint", checkpoints.details(Instant.now()));
+                lastCheckpoint = checkpoints.lastCheckpointTime();
             } catch (Exception e) {
                 state.put("error", "could not read the job's checkpoints: " + e.getMessage());
             }
         }
+        state.put("failures", failures(lastCheckpoint));
+        state.put("lineage", job.lineage().describe());
         if (live.message() != null && savepoint == null) {
             state.put("message", live.message());
         }
@@ -133,6 +140,33 @@ public class StreamSplitEndpoint {
             state.put("steps", described);
         }
         return state;
+    }
+
+    /**
+     * The job's last failures since the application started, newest first: when, in which run, what StreamSplit
+     * says of it, the root exception's class, the task, and whether the job recovered (a checkpoint completed after
+     * it; for an earlier run: whether a later run took its place).
+     */
+    private List<Map<String, Object>> failures(@Nullable Instant lastCheckpoint) {
+        List<Map<String, Object>> failures = new ArrayList<>();
+        String currentRun = null;
+        for (JobFailureLog.Entry entry : job.failureLog().recent()) {
+            if (currentRun == null) {
+                currentRun = entry.jobId();
+            }
+            Map<String, Object> failure = new LinkedHashMap<>();
+            failure.put("time", entry.time().toString());
+            failure.put("jobId", entry.jobId());
+            failure.put("cause", entry.cause());
+            failure.put("causeClass", entry.causeClass());
+            if (entry.task() != null) {
+                failure.put("task", entry.task());
+            }
+            boolean sameRun = entry.jobId().equals(currentRun);
+            failure.put("recovered", !sameRun || (lastCheckpoint != null && lastCheckpoint.isAfter(entry.time())));
+            failures.add(failure);
+        }
+        return failures;
     }
 
     /**

@@ -22,8 +22,9 @@ import org.springframework.context.SmartLifecycle;
  * {@code streamsplit.kafka.source.offset} (tags source, topic, partition),
  * {@code streamsplit.kafka.source.records.in}, {@code .records.skipped},
  * {@code .records.dead.lettered} (tag source), {@code streamsplit.flink.checkpoint.age},
- * {@code .checkpoint.duration} (seconds), {@code .checkpoint.size} (bytes) and
- * {@code streamsplit.flink.job.restarts}.
+ * {@code .checkpoint.duration} (seconds), {@code .checkpoint.size} (bytes),
+ * {@code streamsplit.flink.job.restarts} and {@code streamsplit.flink.job.failures} (tag cause: the root
+ * exception's class).
  */
 public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
 
@@ -43,6 +44,8 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
     private MultiGauge offset;
 
     private @Nullable RestPoller poller;
+    private @Nullable MeterRegistry registry;
+    private final java.util.Set<String> causes = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public StreamSplitMeters(
             KafkaSplitStates splits, StreamSplitJob job, JobProgress progress, List<String> sourceNames) {
@@ -54,6 +57,7 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
 
     @Override
     public void bindTo(MeterRegistry registry) {
+        this.registry = registry;
         lag = MultiGauge.builder("streamsplit.kafka.source.lag")
                 .baseUnit("records")
                 .description("Records between a partition's end and the next offset the source reads")
@@ -151,8 +155,28 @@ public class StreamSplitMeters implements MeterBinder, SmartLifecycle {
         return age == null ? Double.NaN : age.toMillis() / 1000.0;
     }
 
+    /** A counter per root exception class of the job's failures, registered when the first one of a class is seen. */
+    private void registerFailureCauses() {
+        MeterRegistry meters = registry;
+        if (meters == null) {
+            return;
+        }
+        for (String cause : job.failureLog().countsByCause().keySet()) {
+            if (causes.add(cause)) {
+                FunctionCounter.builder(
+                                "streamsplit.flink.job.failures",
+                                job,
+                                j -> j.failureLog().countsByCause().getOrDefault(cause, 0L))
+                        .tag("cause", cause)
+                        .description("Failures of the Flink job since the application started, by root exception class")
+                        .register(meters);
+            }
+        }
+    }
+
     /** Reads the job's state once; also called on the refresh schedule. */
     void refresh() {
+        registerFailureCauses();
         JobSplits read = splits.read();
         latest = read;
         List<MultiGauge.Row<?>> lags = new ArrayList<>();

@@ -25,11 +25,17 @@ final class PipelineGraphs {
     private final Supplier<PipelineContext> contextFactory;
     private final JobSources sources = new JobSources();
     private final JobSteps steps = new JobSteps();
+    private final JobLineage lineage = new JobLineage();
 
     PipelineGraphs(String jobName, StreamExecutionEnvironment environment, Supplier<PipelineContext> contextFactory) {
         this.jobName = jobName;
         this.environment = environment;
         this.contextFactory = contextFactory;
+    }
+
+    /** The lineage of the graph built last. */
+    JobLineage lineage() {
+        return lineage;
     }
 
     /** The steps of the graph built last. */
@@ -61,6 +67,7 @@ final class PipelineGraphs {
             steps.record(built.builtSteps());
         }
         sources.record(environment.getTransformations()); // before getStreamGraph() clears them
+        lineage.record(environment.getTransformations());
         StreamGraph graph;
         try {
             graph = environment.getStreamGraph();

@@ -8,6 +8,7 @@ import io.streamsplit.boot.job.cluster.ClusterRun;
 import io.streamsplit.boot.job.cluster.ClusterStart;
 import io.streamsplit.boot.job.cluster.JobFingerprint;
 import io.streamsplit.boot.job.failure.JobFailureHistory;
+import io.streamsplit.boot.job.failure.JobFailureLog;
 import io.streamsplit.boot.job.failure.JobFailureReporter;
 import io.streamsplit.boot.job.failure.JobFailures;
 import io.streamsplit.boot.job.failure.RunOutcomes;
@@ -74,6 +75,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private volatile @Nullable ClusterRun clusterRun;
     private volatile JobFingerprint.@Nullable Parts fingerprint;
     private volatile @Nullable JobFailureReporter reporter;
+    private final JobFailureLog failureLog = new JobFailureLog();
     private volatile @Nullable ClusterJobKeeper keeper;
     private volatile boolean running;
     private volatile boolean stopping;
@@ -473,7 +475,8 @@ public class StreamSplitJob implements SmartLifecycle {
     private void watch(JobClient client) {
         closeReporter();
         if (failures != null && failureHistory != null) {
-            reporter = new JobFailureReporter(jobName, client.getJobID().toString(), failureHistory, failures);
+            reporter =
+                    new JobFailureReporter(jobName, client.getJobID().toString(), failureHistory, failures, failureLog);
         }
     }
 
@@ -531,6 +534,16 @@ public class StreamSplitJob implements SmartLifecycle {
                 elected.close(Duration.ofMillis(JobShutdown.remaining(deadline)).plusSeconds(5));
             }
         }
+    }
+
+    /** What the job as built last reads and writes, as Flink's lineage interface reports it. */
+    public JobLineage lineage() {
+        return graphs.lineage();
+    }
+
+    /** The job's failures since the application started, over all its runs. */
+    public JobFailureLog failureLog() {
+        return failureLog;
     }
 
     private void closeReporter() {

@@ -8,7 +8,9 @@ import io.streamsplit.boot.actuate.StreamSplitEndpoint;
 import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.actuate.deadletter.DeadLettersEndpoint;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.boot.kafka.exactlyonce.FailureInjector;
+import io.streamsplit.connector.kafka.lineage.KafkaLineage;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -124,7 +126,7 @@ class ProcessingErrorsIT {
                 "exactly-once",
                 "spring.main.web-application-type=servlet",
                 "server.port=0",
-                "management.endpoints.web.exposure.include=deadletters",
+                "management.endpoints.web.exposure.include=deadletters,streamsplit",
                 "test.fail-after-records=2000",
                 "streamsplit.processing-errors.steps.parse.policy=dead-letter",
                 "streamsplit.processing-errors.steps.parse.dead-letter-topic=" + run.deadLetters,
@@ -160,6 +162,17 @@ class ProcessingErrorsIT {
                     .containsEntry("kafka_dlt-exception-message", "no price for id-999")
                     .containsKey("kafka_dlt-exception-stacktrace")
                     .containsKey("streamsplit.dlt.original-offset");
+
+            // lineage: what Flink's lineage interface (and OpenLineage through it) sees of the job
+            String cluster = KafkaLineage.namespace(KAFKA.bootstrapServers());
+            @SuppressWarnings("unchecked")
+            Map<String, List<Map<String, Object>>> lineage = (Map<String, List<Map<String, Object>>>)
+                    app.getBean(StreamSplitEndpoint.class).job().get("lineage");
+            assertThat(lineage.get("inputs")).containsExactly(Map.of("namespace", cluster, "name", run.input));
+            assertThat(lineage.get("outputs"))
+                    .containsExactlyInAnyOrder(
+                            Map.of("namespace", cluster, "name", run.output),
+                            Map.of("namespace", cluster, "name", run.deadLetters));
 
             // the replay endpoint lists the step's dead letters and sends them on, once
             String replayed = run.name + "-replayed";
@@ -213,6 +226,42 @@ class ProcessingErrorsIT {
                 assertThat((String) failure.get("exception"))
                         .startsWith("java.lang.IllegalStateException: no price for id-");
             });
+        }
+    }
+
+    @Test
+    void onAFlinkClusterTheStepsOutcomesComeFromItsMetrics() throws Exception {
+        Run run = new Run();
+        java.net.URI rest = SharedFlinkCluster.get().restAddress();
+        try (ConfigurableApplicationContext app = run.start(
+                "at-least-once",
+                "spring.main.web-application-type=servlet",
+                "server.port=0",
+                "management.endpoints.web.exposure.include=streamsplit",
+                "streamsplit.flink.mode=remote",
+                "streamsplit.flink.remote.host=" + rest.getHost(),
+                "streamsplit.flink.remote.port=" + rest.getPort(),
+                "streamsplit.flink.shutdown.job=cancel",
+                "streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES,
+                "streamsplit.processing-errors.policy=skip",
+                "streamsplit.processing-errors.retries=0")) {
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofSeconds(2))
+                    .untilAsserted(() -> {
+                        assertThat(run.committed(run.output)).isEqualTo(run.expectedOutput());
+                        assertThat(meter(app, "parse", "skipped"))
+                                .isEqualTo(run.failing().size());
+                    });
+            @SuppressWarnings("unchecked")
+            Map<String, Object> step = (Map<String, Object>) ((Map<String, Object>)
+                            app.getBean(StreamSplitEndpoint.class).job().get("steps"))
+                    .get("parse");
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> last = (List<Map<String, Object>>) step.get("lastFailures");
+            assertThat(last)
+                    .isNotEmpty()
+                    .allSatisfy(failure ->
+                            assertThat((String) failure.get("record")).contains("topic " + run.input));
         }
     }
 

@@ -1,7 +1,13 @@
 package io.streamsplit.connector.kafka.sink;
 
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
+import java.util.List;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetIdentifier;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
+import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -18,7 +24,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * }</pre>
  */
 @Internal
-public final class DeadLetterSerializationSchema implements KafkaRecordSerializationSchema<DeadLetterRecord> {
+public final class DeadLetterSerializationSchema
+        implements KafkaRecordSerializationSchema<DeadLetterRecord>, KafkaDatasetFacetProvider {
 
     private static final long serialVersionUID = 1L;
 
@@ -27,6 +34,12 @@ public final class DeadLetterSerializationSchema implements KafkaRecordSerializa
     /** Writes every dead letter to {@code topic}. */
     public DeadLetterSerializationSchema(String topic) {
         this.topic = topic;
+    }
+
+    /** The dead-letter topic, so the sink reports it to Flink's lineage interface as an output of the job. */
+    @Override
+    public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
+        return Optional.of(new DefaultKafkaDatasetFacet(DefaultKafkaDatasetIdentifier.ofTopics(List.of(topic))));
     }
 
     @Override

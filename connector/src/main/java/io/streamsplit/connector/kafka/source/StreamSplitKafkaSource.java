@@ -1,5 +1,6 @@
 package io.streamsplit.connector.kafka.source;
 
+import io.streamsplit.connector.kafka.lineage.KafkaLineage;
 import io.streamsplit.connector.kafka.source.control.ControlTopicReader;
 import io.streamsplit.connector.kafka.source.control.SourceControlRelay;
 import io.streamsplit.connector.kafka.source.enumerator.AdminKafkaMetadata;
@@ -32,6 +33,8 @@ import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.streaming.api.lineage.LineageVertex;
+import org.apache.flink.streaming.api.lineage.LineageVertexProvider;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.InstantiationUtil;
 import org.apache.flink.util.SimpleUserCodeClassLoader;
@@ -66,7 +69,9 @@ import org.jspecify.annotations.Nullable;
  */
 @PublicEvolving
 public final class StreamSplitKafkaSource<OUT>
-        implements Source<OUT, KafkaPartitionSplit, KafkaEnumeratorState>, ResultTypeQueryable<OUT> {
+        implements Source<OUT, KafkaPartitionSplit, KafkaEnumeratorState>,
+                ResultTypeQueryable<OUT>,
+                LineageVertexProvider {
 
     private static final long serialVersionUID = 1L;
 
@@ -243,6 +248,21 @@ public final class StreamSplitKafkaSource<OUT>
     /** How often the enumerator looks for new and deleted partitions; zero means once at start. */
     public Duration discoveryInterval() {
         return Duration.ofMillis(config.discoveryIntervalMillis());
+    }
+
+    /**
+     * What the source reads, for Flink's lineage interface (and OpenLineage through it): its topics or pattern on its
+     * Kafka cluster, with the element type, in the official Kafka connector's facets.
+     */
+    @Override
+    public LineageVertex getLineageVertex() {
+        return KafkaLineage.source(
+                KafkaLineage.dataset(
+                        consumerProperties().getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG),
+                        topics(),
+                        topicPattern(),
+                        getProducedType()),
+                getBoundedness());
     }
 
     @Override

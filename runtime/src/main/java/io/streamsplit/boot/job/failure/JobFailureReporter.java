@@ -28,14 +28,20 @@ public final class JobFailureReporter implements AutoCloseable {
     private final JobFailures failures;
     private final Set<String> reported = new HashSet<>();
     private final RestPoller poller;
+    private final JobFailureLog log;
     private long lastSeen;
 
-    /** Reads the exception history of job {@code jobId} from now on, every {@link #INTERVAL}, until closed. */
-    public JobFailureReporter(String jobName, String jobId, JobFailureHistory history, JobFailures failures) {
+    /**
+     * Reads the exception history of job {@code jobId} from now on, every {@link #INTERVAL}, until closed, and adds
+     * each failure to {@code log}.
+     */
+    public JobFailureReporter(
+            String jobName, String jobId, JobFailureHistory history, JobFailures failures, JobFailureLog log) {
         this.jobName = jobName;
         this.jobId = jobId;
         this.history = history;
         this.failures = failures;
+        this.log = log;
         this.poller = new RestPoller("streamsplit-failures-" + jobName, INTERVAL, this::poll);
     }
 
@@ -50,7 +56,13 @@ public final class JobFailureReporter implements AutoCloseable {
         for (int i = entries.size() - 1; i >= 0; i--) { // oldest first
             JobFailureHistory.Failure entry = entries.get(i);
             if (entry.timestamp() > lastSeen) {
-                report(entry.stacktrace(), entry.taskName());
+                String line = report(entry.stacktrace(), entry.taskName());
+                log.add(new JobFailureLog.Entry(
+                        java.time.Instant.ofEpochMilli(entry.timestamp()),
+                        jobId,
+                        line,
+                        JobFailures.rootCauseClass(entry.stacktrace()),
+                        entry.taskName()));
                 newest = Math.max(newest, entry.timestamp());
             }
         }

@@ -183,6 +183,28 @@ public final class JobFailures {
         return root == null ? "(no message)" : root.replaceAll("\\.+$", "");
     }
 
+    /**
+     * The class of the innermost cause in {@code stacktrace} (Flink's {@code SerializedThrowable} copies name the
+     * original class first), or of the exception itself when it has no cause.
+     */
+    public static String rootCauseClass(String stacktrace) {
+        String root = null;
+        for (String line : stacktrace.split("\n")) {
+            String text = line.startsWith("Caused by: ") ? line.substring("Caused by: ".length()) : null;
+            if (root == null && !line.isBlank()) {
+                text = line;
+            }
+            if (text != null) {
+                int colon = text.indexOf(':');
+                String name = (colon < 0 ? text : text.substring(0, colon)).trim();
+                if (!name.isEmpty() && !name.contains(" ")) {
+                    root = name;
+                }
+            }
+        }
+        return root == null ? "unknown" : root;
+    }
+
     private @Nullable KafkaProblem missingSinkTopic(String topic, String waitedMillis) {
         for (Map.Entry<String, KafkaSinks.Configured> sink : sinks.configured().entrySet()) {
             if (topic.equals(sink.getValue().topic())) {

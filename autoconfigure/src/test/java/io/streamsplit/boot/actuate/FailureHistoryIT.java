@@ -1,0 +1,80 @@
+package io.streamsplit.boot.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.job.step.StepsApplication;
+import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * What failed, and did it recover: after two injected failures of a running job, {@code /actuator/streamsplit}
+ * lists both (newest first: when, the cause, its class, the task, recovered once a checkpoint completed after it)
+ * and {@code streamsplit.flink.job.failures} counts them by the root exception's class.
+ */
+class FailureHistoryIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
+    @Test
+    void twoInjectedFailuresAreListedNewestFirstRecoveredAndCountedByCause() throws Exception {
+        String run = "history";
+        KAFKA.broker().createTopic(run + "-in", 2);
+        KAFKA.broker().createTopic(run + "-out", 1);
+        KafkaTopics.write(
+                KAFKA.bootstrapServers(),
+                run + "-in",
+                IntStream.range(0, 4_000).mapToObj(i -> "id-" + i).toList());
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(StepsApplication.class)
+                .properties(
+                        "spring.application.name=" + run,
+                        "server.port=0",
+                        "management.endpoints.web.exposure.include=streamsplit",
+                        "test.run=" + run,
+                        "test.fail-every=1000000",
+                        "test.fail-after-records=1000,3000",
+                        "streamsplit.kafka.embedded.enabled=false",
+                        "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
+                        "streamsplit.kafka.sources.ids.topics=" + run + "-in",
+                        "streamsplit.kafka.sources.ids.format=string",
+                        "streamsplit.kafka.sources.ids.starting-offsets=earliest",
+                        "streamsplit.kafka.sinks.out.topic=" + run + "-out",
+                        "streamsplit.kafka.sinks.out.serializer=utf8",
+                        "streamsplit.flink.parallelism=2",
+                        "streamsplit.flink.checkpointing.interval=500ms",
+                        "streamsplit.flink.restart.delay=200ms")
+                .run()) {
+            StreamSplitEndpoint endpoint = app.getBean(StreamSplitEndpoint.class);
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+                @SuppressWarnings("unchecked")
+                List<Map<String, Object>> failures =
+                        (List<Map<String, Object>>) endpoint.job().get("failures");
+                assertThat(failures).hasSize(2);
+                assertThat(failures.get(0).get("cause").toString()).contains("injected failure after 3000 records");
+                assertThat(failures.get(1).get("cause").toString()).contains("injected failure after 1000 records");
+                assertThat(failures).allSatisfy(failure -> {
+                    assertThat(failure).containsEntry("causeClass", "java.lang.IllegalStateException");
+                    assertThat(failure.get("task").toString()).contains("inject failures");
+                    assertThat(failure).containsEntry("recovered", true);
+                });
+            });
+            await().atMost(Duration.ofSeconds(15))
+                    .untilAsserted(() -> assertThat(app.getBean(MeterRegistry.class)
+                                    .find("streamsplit.flink.job.failures")
+                                    .tag("cause", "java.lang.IllegalStateException")
+                                    .functionCounter())
+                            .isNotNull()
+                            .satisfies(counter -> assertThat(counter.count()).isEqualTo(2.0)));
+        }
+    }
+}

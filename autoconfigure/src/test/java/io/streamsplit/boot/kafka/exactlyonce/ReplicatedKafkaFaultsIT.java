@@ -43,10 +43,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code broker.session.timeout.ms}, 9 s); the job's restarts and the health statuses seen during the row.
  * The table is logged at the end (docs/chaos.md "A replicated cluster" has one run of it).
  */
-@Timeout(
-        value = 5,
-        unit = TimeUnit.MINUTES) // a row's own waits (ids through, the fault, the cluster back in sync) exceed the 180
-// s default on a loaded CI machine
+// a row's own waits (ids through, the fault, the cluster back in sync) exceed the 180 s default on a loaded CI machine
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ReplicatedKafkaFaultsIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedKafkaFaultsIT.class);

@@ -39,7 +39,7 @@ class BomTest {
         Document bom = read(Path.of("..", "bom", "pom.xml"));
 
         assertThat(text(bom.getDocumentElement(), "version")).isEqualTo(text(root.getDocumentElement(), "version"));
-        for (String property : List.of("flink.version", "protobuf.version")) {
+        for (String property : List.of("flink.version", "protobuf.version", "openlineage.version")) {
             assertThat(text(bom.getDocumentElement(), property))
                     .as(property)
                     .isEqualTo(text(root.getDocumentElement(), property));

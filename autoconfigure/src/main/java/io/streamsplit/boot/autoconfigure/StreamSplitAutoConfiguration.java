@@ -37,7 +37,8 @@ import org.springframework.core.env.Environment;
     FlinkConfiguration.class,
     RemoteClusterConfiguration.class,
     JobConfiguration.class,
-    SqlConfiguration.class
+    SqlConfiguration.class,
+    LineageConfiguration.class
 })
 public final class StreamSplitAutoConfiguration {
 

@@ -47,6 +47,93 @@ public class StreamSplitProperties {
         return processingErrors;
     }
 
+    /** Lineage of the job beyond what Flink's lineage interface and the endpoint show. */
+    private final Lineage lineage = new Lineage();
+
+    public Lineage getLineage() {
+        return lineage;
+    }
+
+    /** Lineage settings. */
+    public static class Lineage {
+
+        /** OpenLineage run events of the job, sent by the application (needs io.openlineage:openlineage-java). */
+        private final OpenLineage openlineage = new OpenLineage();
+
+        public OpenLineage getOpenlineage() {
+            return openlineage;
+        }
+
+        /** Where OpenLineage events go; unset: none are sent. */
+        public static class OpenLineage {
+
+            /** console, file or http; unset: no OpenLineage events. */
+            private @Nullable OpenLineageTransport transport;
+
+            /** The file each event is appended to as a line of JSON (transport file). */
+            private @Nullable String location;
+
+            /** The lineage server's base URL, e.g. http://marquez:5000 (transport http). */
+            private @Nullable String url;
+
+            /** The path events are posted to on the server (transport http). */
+            private String endpoint = "/api/v1/lineage";
+
+            /** The namespace of the job in the events. */
+            private String namespace = "streamsplit";
+
+            public @Nullable OpenLineageTransport getTransport() {
+                return transport;
+            }
+
+            public void setTransport(@Nullable OpenLineageTransport transport) {
+                this.transport = transport;
+            }
+
+            public @Nullable String getLocation() {
+                return location;
+            }
+
+            public void setLocation(@Nullable String location) {
+                this.location = location;
+            }
+
+            public @Nullable String getUrl() {
+                return url;
+            }
+
+            public void setUrl(@Nullable String url) {
+                this.url = url;
+            }
+
+            public String getEndpoint() {
+                return endpoint;
+            }
+
+            public void setEndpoint(String endpoint) {
+                this.endpoint = endpoint;
+            }
+
+            public String getNamespace() {
+                return namespace;
+            }
+
+            public void setNamespace(String namespace) {
+                this.namespace = namespace;
+            }
+        }
+
+        /** How OpenLineage events are sent. */
+        public enum OpenLineageTransport {
+            /** To the application's log (standard out), one JSON event a line. */
+            CONSOLE,
+            /** Appended to {@code location}, one JSON event a line. */
+            FILE,
+            /** Posted to {@code url} + {@code endpoint}. */
+            HTTP
+        }
+    }
+
     /** Flink SQL statements run as part of the job; the YAML sources and sinks are their tables. */
     private final Sql sql = new Sql();
 

@@ -85,6 +85,7 @@ public final class ShipRules {
             "org/springframework/",
             "org/aopalliance/",
             "io/micrometer/",
+            "io/openlineage/",
             "io/prometheus/",
             "org/HdrHistogram/",
             "org/LatencyUtils/",

@@ -14,6 +14,7 @@ import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.remote.JobJars;
+import io.streamsplit.connector.kafka.lineage.KafkaLineage;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.net.URI;
@@ -211,6 +212,17 @@ class SqlPipelineIT {
             Map<String, Object> listed =
                     (Map<String, Object>) ((Map<String, Object>) endpoint.job().get("sources")).get(table);
             assertThat(listed).as("%s", listed).containsEntry("controllable", true);
+
+            // lineage: the table's topic in, the sink's topic and the table's dead-letter topic out
+            String cluster = KafkaLineage.namespace(KAFKA.bootstrapServers());
+            @SuppressWarnings("unchecked")
+            Map<String, List<Map<String, Object>>> lineage =
+                    (Map<String, List<Map<String, Object>>>) endpoint.job().get("lineage");
+            assertThat(lineage.get("inputs")).contains(Map.of("namespace", cluster, "name", "sql-table-clicks"));
+            assertThat(lineage.get("outputs"))
+                    .contains(
+                            Map.of("namespace", cluster, "name", "sql-table-big"),
+                            Map.of("namespace", cluster, "name", "sql-table-clicks.DLT"));
 
             Map<String, Object> paused = endpoint.operate("pause", null, table, null);
             assertThat(paused).as("%s", paused).containsEntry("applied", true).containsEntry("state", "PAUSED");

@@ -24,13 +24,18 @@ public final class JobLineage {
     private volatile List<Dataset> inputs = List.of();
     private volatile List<Dataset> outputs = List.of();
 
-    /** Reads the lineage of {@code transformations} (before the stream graph is built from them). */
-    void record(List<Transformation<?>> transformations) {
+    /**
+     * Reads the lineage of {@code transformations} (before the stream graph is built from them), with {@code
+     * alsoWritten}: what operators write that are no sinks (a table source's own dead-letter writer), which Flink's
+     * lineage interface does not see.
+     */
+    void record(List<Transformation<?>> transformations, List<Dataset> alsoWritten) {
         LineageGraph graph = LineageGraphUtils.convertToLineageGraph(transformations);
         List<Dataset> in = new ArrayList<>();
         graph.sources().forEach(source -> add(source, in));
         List<Dataset> out = new ArrayList<>();
         graph.sinks().forEach(sink -> add(sink, out));
+        alsoWritten.stream().filter(dataset -> !out.contains(dataset)).forEach(out::add);
         inputs = List.copyOf(in);
         outputs = List.copyOf(out);
     }

@@ -69,6 +69,26 @@ public final class JobSources {
         return topics;
     }
 
+    /**
+     * The dead-letter topics the sources write themselves (a {@code 'streamsplit-kafka'} table's, by a writer of
+     * its own rather than a sink), as lineage datasets on each source's cluster.
+     */
+    List<JobLineage.Dataset> deadLetterDatasets() {
+        List<JobLineage.Dataset> datasets = new java.util.ArrayList<>();
+        found.values().forEach(each -> {
+            String topic = each.source().deadLetterTopic();
+            if (topic != null) {
+                datasets.add(new JobLineage.Dataset(
+                        io.streamsplit.connector.kafka.lineage.KafkaLineage.namespace(each.source()
+                                .consumerProperties()
+                                .getProperty(
+                                        org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)),
+                        topic));
+            }
+        });
+        return datasets;
+    }
+
     /** Where each source starts when the job has no state ("committed", "earliest", …), by source name. */
     public Map<String, String> startingOffsets() {
         Map<String, String> starts = new LinkedHashMap<>();

@@ -67,7 +67,7 @@ final class PipelineGraphs {
             steps.record(built.builtSteps());
         }
         sources.record(environment.getTransformations()); // before getStreamGraph() clears them
-        lineage.record(environment.getTransformations());
+        lineage.record(environment.getTransformations(), sources.deadLetterDatasets());
         StreamGraph graph;
         try {
             graph = environment.getStreamGraph();

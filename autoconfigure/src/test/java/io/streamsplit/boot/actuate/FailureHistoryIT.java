@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
 import io.streamsplit.boot.job.step.StepsApplication;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import java.time.Duration;
@@ -28,7 +29,22 @@ class FailureHistoryIT {
 
     @Test
     void twoInjectedFailuresAreListedNewestFirstRecoveredAndCountedByCause() throws Exception {
-        String run = "history";
+        checkHistory("history");
+    }
+
+    @Test
+    void onAFlinkClusterTheHistoryComesFromItsRestApi() throws Exception {
+        java.net.URI rest = SharedFlinkCluster.get().restAddress();
+        checkHistory(
+                "history-remote",
+                "streamsplit.flink.mode=remote",
+                "streamsplit.flink.remote.host=" + rest.getHost(),
+                "streamsplit.flink.remote.port=" + rest.getPort(),
+                "streamsplit.flink.shutdown.job=cancel",
+                "streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES);
+    }
+
+    private static void checkHistory(String run, String... more) throws Exception {
         KAFKA.broker().createTopic(run + "-in", 2);
         KAFKA.broker().createTopic(run + "-out", 1);
         KafkaTopics.write(
@@ -53,6 +69,7 @@ class FailureHistoryIT {
                         "streamsplit.flink.parallelism=2",
                         "streamsplit.flink.checkpointing.interval=500ms",
                         "streamsplit.flink.restart.delay=200ms")
+                .properties(more)
                 .run()) {
             StreamSplitEndpoint endpoint = app.getBean(StreamSplitEndpoint.class);
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {

@@ -262,6 +262,14 @@ class ProcessingErrorsIT {
                     .isNotEmpty()
                     .allSatisfy(failure ->
                             assertThat((String) failure.get("record")).contains("topic " + run.input));
+
+            // the lineage the application's graph reports, with the job on the cluster
+            String cluster = KafkaLineage.namespace(KAFKA.bootstrapServers());
+            @SuppressWarnings("unchecked")
+            Map<String, List<Map<String, Object>>> lineage = (Map<String, List<Map<String, Object>>>)
+                    app.getBean(StreamSplitEndpoint.class).job().get("lineage");
+            assertThat(lineage.get("inputs")).containsExactly(Map.of("namespace", cluster, "name", run.input));
+            assertThat(lineage.get("outputs")).containsExactly(Map.of("namespace", cluster, "name", run.output));
         }
     }
 

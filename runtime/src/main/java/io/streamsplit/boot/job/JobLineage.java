@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.typeutils.CompositeType;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.streaming.api.lineage.LineageDataset;
+import org.apache.flink.streaming.api.lineage.LineageDatasetFacet;
 import org.apache.flink.streaming.api.lineage.LineageGraph;
 import org.apache.flink.streaming.api.lineage.LineageGraphUtils;
 import org.apache.flink.streaming.api.lineage.LineageVertex;
@@ -18,8 +20,25 @@ import org.apache.flink.streaming.api.lineage.LineageVertex;
  */
 public final class JobLineage {
 
-    /** One dataset: where ({@code kafka://host:port}) and what (topics joined by commas, or a pattern). */
-    public record Dataset(String namespace, String name) {}
+    /**
+     * One dataset: where ({@code kafka://host:port}) and what (topics joined by commas, or a pattern), and the
+     * fields of its records where their type has named fields (a POJO, an Avro record class, a SQL row), else
+     * none.
+     */
+    public record Dataset(String namespace, String name, List<Field> fields) {
+
+        public Dataset(String namespace, String name) {
+            this(namespace, name, List.of());
+        }
+
+        /** The same dataset whatever is known of its fields. */
+        boolean sameAs(Dataset other) {
+            return namespace.equals(other.namespace) && name.equals(other.name);
+        }
+    }
+
+    /** A field of a dataset's records: its name and its type as Flink names it. */
+    public record Field(String name, String type) {}
 
     private volatile List<Dataset> inputs = List.of();
     private volatile List<Dataset> outputs = List.of();
@@ -35,18 +54,39 @@ public final class JobLineage {
         graph.sources().forEach(source -> add(source, in));
         List<Dataset> out = new ArrayList<>();
         graph.sinks().forEach(sink -> add(sink, out));
-        alsoWritten.stream().filter(dataset -> !out.contains(dataset)).forEach(out::add);
+        alsoWritten.stream()
+                .filter(dataset -> out.stream().noneMatch(dataset::sameAs))
+                .forEach(out::add);
         inputs = List.copyOf(in);
         outputs = List.copyOf(out);
     }
 
     private static void add(LineageVertex vertex, List<Dataset> into) {
         for (LineageDataset dataset : vertex.datasets()) {
-            Dataset described = new Dataset(dataset.namespace(), dataset.name());
-            if (!into.contains(described)) {
+            Dataset described = new Dataset(dataset.namespace(), dataset.name(), fields(dataset));
+            if (into.stream().noneMatch(described::sameAs)) {
                 into.add(described);
             }
         }
+    }
+
+    /** The fields of the type the dataset's type facet (the official Kafka connector's) names, if it has any. */
+    private static List<Field> fields(LineageDataset dataset) {
+        try {
+            LineageDatasetFacet facet = dataset.facets().get("type");
+            if (facet instanceof org.apache.flink.connector.kafka.lineage.TypeDatasetFacet typed
+                    && typed.getTypeInformation() instanceof CompositeType<?> composite) {
+                List<Field> fields = new ArrayList<>();
+                String[] names = composite.getFieldNames();
+                for (int i = 0; i < names.length; i++) {
+                    fields.add(new Field(names[i], composite.getTypeAt(i).toString()));
+                }
+                return List.copyOf(fields);
+            }
+        } catch (LinkageError withoutTheOfficialConnector) {
+            // no type facets to read
+        }
+        return List.of();
     }
 
     /** The datasets the job reads. */
@@ -71,6 +111,11 @@ public final class JobLineage {
         Map<String, Object> described = new LinkedHashMap<>();
         described.put("namespace", dataset.namespace());
         described.put("name", dataset.name());
+        if (!dataset.fields().isEmpty()) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            dataset.fields().forEach(field -> fields.put(field.name(), field.type()));
+            described.put("fields", fields);
+        }
         return described;
     }
 }

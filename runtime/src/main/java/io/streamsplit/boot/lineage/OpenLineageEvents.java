@@ -98,6 +98,7 @@ public final class OpenLineageEvents implements SmartLifecycle, DisposableBean {
                         .newInputDatasetBuilder()
                         .namespace(d.namespace())
                         .name(d.name())
+                        .facets(facets(d))
                         .build())
                 .toList();
         List<OpenLineage.OutputDataset> outputs = lineage.outputs().stream()
@@ -105,6 +106,7 @@ public final class OpenLineageEvents implements SmartLifecycle, DisposableBean {
                         .newOutputDatasetBuilder()
                         .namespace(d.namespace())
                         .name(d.name())
+                        .facets(facets(d))
                         .build())
                 .toList();
         OpenLineage.RunEvent event = openLineage
@@ -145,6 +147,24 @@ public final class OpenLineageEvents implements SmartLifecycle, DisposableBean {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /** The dataset's schema facet when its records' fields are known; no facets otherwise. */
+    private OpenLineage.DatasetFacets facets(JobLineage.Dataset dataset) {
+        OpenLineage.DatasetFacetsBuilder facets = openLineage.newDatasetFacetsBuilder();
+        if (!dataset.fields().isEmpty()) {
+            facets.schema(openLineage
+                    .newSchemaDatasetFacetBuilder()
+                    .fields(dataset.fields().stream()
+                            .map(field -> openLineage
+                                    .newSchemaDatasetFacetFieldsBuilder()
+                                    .name(field.name())
+                                    .type(field.type())
+                                    .build())
+                            .toList())
+                    .build());
+        }
+        return facets.build();
     }
 
     /** Closes the client once the application context is closed (after the job stopped and its end was sent). */

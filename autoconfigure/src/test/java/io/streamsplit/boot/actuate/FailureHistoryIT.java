@@ -52,22 +52,12 @@ class FailureHistoryIT {
                 run + "-in",
                 IntStream.range(0, 4_000).mapToObj(i -> "id-" + i).toList());
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(StepsApplication.class)
+                .properties(StepsApplication.properties(run, KAFKA.bootstrapServers()))
                 .properties(
-                        "spring.application.name=" + run,
                         "server.port=0",
                         "management.endpoints.web.exposure.include=streamsplit",
-                        "test.run=" + run,
                         "test.fail-every=1000000",
                         "test.fail-after-records=1000,3000",
-                        "streamsplit.kafka.embedded.enabled=false",
-                        "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                        "streamsplit.kafka.sources.ids.topics=" + run + "-in",
-                        "streamsplit.kafka.sources.ids.format=string",
-                        "streamsplit.kafka.sources.ids.starting-offsets=earliest",
-                        "streamsplit.kafka.sinks.out.topic=" + run + "-out",
-                        "streamsplit.kafka.sinks.out.serializer=utf8",
-                        "streamsplit.flink.parallelism=2",
-                        "streamsplit.flink.checkpointing.interval=500ms",
                         "streamsplit.flink.restart.delay=200ms")
                 .properties(more)
                 .run()) {

@@ -40,19 +40,10 @@ class OpenLineageIT {
     private static SpringApplicationBuilder app(String run, String... properties) {
         return new SpringApplicationBuilder(StepsApplication.class)
                 .web(WebApplicationType.NONE)
+                .properties(StepsApplication.properties(run, KAFKA.bootstrapServers()))
                 .properties(
-                        "spring.application.name=" + run,
-                        "test.run=" + run,
                         "test.fail-every=100",
-                        "streamsplit.kafka.embedded.enabled=false",
-                        "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                        "streamsplit.kafka.sources.ids.topics=" + run + "-in",
-                        "streamsplit.kafka.sources.ids.format=string",
-                        "streamsplit.kafka.sources.ids.starting-offsets=earliest",
-                        "streamsplit.kafka.sinks.out.topic=" + run + "-out",
-                        "streamsplit.kafka.sinks.out.serializer=utf8",
                         "streamsplit.flink.parallelism=1",
-                        "streamsplit.flink.checkpointing.interval=500ms",
                         "streamsplit.processing-errors.policy=dead-letter",
                         "streamsplit.processing-errors.retries=0",
                         "streamsplit.processing-errors.dead-letter-topic=" + run + ".DLT")

@@ -252,17 +252,20 @@ public final class StreamSplitActuatorAutoConfiguration {
                     List.of(beanFactory.getBeanNamesForType(StreamSplitKafkaSource.class, false, false)));
         }
 
+        /** The id of the job once it is submitted, else {@code null}. */
+        private static @Nullable String submittedJobId(StreamSplitJob job) {
+            var submission = job.submission();
+            return submission.isDone() && !submission.isCompletedExceptionally()
+                    ? submission.join().getJobID().toString()
+                    : null;
+        }
+
         /** The pipeline steps' outcomes: meters once the job is built, and the endpoint's {@code steps}. */
         @Bean
         @ConditionalOnMissingBean
         StepOutcomes streamSplitStepOutcomes(
                 ObjectProvider<EmbeddedFlinkCluster> embedded, FlinkRestClient rest, StreamSplitJob job) {
-            Supplier<@Nullable String> jobId = () -> {
-                var submission = job.submission();
-                return submission.isDone() && !submission.isCompletedExceptionally()
-                        ? submission.join().getJobID().toString()
-                        : null;
-            };
+            Supplier<@Nullable String> jobId = () -> submittedJobId(job);
             EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
             return cluster == null
                     ? StepOutcomes.remote(rest, job.steps(), jobId)
@@ -283,12 +286,7 @@ public final class StreamSplitActuatorAutoConfiguration {
                 FlinkRestClient rest,
                 StreamSplitJob job) {
             List<String> names = List.copyOf(properties.getKafka().getSinks().keySet());
-            Supplier<@Nullable String> jobId = () -> {
-                var submission = job.submission();
-                return submission.isDone() && !submission.isCompletedExceptionally()
-                        ? submission.join().getJobID().toString()
-                        : null;
-            };
+            Supplier<@Nullable String> jobId = () -> submittedJobId(job);
             EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
             return cluster == null
                     ? SinkFreshness.remote(names, rest, jobId)

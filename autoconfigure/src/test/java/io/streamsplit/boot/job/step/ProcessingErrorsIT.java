@@ -72,21 +72,11 @@ class ProcessingErrorsIT {
         ConfigurableApplicationContext start(String guarantee, String... properties) {
             return new SpringApplicationBuilder(StepsApplication.class)
                     .web(WebApplicationType.NONE)
+                    .properties(StepsApplication.properties(name, KAFKA.bootstrapServers()))
                     .properties(
-                            "spring.application.name=" + name,
-                            "test.run=" + name,
                             "test.fail-every=" + FAIL_EVERY,
-                            "streamsplit.kafka.embedded.enabled=false",
-                            "streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                            "streamsplit.kafka.sources.ids.topics=" + input,
                             "streamsplit.kafka.sources.ids.group-id=" + name,
-                            "streamsplit.kafka.sources.ids.starting-offsets=earliest",
-                            "streamsplit.kafka.sources.ids.format=string",
-                            "streamsplit.kafka.sinks.out.topic=" + output,
-                            "streamsplit.kafka.sinks.out.serializer=utf8",
                             "streamsplit.kafka.sinks.out.delivery-guarantee=" + guarantee,
-                            "streamsplit.flink.parallelism=2",
-                            "streamsplit.flink.checkpointing.interval=500ms",
                             "streamsplit.processing-errors.back-off=10ms")
                     .properties(properties)
                     .run();

@@ -32,6 +32,27 @@ import org.springframework.context.annotation.Bean;
 @EnableAutoConfiguration
 public class StepsApplication {
 
+    /**
+     * The application's settings for run {@code run} on the broker at {@code bootstrapServers}: source {@code ids}
+     * reads {@code <run>-in} (strings, from the earliest offset), sink {@code out} writes {@code <run>-out},
+     * parallelism 2, checkpoints every 500 ms; tests add or override what they vary.
+     */
+    public static String[] properties(String run, String bootstrapServers) {
+        return new String[] {
+            "spring.application.name=" + run,
+            "test.run=" + run,
+            "streamsplit.kafka.embedded.enabled=false",
+            "streamsplit.kafka.bootstrap-servers=" + bootstrapServers,
+            "streamsplit.kafka.sources.ids.topics=" + run + "-in",
+            "streamsplit.kafka.sources.ids.format=string",
+            "streamsplit.kafka.sources.ids.starting-offsets=earliest",
+            "streamsplit.kafka.sinks.out.topic=" + run + "-out",
+            "streamsplit.kafka.sinks.out.serializer=utf8",
+            "streamsplit.flink.parallelism=2",
+            "streamsplit.flink.checkpointing.interval=500ms"
+        };
+    }
+
     /** Attempts per value of a run ("run/id-7" → attempts). */
     static final Map<String, AtomicLong> ATTEMPTS = new ConcurrentHashMap<>();
 

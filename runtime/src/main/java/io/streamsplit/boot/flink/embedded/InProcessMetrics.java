@@ -178,24 +178,18 @@ public final class InProcessMetrics {
      * step's name as given (not filtered), the value a count or the text of the last failures.
      */
     public List<RawMetric> steps(String jobId) {
-        List<RawMetric> values = new ArrayList<>();
-        for (RegisteredMetric m : steps.values()) {
-            if (jobId.equals(m.jobId())) {
-                Object value = m.metric() instanceof Gauge<?> gauge
-                        ? gauge.getValue()
-                        : m.metric() instanceof Counter counter ? (Object) counter.getCount() : null;
-                if (value != null) {
-                    values.add(new RawMetric(m.operator(), m.subtask(), null, -1, m.name(), value));
-                }
-            }
-        }
-        return values;
+        return valuesOf(steps, jobId);
     }
 
     /** The current values of job {@code jobId}'s source metrics. */
     public List<RawMetric> read(String jobId) {
+        return valuesOf(metrics, jobId);
+    }
+
+    /** The values of job {@code jobId}'s gauges and counters among {@code registered}, read now. */
+    private static List<RawMetric> valuesOf(Map<Metric, RegisteredMetric> registered, String jobId) {
         List<RawMetric> values = new ArrayList<>();
-        for (RegisteredMetric m : metrics.values()) {
+        for (RegisteredMetric m : registered.values()) {
             if (jobId.equals(m.jobId())) {
                 Object value = m.metric() instanceof Gauge<?> gauge
                         ? gauge.getValue()

@@ -90,6 +90,43 @@ class OpenLineageIT {
     }
 
     @Test
+    void theHttpTransportPostsTheEventsToTheLineageServer() throws Exception {
+        String run = "lineage-http";
+        KAFKA.broker().createTopic(run + "-in", 1);
+        KAFKA.broker().createTopic(run + "-out", 1);
+        KAFKA.broker().createTopic(run + ".DLT", 1);
+        List<String> posted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer server =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/api/v1/lineage", exchange -> {
+            posted.add(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(201, -1);
+            exchange.close();
+        });
+        server.start();
+        try (ConfigurableApplicationContext context = app(
+                        run,
+                        "streamsplit.lineage.openlineage.transport=http",
+                        "streamsplit.lineage.openlineage.url=http://127.0.0.1:"
+                                + server.getAddress().getPort())
+                .run()) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                List<String> types = new ArrayList<>();
+                for (String body : posted) {
+                    types.add(
+                            new ObjectMapper().readTree(body).path("eventType").asText());
+                }
+                assertThat(types).containsSubsequence("START", "RUNNING");
+            });
+            JsonNode start = new ObjectMapper().readTree(posted.get(0));
+            assertThat(start.path("job").path("namespace").asText()).isEqualTo("streamsplit");
+            assertThat(start.path("inputs").get(0).path("name").asText()).isEqualTo(run + "-in");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void aFileTransportWithoutAFileIsRefused() {
         Throwable failure =
                 catchThrowable(() -> app("lineage-refused", "streamsplit.lineage.openlineage.transport=file")

@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.CompositeType;
 import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.streaming.api.lineage.LineageDataset;
 import org.apache.flink.streaming.api.lineage.LineageDatasetFacet;
 import org.apache.flink.streaming.api.lineage.LineageGraph;
@@ -70,21 +73,78 @@ public final class JobLineage {
         }
     }
 
+    /** The connector's type of Protobuf messages (protobuf-java is optional, so it is named, not imported). */
+    private static final String PROTOBUF = "io.streamsplit.connector.kafka.format.ProtobufTypeInfo";
+
+    /** Flink's type of Avro GenericRecords (flink-avro), whose schema only its text shows. */
+    private static final String GENERIC_AVRO = "org.apache.flink.formats.avro.typeutils.GenericRecordAvroTypeInfo";
+
+    /** The fields of an Avro record schema, from {@code GenericRecord("<schema JSON>")}; none if it is not one. */
+    static List<Field> avroFields(String typeText) {
+        String prefix = "GenericRecord(\"";
+        if (!typeText.startsWith(prefix) || !typeText.endsWith("\")")) {
+            return List.of();
+        }
+        try {
+            JsonNode schema = new ObjectMapper().readTree(typeText.substring(prefix.length(), typeText.length() - 2));
+            if (!"record".equals(schema.path("type").asText())) {
+                return List.of();
+            }
+            List<Field> fields = new ArrayList<>();
+            for (JsonNode field : schema.path("fields")) {
+                JsonNode type = field.path("type");
+                fields.add(new Field(field.path("name").asText(), type.isTextual() ? type.asText() : type.toString()));
+            }
+            return List.copyOf(fields);
+        } catch (java.io.IOException notJson) {
+            return List.of();
+        }
+    }
+
+    /**
+     * The fields of a generated Protobuf message class, from its descriptor ({@code getDescriptor()}), read
+     * reflectively: protobuf-java is the application's choice, not a dependency of the runtime.
+     */
+    private static List<Field> protobufFields(Class<?> message) {
+        try {
+            Object descriptor = message.getMethod("getDescriptor").invoke(null);
+            List<Field> fields = new ArrayList<>();
+            for (Object field :
+                    (List<?>) descriptor.getClass().getMethod("getFields").invoke(descriptor)) {
+                fields.add(new Field(
+                        String.valueOf(field.getClass().getMethod("getName").invoke(field)),
+                        String.valueOf(field.getClass().getMethod("getType").invoke(field))
+                                .toLowerCase(java.util.Locale.ROOT)));
+            }
+            return List.copyOf(fields);
+        } catch (ReflectiveOperationException | ClassCastException notAGeneratedMessage) {
+            return List.of();
+        }
+    }
+
     /** The fields of the type the dataset's type facet (the official Kafka connector's) names, if it has any. */
     private static List<Field> fields(LineageDataset dataset) {
         try {
             LineageDatasetFacet facet = dataset.facets().get("type");
-            if (facet instanceof org.apache.flink.connector.kafka.lineage.TypeDatasetFacet typed
-                    && typed.getTypeInformation() instanceof CompositeType<?> composite) {
-                List<Field> fields = new ArrayList<>();
-                String[] names = composite.getFieldNames();
-                for (int i = 0; i < names.length; i++) {
-                    fields.add(new Field(names[i], composite.getTypeAt(i).toString()));
+            if (facet instanceof org.apache.flink.connector.kafka.lineage.TypeDatasetFacet typed) {
+                TypeInformation<?> type = typed.getTypeInformation();
+                if (type instanceof CompositeType<?> composite) {
+                    List<Field> fields = new ArrayList<>();
+                    String[] names = composite.getFieldNames();
+                    for (int i = 0; i < names.length; i++) {
+                        fields.add(new Field(names[i], composite.getTypeAt(i).toString()));
+                    }
+                    return List.copyOf(fields);
                 }
-                return List.copyOf(fields);
+                if (type.getClass().getName().equals(GENERIC_AVRO)) {
+                    return avroFields(type.toString());
+                }
+                if (type.getClass().getName().equals(PROTOBUF)) {
+                    return protobufFields(type.getTypeClass());
+                }
             }
-        } catch (LinkageError withoutTheOfficialConnector) {
-            // no type facets to read
+        } catch (LinkageError | RuntimeException withoutTheLibraries) {
+            // no type facets to read (the official connector, or Avro, is not there), or a schema Avro refuses
         }
         return List.of();
     }

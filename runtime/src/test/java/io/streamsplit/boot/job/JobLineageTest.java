@@ -49,4 +49,16 @@ class JobLineageTest {
         assertThat(((List<?>) lineage.describe().get("outputs")).get(0))
                 .isEqualTo(Map.of("namespace", "kafka://broker-1:9092", "name", "orders.DLT"));
     }
+
+    @Test
+    void anAvroGenericRecordsFieldsComeFromItsSchema() {
+        // what flink-avro's GenericRecordAvroTypeInfo says of itself: the only place its schema shows
+        String type = "GenericRecord(\"{\"type\":\"record\",\"name\":\"Order\",\"fields\":["
+                + "{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]}]}\")";
+        assertThat(JobLineage.avroFields(type))
+                .containsExactly(
+                        new JobLineage.Field("id", "string"), new JobLineage.Field("note", "[\"null\",\"string\"]"));
+        assertThat(JobLineage.avroFields("GenericRecord(\"\"string\"\")")).isEmpty();
+        assertThat(JobLineage.avroFields("String")).isEmpty();
+    }
 }

@@ -256,12 +256,17 @@ public final class StreamSplitKafkaSource<OUT>
      */
     @Override
     public LineageVertex getLineageVertex() {
+        // a source writing dead letters emits Either<DeadLetterRecord, element>: the records' type is the element's
+        TypeInformation<?> type = getProducedType();
+        if (type instanceof EitherTypeInfo<?, ?> either) {
+            type = either.getRightType();
+        }
         return KafkaLineage.source(
                 KafkaLineage.dataset(
                         consumerProperties().getProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG),
                         topics(),
                         topicPattern(),
-                        getProducedType()),
+                        type),
                 getBoundedness());
     }
 

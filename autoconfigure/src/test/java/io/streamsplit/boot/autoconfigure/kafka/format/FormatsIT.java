@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.streamsplit.boot.actuate.KafkaSplitStates;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.kafka.format.proto.Transfer;
+import io.streamsplit.boot.job.JobLineage;
+import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.connector.kafka.format.AvroFormat;
 import io.streamsplit.connector.kafka.format.Keyed;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
@@ -274,6 +276,29 @@ class FormatsIT {
                         .as("an empty value and a single-object record of another schema")
                         .isEqualTo(2);
             });
+
+            // lineage: every source's topic with the fields its format knows, every sink's and dead-letter topic
+            JobLineage lineage = app.getBean(StreamSplitJob.class).lineage();
+            java.util.Map<String, List<String>> fields = new java.util.HashMap<>();
+            lineage.inputs()
+                    .forEach(in -> fields.put(
+                            in.name(),
+                            in.fields().stream().map(JobLineage.Field::name).toList()));
+            assertThat(fields).containsOnlyKeys("orders", "payments", "generic-in", "words", "raw", "transfers");
+            assertThat(fields.get("orders")).as("JSON with a type").contains("customer", "amount");
+            assertThat(fields.get("payments"))
+                    .as("Avro, a generated class")
+                    .containsExactlyInAnyOrder("payer", "cents");
+            assertThat(fields.get("generic-in")).as("Avro, a schema file").containsExactly("payer", "cents");
+            assertThat(fields.get("transfers")).as("Protobuf").containsExactly("account", "cents");
+            assertThat(fields.get("words"))
+                    .as("text with a key: the key and the value")
+                    .containsExactlyInAnyOrder("key", "value");
+            assertThat(fields.get("raw")).as("bytes have no fields").isEmpty();
+            assertThat(lineage.outputs())
+                    .extracting(JobLineage.Dataset::name)
+                    .contains("totals", "payments-out", "generic-out", "words-out", "raw-out", "transfers-out")
+                    .contains("orders.DLT", "transfers.DLT");
         }
     }
 

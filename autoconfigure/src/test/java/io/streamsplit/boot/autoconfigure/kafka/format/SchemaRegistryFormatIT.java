@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
+import io.streamsplit.boot.job.JobLineage;
+import io.streamsplit.boot.job.StreamSplitJob;
 import io.streamsplit.connector.kafka.format.AvroFormat;
 import io.streamsplit.connector.kafka.format.ConfluentAvroFormat;
 import io.streamsplit.connector.kafka.format.ConfluentJsonFormat;
 import io.streamsplit.connector.kafka.format.JsonFormat;
 import io.streamsplit.connector.kafka.format.SchemaRegistry;
+import io.streamsplit.connector.kafka.lineage.KafkaLineage;
 import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.pipeline.StreamSplitPipeline;
@@ -226,7 +229,7 @@ class SchemaRegistryFormatIT {
                                 "cf-payments",
                                 AvroFormat.specific(Payment.class).serialize(new Payment("cy", 1)))));
 
-        try (ConfigurableApplicationContext ignored = app(
+        try (ConfigurableApplicationContext app = app(
                         "streamsplit.kafka.schema-registry.url=" + url,
                         "streamsplit.kafka.sources.payments.topics=cf-payments",
                         "streamsplit.kafka.sources.payments.bad-record-policy=dead-letter",
@@ -253,6 +256,17 @@ class SchemaRegistryFormatIT {
             List<ConsumerRecord<byte[], byte[]>> deadLetters = KafkaTopics.readAll(servers, "cf-payments.DLT");
             assertThat(header(deadLetters.get(0))).contains("schema id 987654").contains("does not have");
             assertThat(header(deadLetters.get(1))).contains("Not in the Confluent wire format");
+
+            // lineage: the registry source's topic in, with its records' fields; the sink's and the dead letters' out
+            JobLineage lineage = app.getBean(StreamSplitJob.class).lineage();
+            assertThat(lineage.inputs()).singleElement().satisfies(in -> {
+                assertThat(in.namespace()).isEqualTo(KafkaLineage.namespace(servers));
+                assertThat(in.name()).isEqualTo("cf-payments");
+                assertThat(in.fields()).extracting(JobLineage.Field::name).containsExactlyInAnyOrder("payer", "cents");
+            });
+            assertThat(lineage.outputs())
+                    .extracting(JobLineage.Dataset::name)
+                    .containsExactlyInAnyOrder("cf-doubled", "cf-payments.DLT");
         }
     }
 

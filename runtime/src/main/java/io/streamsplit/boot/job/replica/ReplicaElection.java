@@ -253,6 +253,17 @@ public final class ReplicaElection implements AutoCloseable {
                             + " replica may have taken over");
         } else if (!silent && now.problem() != null && now.role() != Role.JOINING) {
             status = status(now.role(), now.active(), now.since(), null);
+        } else if (!silent && now.role() == Role.STANDBY && !kafka.assignment().isEmpty()) {
+            // it stood down while its heartbeats did not get through (a broker holding the group coordinator died
+            // or restarted: the coordinator moves in about broker.session.timeout.ms), and they get through again
+            // with the group still holding the job for it — the coordinator never replaced it. Without this, no
+            // rebalance would ever tell it so, and nobody would run the job.
+            LOG.info(
+                    "Heartbeats of this instance ({}) reach Kafka's group coordinator again and the group still has"
+                            + " it as the active replica of Flink job '{}': it runs the job again",
+                    self,
+                    jobName);
+            become(Role.ACTIVE, self, "");
         }
     }
 

@@ -62,13 +62,19 @@ class FailureHistoryIT {
                 .properties(more)
                 .run()) {
             StreamSplitEndpoint endpoint = app.getBean(StreamSplitEndpoint.class);
+            int[] listed = {0};
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
                 @SuppressWarnings("unchecked")
                 List<Map<String, Object>> failures =
                         (List<Map<String, Object>>) endpoint.job().get("failures");
-                assertThat(failures).hasSize(2);
+                // two failures, or one when the second struck while Flink was still failing over from the first (the
+                // other subtask reads on until it is cancelled: a loaded CI machine saw one root entry)
+                assertThat(failures).hasSizeBetween(1, 2);
                 assertThat(failures.get(0).get("cause").toString()).contains("injected failure after 3000 records");
-                assertThat(failures.get(1).get("cause").toString()).contains("injected failure after 1000 records");
+                if (failures.size() == 2) {
+                    assertThat(failures.get(1).get("cause").toString()).contains("injected failure after 1000 records");
+                }
+                listed[0] = failures.size();
                 assertThat(failures).allSatisfy(failure -> {
                     assertThat(failure).containsEntry("causeClass", "java.lang.IllegalStateException");
                     assertThat(failure.get("task").toString()).contains("inject failures");
@@ -81,7 +87,7 @@ class FailureHistoryIT {
                                     .tag("cause", "java.lang.IllegalStateException")
                                     .functionCounter())
                             .isNotNull()
-                            .satisfies(counter -> assertThat(counter.count()).isEqualTo(2.0)));
+                            .satisfies(counter -> assertThat(counter.count()).isEqualTo(listed[0])));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.streamsplit.pipeline.step;
 
+import io.streamsplit.connector.kafka.source.DeadLetterRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.FilterFunction;
@@ -10,6 +11,7 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.util.FunctionUtils;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 /**
  * A user's map, flatMap or filter function as a step: each element's call is guarded by a {@link StepGuard}.
@@ -108,8 +110,8 @@ public final class GuardedFunction<I, O> extends ProcessFunction<I, O> {
         }
     }
 
-    private org.apache.flink.util.OutputTag<io.streamsplit.connector.kafka.source.DeadLetterRecord> deadLetterTag() {
-        var tag = guard.deadLetters();
+    private OutputTag<DeadLetterRecord> deadLetterTag() {
+        OutputTag<DeadLetterRecord> tag = guard.deadLetters();
         if (tag == null) {
             throw new IllegalStateException("step '" + guard.step() + "' has no dead-letter output");
         }

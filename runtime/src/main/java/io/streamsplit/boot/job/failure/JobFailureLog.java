@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * read it.
  *
  * <pre>{@code
- * job.failureLog().recent().forEach(f -> System.out.println(f.time() + " " + f.cause()));
+ * job.failureLog().recent().forEach(f -> log.info("{} {}", f.time(), f.cause()));
  * }</pre>
  */
 public final class JobFailureLog {

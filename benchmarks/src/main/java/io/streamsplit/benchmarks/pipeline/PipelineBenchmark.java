@@ -80,6 +80,7 @@ public final class PipelineBenchmark {
             String bootstrapServers,
             Path jar,
             Path kafkaStreamsJar,
+            Path kafkaStreams44Jar,
             boolean kafkaStreamsSameCadence,
             PipelineProcess.Idle idle,
             int records,
@@ -107,6 +108,7 @@ public final class PipelineBenchmark {
                     f.get("bootstrap-servers"),
                     Path.of(f.get("jar")),
                     Path.of(f.get("kstreams-jar")),
+                    Path.of(f.get("kstreams44-jar")),
                     cadence.equals("same"),
                     idle(f.get("idle")),
                     Integer.parseInt(f.get("records")),
@@ -153,6 +155,7 @@ public final class PipelineBenchmark {
                     "",
                     AppStartBenchmark.benchmarksAppJar(),
                     PipelineVariant.Jars.kafkaStreamsAppJar(),
+                    PipelineVariant.Jars.kafkaStreams44AppJar(),
                     true,
                     idle,
                     records,
@@ -176,6 +179,7 @@ public final class PipelineBenchmark {
                     bootstrapServers,
                     jar,
                     kafkaStreamsJar,
+                    kafkaStreams44Jar,
                     kafkaStreamsSameCadence,
                     idle,
                     records,
@@ -242,6 +246,7 @@ public final class PipelineBenchmark {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("jar", AppStartBenchmark.benchmarksAppJar().toString());
         f.put("kstreams-jar", PipelineVariant.Jars.kafkaStreamsAppJar().toString());
+        f.put("kstreams44-jar", PipelineVariant.Jars.kafkaStreams44AppJar().toString());
         f.put("kstreams-commit", "same");
         f.put("bootstrap-servers", "");
         f.put("idle", "0s");
@@ -477,17 +482,22 @@ public final class PipelineBenchmark {
     record Pair(String a, String b) {}
 
     /**
-     * What the summary compares: each StreamSplit variant with its Kafka Streams counterpart ({@code x} with
-     * {@code kstreams-x}) where both ran, and every other arm with the first variant.
+     * What the summary compares: each StreamSplit variant with its Kafka Streams counterparts ({@code x} with
+     * {@code kstreams-x} and {@code kstreams44-x}) where they ran, and every other arm with the first variant.
      */
     static List<Pair> pairs(Settings settings) {
         List<String> labels = settings.arms().stream().map(Arm::label).toList();
         List<Pair> pairs = new ArrayList<>();
         String base = labels.get(0);
         for (String label : labels) {
-            if (labels.contains("kstreams-" + label)) {
-                pairs.add(new Pair(label, "kstreams-" + label));
-            } else if (!label.equals(base) && !label.startsWith("kstreams-")) {
+            boolean counterpart = false;
+            for (String line : List.of("kstreams-", "kstreams44-")) {
+                if (labels.contains(line + label)) {
+                    pairs.add(new Pair(label, line + label));
+                    counterpart = true;
+                }
+            }
+            if (!counterpart && !label.equals(base) && !label.startsWith("kstreams")) {
                 pairs.add(new Pair(label, base));
             }
         }

@@ -43,6 +43,9 @@ import org.jspecify.annotations.Nullable;
  *       exactly-once (monotonous watermarks against Kafka Streams' stream time, a windowed store and
  *       {@code suppress(untilWindowCloses)}). The input ends with a record per partition later than every
  *       window, so both close them all; the output is one record per account and window.
+ *   <li>{@code kstreams44-transform}, {@code kstreams44-totals}, {@code kstreams44-windows}: the same Kafka Streams
+ *       jobs on Spring Boot 4.2's line (Kafka Streams 4.4, spring-kafka 4.2: {@code benchmarks-kstreams44-app}, the
+ *       same source built against it), what a new project gets.
  * </ul>
  */
 enum PipelineVariant {
@@ -57,7 +60,10 @@ enum PipelineVariant {
     TOTALS("totals", Input.ORDERS, Job.TOTALS, false),
     KSTREAMS_TOTALS("kstreams-totals", Input.ORDERS, Job.KSTREAMS_TOTALS, false),
     WINDOWS("windows", Input.WINDOWED_ORDERS, Job.WINDOWS, false),
-    KSTREAMS_WINDOWS("kstreams-windows", Input.WINDOWED_ORDERS, Job.KSTREAMS_WINDOWS, false);
+    KSTREAMS_WINDOWS("kstreams-windows", Input.WINDOWED_ORDERS, Job.KSTREAMS_WINDOWS, false),
+    KSTREAMS44_TRANSFORM("kstreams44-transform", Input.ORDERS, Job.KSTREAMS_TRANSFORM, false),
+    KSTREAMS44_TOTALS("kstreams44-totals", Input.ORDERS, Job.KSTREAMS_TOTALS, false),
+    KSTREAMS44_WINDOWS("kstreams44-windows", Input.WINDOWED_ORDERS, Job.KSTREAMS_WINDOWS, false);
 
     /** The app's log line when records are traced (StreamSplitTracingAutoConfiguration). */
     static final String TRACING_LINE = "Tracing records with Micrometer Tracing";
@@ -216,6 +222,11 @@ enum PipelineVariant {
                                 ", ", Arrays.stream(values()).map(v -> v.label).toList())));
     }
 
+    /** Whether the job runs from the Kafka Streams 4.4 app's jar (Spring Boot 4.2's line) rather than 4.1's. */
+    boolean kafkaStreams44() {
+        return label.startsWith("kstreams44-");
+    }
+
     /** Whether every output record is written once and only once (exactly-once sink), so the count must match. */
     boolean exactlyOnce() {
         return job == Job.TOTALS || job == Job.HAND_WIRED_TOTALS || job == Job.KSTREAMS_TOTALS || windowed();
@@ -273,7 +284,14 @@ enum PipelineVariant {
         command.addAll(settings.jvmOptions());
         if (job.kafkaStreams()) {
             return kafkaStreamsCommand(
-                    command, settings, appArgs, jars.kafkaStreams(), bootstrap, inputTopic, group, output);
+                    command,
+                    settings,
+                    appArgs,
+                    jars.kafkaStreams(kafkaStreams44()),
+                    bootstrap,
+                    inputTopic,
+                    group,
+                    output);
         }
         Path jar = jars.streamSplit();
         Path logback = jars.handWiredLogback();
@@ -381,17 +399,29 @@ enum PipelineVariant {
      * The extracted jars the variants run from: the StreamSplit benchmarks app, the Kafka Streams app (null
      * when no variant of the run needs it), and the hand-wired job's logback configuration.
      */
-    record Jars(Path streamSplit, @Nullable Path kafkaStreamsOrNull, Path handWiredLogback) {
+    record Jars(
+            Path streamSplit,
+            @Nullable Path kafkaStreamsOrNull,
+            @Nullable Path kafkaStreams44OrNull,
+            Path handWiredLogback) {
 
         /** These jars with another (extracted) build of the StreamSplit benchmarks app. */
         Jars withStreamSplit(Path other) {
-            return new Jars(other, kafkaStreamsOrNull, handWiredLogback);
+            return new Jars(other, kafkaStreamsOrNull, kafkaStreams44OrNull, handWiredLogback);
         }
 
         /** The Kafka Streams app's executable jar, from the repository's root or a module directory. */
         static Path kafkaStreamsAppJar() {
-            Path fromRoot =
-                    Path.of("benchmarks-kstreams-app", "target", "streamsplit-benchmarks-kstreams-app-exec.jar");
+            return moduleJar("benchmarks-kstreams-app");
+        }
+
+        /** The same app built on Spring Boot 4.2's line (Kafka Streams 4.4). */
+        static Path kafkaStreams44AppJar() {
+            return moduleJar("benchmarks-kstreams44-app");
+        }
+
+        private static Path moduleJar(String module) {
+            Path fromRoot = Path.of(module, "target", "streamsplit-" + module + "-exec.jar");
             Path fromModule = Path.of("..").resolve(fromRoot);
             return Files.isRegularFile(fromRoot) || !Files.isRegularFile(fromModule) ? fromRoot : fromModule;
         }
@@ -402,14 +432,20 @@ enum PipelineVariant {
             Path streamSplit = AppStartBenchmark.extract(
                     existing(settings.jar(), "benchmarks-app", "--jar"), Files.createDirectories(work.resolve("app")));
             Path kafkaStreams = null;
-            if (variants.stream().anyMatch(v -> v.job.kafkaStreams())) {
+            if (variants.stream().anyMatch(v -> v.job.kafkaStreams() && !v.kafkaStreams44())) {
                 kafkaStreams = AppStartBenchmark.extract(
                         existing(settings.kafkaStreamsJar(), "benchmarks-kstreams-app", "--kstreams-jar"),
                         Files.createDirectories(work.resolve("kstreams")));
             }
+            Path kafkaStreams44 = null;
+            if (variants.stream().anyMatch(PipelineVariant::kafkaStreams44)) {
+                kafkaStreams44 = AppStartBenchmark.extract(
+                        existing(settings.kafkaStreams44Jar(), "benchmarks-kstreams44-app", "--kstreams44-jar"),
+                        Files.createDirectories(work.resolve("kstreams44")));
+            }
             Path logback =
                     Files.writeString(work.resolve("logback-hand-wired.xml"), PipelineVariant.handWiredLogback());
-            return new Jars(streamSplit, kafkaStreams, logback);
+            return new Jars(streamSplit, kafkaStreams, kafkaStreams44, logback);
         }
 
         private static Path existing(Path jar, String module, String option) {
@@ -420,11 +456,12 @@ enum PipelineVariant {
             return jar;
         }
 
-        Path kafkaStreams() {
-            if (kafkaStreamsOrNull == null) {
+        Path kafkaStreams(boolean line44) {
+            Path jar = line44 ? kafkaStreams44OrNull : kafkaStreamsOrNull;
+            if (jar == null) {
                 throw new IllegalStateException("the Kafka Streams app's jar was not prepared");
             }
-            return kafkaStreamsOrNull;
+            return jar;
         }
     }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CI-sized run of the Kafka Streams comparison: each topology once as a StreamSplit app and once as
- * the spring-kafka Kafka Streams app, on orders of which one in a hundred is malformed. It checks what the
+ * the spring-kafka Kafka Streams app (the exactly-once running total on Kafka Streams 4.4 too), on orders of which one in a hundred is malformed. It checks what the
  * full run's figures rest on, not speed: the harness itself fails a run whose exactly-once output is not
  * one record per good order (per account and window with a good order for the windowed topology, whose
  * windows must count every good order once), or whose dead-letter topic does not hold every malformed one;
@@ -28,7 +28,8 @@ class KafkaStreamsSideBySideIT {
             PipelineVariant.TOTALS,
             PipelineVariant.KSTREAMS_TOTALS,
             PipelineVariant.WINDOWS,
-            PipelineVariant.KSTREAMS_WINDOWS);
+            PipelineVariant.KSTREAMS_WINDOWS,
+            PipelineVariant.KSTREAMS44_TOTALS);
 
     @Test
     void eachTopologyRunsBothWaysWithEveryGoodOrderOutAndEveryBadOneDeadLettered() throws Exception {
@@ -50,6 +51,9 @@ class KafkaStreamsSideBySideIT {
         });
         assertThat(report.toString(StandardCharsets.UTF_8))
                 .contains(
-                        "transform vs kstreams-transform", "totals vs kstreams-totals", "windows vs kstreams-windows");
+                        "transform vs kstreams-transform",
+                        "totals vs kstreams-totals",
+                        "windows vs kstreams-windows",
+                        "totals vs kstreams44-totals");
     }
 }

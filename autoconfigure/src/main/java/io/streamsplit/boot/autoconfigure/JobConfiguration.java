@@ -13,6 +13,7 @@ import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
+import io.streamsplit.boot.job.BusyCheckpoints;
 import io.streamsplit.boot.job.DefaultPipelineContext;
 import io.streamsplit.boot.job.EmbeddedCheckpoints;
 import io.streamsplit.boot.job.JobDefinition;
@@ -29,6 +30,7 @@ import io.streamsplit.boot.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -101,6 +103,49 @@ class JobConfiguration {
             });
         }
         return streamSplitJob;
+    }
+
+    /**
+     * Embedded with checkpoints on: a checkpoint every {@code busy-interval} while the sources read
+     * ({@link BusyCheckpoints}); none when {@code busy-interval} is 0, on a cluster and without checkpoints.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @Nullable
+    BusyCheckpoints streamSplitBusyCheckpoints(
+            StreamSplitProperties properties, StreamSplitJob job, ObjectProvider<EmbeddedFlinkCluster> embedded) {
+        FlinkProperties flink = properties.getFlink();
+        Duration interval = flink.getCheckpointing().getBusyInterval();
+        if (interval.isNegative()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.checkpointing.busy-interval",
+                    interval,
+                    "the duration must not be negative",
+                    "Set a duration such as 250ms, or 0 to leave checkpoints to streamsplit.flink.checkpointing.interval.");
+        }
+        EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
+        if (cluster == null
+                || !flink.isEnabled()
+                || !flink.getCheckpointing().isEnabled()
+                || interval.isZero()
+                || interval.compareTo(flink.getCheckpointing().getInterval()) >= 0) {
+            return null;
+        }
+        return BusyCheckpoints.start(
+                job.jobName(),
+                interval,
+                () -> runningJobId(job),
+                cluster.inProcessMetrics()::progress,
+                cluster::triggerCheckpoint);
+    }
+
+    /** The id of the job's run while it runs here, not stopping; {@code null} otherwise. */
+    private static @Nullable String runningJobId(StreamSplitJob job) {
+        CompletableFuture<JobClient> submission = job.submission();
+        if (job.isStopping() || !submission.isDone() || submission.isCompletedExceptionally()) {
+            return null;
+        }
+        return submission.join().getJobID().toString();
     }
 
     /**

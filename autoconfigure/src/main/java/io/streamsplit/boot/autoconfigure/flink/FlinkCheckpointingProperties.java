@@ -14,6 +14,13 @@ public class FlinkCheckpointingProperties {
     /** Time between the start of two checkpoints. */
     private Duration interval = Duration.ofSeconds(10);
 
+    /**
+     * Embedded: time between checkpoints while the sources read records — a checkpoint is asked for when records
+     * were read since the last one, one at a time; when nothing is read, 'interval' applies. An exactly-once
+     * sink's output becomes visible at a checkpoint, so this is its latency. 0 turns it off.
+     */
+    private Duration busyInterval = Duration.ofMillis(250);
+
     /** Checkpointing guarantee: exactly-once or at-least-once. */
     private CheckpointingMode mode = CheckpointingMode.EXACTLY_ONCE;
 
@@ -50,6 +57,14 @@ public class FlinkCheckpointingProperties {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public Duration getBusyInterval() {
+        return busyInterval;
+    }
+
+    public void setBusyInterval(Duration busyInterval) {
+        this.busyInterval = busyInterval;
     }
 
     public Duration getInterval() {

@@ -181,6 +181,24 @@ public final class InProcessMetrics {
         return valuesOf(steps, jobId);
     }
 
+    /**
+     * A number that grows whenever job {@code jobId}'s sources read a record: the sum of their partitions'
+     * read positions ({@code currentOffset}), read now without copying the metrics.
+     */
+    public long progress(String jobId) {
+        long sum = 0;
+        for (RegisteredMetric m : metrics.values()) {
+            if (m.partition() >= 0
+                    && KafkaSourceMetricNames.CURRENT_OFFSET.equals(m.name())
+                    && jobId.equals(m.jobId())
+                    && m.metric() instanceof Gauge<?> gauge
+                    && gauge.getValue() instanceof Number position) {
+                sum += position.longValue();
+            }
+        }
+        return sum;
+    }
+
     /** The current values of job {@code jobId}'s source metrics. */
     public List<RawMetric> read(String jobId) {
         return valuesOf(metrics, jobId);

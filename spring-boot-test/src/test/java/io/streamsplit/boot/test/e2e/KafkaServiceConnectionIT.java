@@ -36,7 +36,7 @@ class KafkaServiceConnectionIT {
 
     @Container
     @ServiceConnection
-    static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka-native:3.8.0");
+    static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka:4.1.1");
 
     @Autowired
     PipelineTester pipeline;

@@ -103,8 +103,13 @@ class PropertyMistakesTest {
     @Test
     void aValueThatIsNotOneOfTheKindsNamesTheKinds() {
         FailureAnalysis analysis = failure("streamsplit.kafka.sources.orders.stopping-offsets=none");
-        assertThat(analysis.getDescription()).contains("streamsplit.kafka.sources.orders.stopping-offsets", "'none'");
-        assertThat(analysis.getAction()).contains("latest", "timestamp", "specific");
+        assertThat(analysis.getDescription())
+                .contains("streamsplit.kafka.sources.orders.stopping-offsets", "'none'")
+                .doesNotContain("No enum constant", "io.streamsplit");
+        assertThat(analysis.getAction())
+                .isEqualTo(
+                        "Set streamsplit.kafka.sources.orders.stopping-offsets to one of latest, timestamp, specific,"
+                                + " or remove it: unset means unbounded.");
     }
 
     @Test

@@ -33,7 +33,8 @@ class StreamSplitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
             return null;
         }
         Class<?> target = cause.getTarget().getType().resolve(Object.class);
-        String reason = rootMessage(cause);
+        // an enum's conversion failure names a Java class ("No enum constant io.…Kind.NONE"): the kinds say it all
+        String reason = target.isEnum() ? null : rootMessage(cause);
         StringBuilder description = new StringBuilder("Invalid StreamSplit configuration.\n\n")
                 .append("    Property: ")
                 .append(name)
@@ -48,7 +49,12 @@ class StreamSplitBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
                 .append("    Problem:  the value is not ")
                 .append(expected(target))
                 .append(reason == null ? "" : " (" + reason + ")");
-        return new FailureAnalysis(description.toString(), "Set " + name + " to " + expected(target) + ".", cause);
+        String action = "Set " + name + " to " + expected(target)
+                + UnsetMeanings.of(name)
+                        .map(meaning -> ", or remove it: unset means " + meaning)
+                        .orElse("")
+                + ".";
+        return new FailureAnalysis(description.toString(), action, cause);
     }
 
     /** What a value of {@code type} looks like, in words. */

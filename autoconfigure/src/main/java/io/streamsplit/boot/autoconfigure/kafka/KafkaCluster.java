@@ -49,12 +49,15 @@ final class KafkaCluster {
 
     private record Transactions(String sink, String property, Duration timeout) {}
 
+    private record Partition(String property, String topic, int partition) {}
+
     private final String servers;
     private final String serversProperty;
     private final Properties admin;
     private final List<Use> uses = new ArrayList<>();
     private final List<Match> matches = new ArrayList<>();
     private final List<Transactions> transactions = new ArrayList<>();
+    private final List<Partition> partitions = new ArrayList<>();
     /** Control topic → the property that names it; created at startup when missing. */
     private final Map<String, String> controlTopics = new LinkedHashMap<>();
 
@@ -79,6 +82,11 @@ final class KafkaCluster {
     /** The control topic of a source: pause, resume and rate commands; created (compacted, one partition) if missing. */
     void control(String property, String topic) {
         controlTopics.putIfAbsent(topic, property);
+    }
+
+    /** A partition a source's settings name ({@code property}: its entry): the topic must have it. */
+    void partition(String property, String topic, int partition) {
+        partitions.add(new Partition(property, topic, partition));
     }
 
     /** An exactly-once sink: its transactions must not outlive what the brokers allow. */
@@ -139,11 +147,59 @@ final class KafkaCluster {
                 return problems;
             }
             problems.addAll(topics(client, topics, timeout, create));
+            problems.addAll(partitions(client, topics, timeout));
             problems.addAll(transactionTimeouts(client, cluster, timeout));
         } catch (KafkaException e) {
             problems.add(failed(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        return problems;
+    }
+
+    /**
+     * An offset for a partition the topic does not have ({@code orders-17} of six) would never be used: the
+     * source would start every real partition from its fallback, silently. A topic that does not exist is
+     * reported by {@link #topics}; one this client may not describe is not checked.
+     */
+    private List<KafkaProblem> partitions(Admin client, Set<String> existing, Duration timeout)
+            throws InterruptedException {
+        List<String> named = partitions.stream()
+                .map(Partition::topic)
+                .filter(existing::contains)
+                .distinct()
+                .toList();
+        if (named.isEmpty()) {
+            return List.of();
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        try {
+            client.describeTopics(named)
+                    .allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .forEach((topic, description) ->
+                            counts.put(topic, description.partitions().size()));
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug(
+                    "Kafka at {}: could not describe {} to check the partitions named: {}",
+                    servers,
+                    named,
+                    e.toString());
+            return List.of();
+        }
+        List<KafkaProblem> problems = new ArrayList<>();
+        for (Partition p : partitions) {
+            Integer count = counts.get(p.topic());
+            if (count != null && p.partition() >= count) {
+                problems.add(new KafkaProblem(
+                        p.property(),
+                        p.topic() + "-" + p.partition(),
+                        "topic '" + p.topic() + "' on Kafka at " + servers + " has " + count + " partition"
+                                + (count == 1 ? "" : "s") + " (0–" + (count - 1) + "), not partition " + p.partition()
+                                + "; the offset would never be used",
+                        "Name a partition from " + p.topic() + "-0 to " + p.topic() + "-" + (count - 1)
+                                + ", or remove the entry."));
+            }
         }
         return problems;
     }

@@ -175,6 +175,15 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         return format == ValueFormat.AVRO_CONFLUENT || format == ValueFormat.JSON_SCHEMA_CONFLUENT;
     }
 
+    /** An entry {@code <topic>-<partition>} of a specific-offsets map; one that is not is refused where it is read. */
+    private static void partition(KafkaCluster cluster, String property, String entry) {
+        int dash = entry.lastIndexOf('-');
+        if (dash > 0 && entry.substring(dash + 1).matches("\\d{1,9}")) {
+            cluster.partition(
+                    property + "." + entry, entry.substring(0, dash), Integer.parseInt(entry.substring(dash + 1)));
+        }
+    }
+
     /**
      * Every source as built (an application's own {@code StreamSplitKafkaSource} bean stands for itself,
      * not for the YAML entry it replaced), every sink and dead-letter writer, grouped by the cluster
@@ -192,6 +201,14 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                     : p + "(bootstrap servers)";
             KafkaCluster cluster = cluster(clusters, servers, serversProperty, consumer);
             built.topics().forEach(topic -> cluster.read(name, p + "topics", topic));
+            if (yaml != null) {
+                yaml.getStartingSpecificOffsets()
+                        .keySet()
+                        .forEach(entry -> partition(cluster, p + "starting-specific-offsets", entry));
+                yaml.getStoppingSpecificOffsets()
+                        .keySet()
+                        .forEach(entry -> partition(cluster, p + "stopping-specific-offsets", entry));
+            }
             if (built.topicPattern() != null) {
                 cluster.match(
                         name,

@@ -97,6 +97,26 @@ class KafkaStartupCheckIT {
     }
 
     @Test
+    void aSpecificOffsetForAPartitionTheTopicDoesNotHaveIsNamedWithTheRangeItHas() {
+        KAFKA.broker().createTopic("six-in", 6);
+        KAFKA.broker().createTopic("six-out", 1);
+        FailureAnalysis analysis = failedStart(
+                KAFKA.bootstrapServers(),
+                "six",
+                "streamsplit.kafka.sources.words.starting-offsets=specific",
+                "streamsplit.kafka.sources.words.starting-specific-offsets.six-in-2=10",
+                "streamsplit.kafka.sources.words.starting-specific-offsets.six-in-17=42");
+        assertThat(analysis.getDescription())
+                .contains(
+                        "streamsplit.kafka.sources.words.starting-specific-offsets.six-in-17",
+                        "'six-in-17'",
+                        "topic 'six-in'",
+                        "has 6 partitions (0–5), not partition 17")
+                .doesNotContain("six-in-2 ");
+        assertThat(analysis.getAction()).contains("Name a partition from six-in-0 to six-in-5, or remove the entry");
+    }
+
+    @Test
     void aMissingDeadLetterTopicOfTheStepsFailsUnlessTopicCreationIsOn() throws Exception {
         KAFKA.broker().createTopic("steps-in", 1);
         KAFKA.broker().createTopic("steps-out", 1);

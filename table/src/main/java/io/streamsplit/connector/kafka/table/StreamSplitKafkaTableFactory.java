@@ -1,23 +1,11 @@
 package io.streamsplit.connector.kafka.table;
 
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.streaming.connectors.kafka.config.BoundedMode;
-import org.apache.flink.streaming.connectors.kafka.config.StartupMode;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory;
-import org.apache.flink.table.connector.format.DecodingFormat;
 import org.apache.flink.table.connector.source.DynamicTableSource;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.DataType;
-import org.apache.kafka.common.TopicPartition;
-import org.jspecify.annotations.Nullable;
 
 /**
  * {@code 'connector' = 'streamsplit-kafka'}: Flink's {@code 'kafka'} table connector with the StreamSplit
@@ -63,45 +51,5 @@ public class StreamSplitKafkaTableFactory extends KafkaDynamicTableFactory {
     public DynamicTableSource createDynamicTableSource(Context context) {
         return StreamSplitTableOptions.streamSplit(
                 (KafkaDynamicSource) super.createDynamicTableSource(context), context);
-    }
-
-    @Override
-    protected KafkaDynamicSource createKafkaTableSource(
-            DataType physicalDataType,
-            @Nullable DecodingFormat<DeserializationSchema<RowData>> keyDecodingFormat,
-            DecodingFormat<DeserializationSchema<RowData>> valueDecodingFormat,
-            int[] keyProjection,
-            int[] valueProjection,
-            @Nullable String keyPrefix,
-            @Nullable List<String> topics,
-            @Nullable Pattern topicPattern,
-            Properties properties,
-            StartupMode startupMode,
-            Map<TopicPartition, Long> specificStartupOffsets,
-            long startupTimestampMillis,
-            BoundedMode boundedMode,
-            Map<TopicPartition, Long> specificEndOffsets,
-            long endTimestampMillis,
-            String tableIdentifier,
-            @Nullable Integer parallelism) {
-        return new StreamSplitKafkaTableSource(
-                physicalDataType,
-                keyDecodingFormat,
-                valueDecodingFormat,
-                keyProjection,
-                valueProjection,
-                keyPrefix,
-                topics,
-                topicPattern,
-                properties,
-                startupMode,
-                specificStartupOffsets,
-                startupTimestampMillis,
-                boundedMode,
-                specificEndOffsets,
-                endTimestampMillis,
-                false,
-                tableIdentifier,
-                parallelism);
     }
 }

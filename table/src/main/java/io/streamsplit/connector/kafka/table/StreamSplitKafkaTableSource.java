@@ -97,8 +97,8 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
     }
 
     /**
-     * The official source {@code official} as planned (the upsert factory builds one directly, with no
-     * method to override), read by StreamSplit. Its fields are protected, so they are read by reflection.
+     * The official source {@code official} as planned (both factories let the official one plan it, and the
+     * upsert factory has no method to override), or a copy of one of ours, read by StreamSplit. Its fields are protected, so they are read by reflection.
      */
     @SuppressWarnings("unchecked")
     static StreamSplitKafkaTableSource of(KafkaDynamicSource official) {
@@ -303,25 +303,8 @@ final class StreamSplitKafkaTableSource extends KafkaDynamicSource {
 
     @Override
     public DynamicTableSource copy() {
-        StreamSplitKafkaTableSource copy = new StreamSplitKafkaTableSource(
-                physicalDataType,
-                keyDecodingFormat,
-                valueDecodingFormat,
-                keyProjection,
-                valueProjection,
-                keyPrefix,
-                topics,
-                topicPattern,
-                properties,
-                startupMode,
-                specificStartupOffsets,
-                startupTimestampMillis,
-                boundedMode,
-                specificBoundedOffsets,
-                boundedTimestampMillis,
-                upsertMode,
-                tableIdentifier,
-                parallelism);
+        // the official fields as they are now, read as the factories' planned sources are (one pass-through)
+        StreamSplitKafkaTableSource copy = of(this);
         copy.producedDataType = producedDataType;
         copy.metadataKeys = metadataKeys;
         copy.watermarkStrategy = watermarkStrategy;

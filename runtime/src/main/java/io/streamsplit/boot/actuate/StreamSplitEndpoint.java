@@ -101,6 +101,14 @@ public class StreamSplitEndpoint {
         }
         state.put("failures", failures(lastCheckpoint));
         state.put("lineage", job.lineage().describe());
+        state.put(
+                "stateHistory",
+                job.stateHistory().stream()
+                        .map(kept -> Map.of(
+                                "kind", kept.kind().word(),
+                                "path", kept.path(),
+                                "completedAt", kept.completedAt().toString()))
+                        .toList());
         if (live.message() != null && savepoint == null) {
             state.put("message", live.message());
         }

@@ -5,6 +5,7 @@ import io.streamsplit.boot.job.state.JobIdentity;
 import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.RetainedState;
+import io.streamsplit.boot.job.state.StateHistory;
 import io.streamsplit.boot.job.state.StorageStates;
 import io.streamsplit.boot.kafka.KafkaClients;
 import io.streamsplit.boot.kafka.KafkaClusterId;
@@ -203,6 +204,7 @@ public final class EmbeddedCheckpoints {
         }
         useGeneration(configuration, identity, Math.max(found.lastGeneration(), 1));
         configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, newest.path());
+
         LOG.info("Resuming Flink job '{}' from {}: sources continue from its offsets", jobName, newest.describe());
     }
 
@@ -221,7 +223,12 @@ public final class EmbeddedCheckpoints {
             fresh.removeConfig(StateRecoveryOptions.SAVEPOINT_PATH);
         }
         resume(
-                new JobDefinition(definition.name(), fresh, definition.checkpointStorage(), definition.notRetained()),
+                new JobDefinition(
+                        definition.name(),
+                        fresh,
+                        definition.checkpointStorage(),
+                        definition.notRetained(),
+                        definition.history()),
                 policy);
         fresh.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
                 .ifPresentOrElse(
@@ -245,6 +252,32 @@ public final class EmbeddedCheckpoints {
                         + " replica's last checkpoint",
                 job.name(),
                 job.checkpointStorage() == null ? "in memory" : job.checkpointStorage());
+    }
+
+    /**
+     * Deletes the states earlier runs left beyond {@code checkpointing.history.*}, just before this instance
+     * submits the next run (never on a replica that stands by: the active one writes there), keeping the state
+     * the run restores ({@code execution.state-recovery.path} in {@code live}) and the newest one.
+     *
+     * @return what is kept and what was deleted; {@code null} when the job's checkpoints stay in memory
+     */
+    public static StateHistory.@Nullable Pruned keepHistoryShort(JobDefinition definition, Configuration live) {
+        String storage = definition.checkpointStorage();
+        String nextRun = live.get(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID);
+        if (storage == null || nextRun == null) {
+            return null;
+        }
+        return new StateHistory(
+                        JobIdentity.of(definition.name()),
+                        storage,
+                        live.get(CheckpointingOptions.SAVEPOINT_DIRECTORY),
+                        definition.history())
+                .prune(
+                        live.getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
+                                .map(java.util.Set::of)
+                                .orElse(java.util.Set.of()),
+                        org.apache.flink.api.common.JobID.fromHexString(nextRun),
+                        java.time.Instant.now());
     }
 
     private static void useGeneration(Configuration configuration, JobIdentity identity, long generation) {

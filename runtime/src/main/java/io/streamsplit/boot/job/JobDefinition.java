@@ -1,5 +1,6 @@
 package io.streamsplit.boot.job;
 
+import io.streamsplit.boot.job.state.StateHistory;
 import org.apache.flink.configuration.Configuration;
 import org.jspecify.annotations.Nullable;
 
@@ -13,9 +14,11 @@ import org.jspecify.annotations.Nullable;
  *     embedded default), {@code null} for the JobManager's memory
  * @param notRetained why a restart of the application would not find the embedded job's state ("checkpointing is
  *     off"), {@code null} when it would, on a cluster, and on the dev-mode broker (whose data goes with it)
+ * @param history how many of the states its runs leave behind are kept ({@code checkpointing.history.*})
  */
 public record JobDefinition(
         String name,
         Configuration configuration,
         @Nullable String checkpointStorage,
-        @Nullable String notRetained) {}
+        @Nullable String notRetained,
+        StateHistory.Limits history) {}

@@ -13,10 +13,13 @@ import io.streamsplit.boot.job.failure.JobFailureReporter;
 import io.streamsplit.boot.job.failure.JobFailures;
 import io.streamsplit.boot.job.failure.RunOutcomes;
 import io.streamsplit.boot.job.replica.ReplicaElection;
+import io.streamsplit.boot.job.state.RetainedState;
+import io.streamsplit.boot.job.state.StateHistory;
 import io.streamsplit.boot.job.step.JobSteps;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +59,8 @@ public class StreamSplitJob implements SmartLifecycle {
     private static final Duration STAND_DOWN = Duration.ofSeconds(10);
 
     private final JobSettings settings;
+    private final JobDefinition definition;
+    private volatile StateHistory.@Nullable Pruned stateHistory;
     private final String jobName;
     private final @Nullable String notRetained;
     private final StreamExecutionEnvironment environment;
@@ -122,6 +127,7 @@ public class StreamSplitJob implements SmartLifecycle {
         this.failures = failures;
         this.failureHistory = failureHistory;
         this.settings = settings;
+        this.definition = definition;
         this.jobName = definition.name();
         this.notRetained = definition.notRetained();
         this.environment = environment;
@@ -439,6 +445,10 @@ public class StreamSplitJob implements SmartLifecycle {
     /** Submits {@code graph}; a failure fails the start when {@code failStart}, else is logged. */
     private void submit(StreamGraph graph, CompletableFuture<JobClient> run, boolean failStart) {
         try {
+            if (cluster == null) {
+                stateHistory = EmbeddedCheckpoints.keepHistoryShort(
+                        definition, (org.apache.flink.configuration.Configuration) environment.getConfiguration());
+            }
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);
             run.complete(client);
@@ -542,6 +552,15 @@ public class StreamSplitJob implements SmartLifecycle {
     }
 
     /** The job's failures since the application started, over all its runs. */
+    /**
+     * The states earlier runs left that were kept when this instance last submitted the job, newest first (embedded,
+     * with checkpoints in storage); empty otherwise.
+     */
+    public List<RetainedState> stateHistory() {
+        StateHistory.Pruned pruned = stateHistory;
+        return pruned == null ? List.of() : pruned.kept();
+    }
+
     public JobFailureLog failureLog() {
         return failureLog;
     }

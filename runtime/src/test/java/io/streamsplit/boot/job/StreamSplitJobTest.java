@@ -8,6 +8,7 @@ import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.job.state.RunSettings;
 import io.streamsplit.boot.job.state.ShutdownJob;
+import io.streamsplit.boot.job.state.StateHistory;
 import io.streamsplit.boot.job.state.UpgradeMode;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
@@ -100,7 +101,7 @@ class StreamSplitJobTest {
     private StreamSplitJob job(JobSettings settings) {
         return new StreamSplitJob(
                 settings,
-                new JobDefinition("orders", new Configuration(), null, null),
+                new JobDefinition("orders", new Configuration(), null, null, StateHistory.Limits.DEFAULT),
                 environment,
                 beans,
                 () -> new EnvironmentOnly(environment),

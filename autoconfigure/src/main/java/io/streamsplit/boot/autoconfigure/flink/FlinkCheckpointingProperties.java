@@ -51,6 +51,42 @@ public class FlinkCheckpointingProperties {
      */
     private @Nullable String storage;
 
+    /** How many of the states the job's runs leave in storage are kept (embedded). */
+    private final History history = new History();
+
+    public History getHistory() {
+        return history;
+    }
+
+    /**
+     * {@code streamsplit.flink.checkpointing.history.*}: before each run starts, earlier runs' retained checkpoints
+     * and savepoints beyond these limits are deleted; the newest state and the one the run resumes from always stay.
+     */
+    public static class History {
+
+        /** At most this many retained checkpoints and savepoints of the job are kept, the newest first. */
+        private int maxCount = 3;
+
+        /** None older than this is kept, except the newest. */
+        private Duration maxAge = Duration.ofDays(7);
+
+        public int getMaxCount() {
+            return maxCount;
+        }
+
+        public void setMaxCount(int maxCount) {
+            this.maxCount = maxCount;
+        }
+
+        public Duration getMaxAge() {
+            return maxAge;
+        }
+
+        public void setMaxAge(Duration maxAge) {
+            this.maxAge = maxAge;
+        }
+    }
+
     public boolean isEnabled() {
         return enabled;
     }

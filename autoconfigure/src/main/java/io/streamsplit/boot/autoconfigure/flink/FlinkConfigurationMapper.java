@@ -10,6 +10,7 @@ import io.streamsplit.boot.job.JobSettings;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.RunSettings;
 import io.streamsplit.boot.job.state.ShutdownJob;
+import io.streamsplit.boot.job.state.StateHistory;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -219,7 +220,15 @@ public final class FlinkConfigurationMapper {
             FlinkProperties flink, String name, @Nullable String storage, @Nullable String notRetained) {
         Configuration configuration = jobConfiguration(flink, name, storage);
         checkShutdown(flink, configuration);
-        return new JobDefinition(name, configuration, storage, notRetained);
+        FlinkCheckpointingProperties.History history = flink.getCheckpointing().getHistory();
+        return new JobDefinition(
+                name,
+                configuration,
+                storage,
+                notRetained,
+                new StateHistory.Limits(
+                        positive(PREFIX + "checkpointing.history.max-count", history.getMaxCount()),
+                        positive(PREFIX + "checkpointing.history.max-age", history.getMaxAge())));
     }
 
     /** The shutdown settings fit together and the mode: keep needs a cluster, a savepoint needs a directory. */

@@ -100,7 +100,8 @@ public final class StorageStates {
         return new Found(newest, generation);
     }
 
-    private static FileStatus[] list(FileSystem fs, Path directory) throws IOException {
+    /** The entries of {@code directory}; none when it does not exist. */
+    static FileStatus[] list(FileSystem fs, Path directory) throws IOException {
         if (!fs.exists(directory)) {
             return new FileStatus[0];
         }
@@ -108,7 +109,8 @@ public final class StorageStates {
         return entries == null ? new FileStatus[0] : entries;
     }
 
-    private static @Nullable JobID jobId(String name) {
+    /** The run whose checkpoint directory is named {@code name}, or {@code null} for another directory. */
+    static @Nullable JobID jobId(String name) {
         if (name.length() != 32) {
             return null;
         }

@@ -34,7 +34,7 @@ import org.springframework.core.env.Environment;
  * cluster. Remote mode adds {@link RemoteClusterConfiguration}.
  */
 @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
-class FlinkConfiguration {
+class FlinkEnvironmentConfiguration {
 
     /**
      * What a start does with a retained checkpoint that does not fit the topics in Kafka
@@ -58,7 +58,7 @@ class FlinkConfiguration {
             KafkaSourceFactory sources,
             StaleCheckpointCheck policy) {
         FlinkProperties flink = properties.getFlink();
-        UnitlessDurations.check(properties, environment);
+        UnitlessDurationCheck.check(properties, environment);
         String name = FlinkConfigurationMapper.jobName(flink, environment);
         boolean embedded = flink.getMode() == FlinkMode.EMBEDDED;
         boolean checkpointing = flink.getCheckpointing().isEnabled();
@@ -136,7 +136,7 @@ class FlinkConfiguration {
         }
         job.set(DeploymentOptions.TARGET, EmbeddedFlinkCluster.EXECUTOR_NAME);
         return new StreamExecutionEnvironment(
-                cluster.executorServiceLoader(), job, FlinkConfiguration.class.getClassLoader());
+                cluster.executorServiceLoader(), job, FlinkEnvironmentConfiguration.class.getClassLoader());
     }
 
     @Bean

@@ -51,7 +51,7 @@ class RemoteClusterConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ClusterClasses streamSplitClusterClasses(JobJars jobJars) {
-        return new ClusterClasses(jobJars, FlinkConfiguration.class.getClassLoader());
+        return new ClusterClasses(jobJars, FlinkEnvironmentConfiguration.class.getClassLoader());
     }
 
     @Bean
@@ -75,7 +75,7 @@ class RemoteClusterConfiguration {
         return new ClusterJobController(
                 rest,
                 (Configuration) environment.getConfiguration(),
-                FlinkConfiguration.class.getClassLoader(),
+                FlinkEnvironmentConfiguration.class.getClassLoader(),
                 job.name(),
                 FlinkConfigurationMapper.runSettings(flink),
                 owner(beanFactory),

@@ -21,7 +21,7 @@ import org.springframework.core.env.Environment;
  *
  * <p>One configuration class per concern, imported here as Spring Boot's own auto-configurations
  * import theirs: {@link KafkaConnectionConfiguration}, {@link KafkaSourcesAndSinksConfiguration},
- * {@link FlinkConfiguration} (with {@link RemoteClusterConfiguration} in remote mode) and
+ * {@link FlinkEnvironmentConfiguration} (with {@link RemoteClusterConfiguration} in remote mode) and
  * {@link JobConfiguration}, and {@link SqlConfiguration} for {@code streamsplit.sql}; this class only checks the {@code streamsplit.*} keys.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
@@ -34,7 +34,7 @@ import org.springframework.core.env.Environment;
     KafkaConnectionConfiguration.EmbeddedKafkaDevModeConfiguration.class,
     KafkaSourcesAndSinksConfiguration.class,
     KafkaSourceBeanRegistrar.class,
-    FlinkConfiguration.class,
+    FlinkEnvironmentConfiguration.class,
     RemoteClusterConfiguration.class,
     JobConfiguration.class,
     SqlConfiguration.class,
@@ -44,7 +44,7 @@ public final class StreamSplitAutoConfiguration {
 
     /** Unknown streamsplit.* keys fail startup before any bean is built. */
     @Bean
-    static StreamSplitPropertyNames streamSplitPropertyNames(Environment environment) {
-        return new StreamSplitPropertyNames(environment);
+    static UnknownPropertyCheck streamSplitPropertyNames(Environment environment) {
+        return new UnknownPropertyCheck(environment);
     }
 }

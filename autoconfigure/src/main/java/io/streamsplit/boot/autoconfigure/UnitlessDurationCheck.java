@@ -21,20 +21,20 @@ import org.springframework.core.env.Environment;
  * floor is taken as milliseconds, with one warning that says so. A source's declared intervals
  * ({@link SourceOption#interval}) bring their floor with them.
  */
-final class UnitlessDurations {
+final class UnitlessDurationCheck {
 
-    private static final Logger LOG = LoggerFactory.getLogger(UnitlessDurations.class);
+    private static final Logger LOG = LoggerFactory.getLogger(UnitlessDurationCheck.class);
     private static final Pattern NO_UNIT = Pattern.compile("\\s*-?\\d+\\s*");
 
     private final Environment environment;
 
-    private UnitlessDurations(Environment environment) {
+    private UnitlessDurationCheck(Environment environment) {
         this.environment = environment;
     }
 
     /** Checks the durations of {@code properties} as {@code environment} has them written. */
     static void check(StreamSplitProperties properties, Environment environment) {
-        UnitlessDurations durations = new UnitlessDurations(environment);
+        UnitlessDurationCheck durations = new UnitlessDurationCheck(environment);
         FlinkCheckpointingProperties checkpointing = properties.getFlink().getCheckpointing();
         String flink = "streamsplit.flink.checkpointing.";
         durations.atLeast(flink + "interval", checkpointing.getInterval(), Duration.ofMillis(100), "10s");

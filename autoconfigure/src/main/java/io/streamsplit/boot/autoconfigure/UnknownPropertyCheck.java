@@ -40,13 +40,13 @@ import org.springframework.core.env.Environment;
  * {@code configuration} maps pass anything through. Environment variables are not checked: their
  * names cannot tell {@code group-id} from {@code group.id}.
  */
-final class StreamSplitPropertyNames implements BeanFactoryPostProcessor {
+final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 
     private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("streamsplit");
 
     private final Environment environment;
 
-    StreamSplitPropertyNames(Environment environment) {
+    UnknownPropertyCheck(Environment environment) {
         this.environment = environment;
     }
 

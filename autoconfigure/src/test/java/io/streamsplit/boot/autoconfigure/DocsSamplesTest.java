@@ -172,7 +172,7 @@ public class DocsSamplesTest {
     /** Whether {@code key} names a property (map keys and the passthrough maps included); other prefixes pass. */
     private static boolean isProperty(String key) {
         return !key.startsWith("streamsplit.")
-                || StreamSplitPropertyNames.problem(ConfigurationPropertyName.of(key)) == null;
+                || UnknownPropertyCheck.problem(ConfigurationPropertyName.of(key)) == null;
     }
 
     private static List<String> blocks(Path page, String language) throws IOException {

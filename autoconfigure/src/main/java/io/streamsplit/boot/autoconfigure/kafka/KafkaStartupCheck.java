@@ -84,7 +84,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                 "streamsplit.kafka.startup-check.timeout",
                 kafka.getStartupCheck().getTimeout());
         List<KafkaProblem> found = new ArrayList<>();
-        for (KafkaCluster cluster : clusters()) {
+        for (KafkaStartupCheckCluster cluster : clusters()) {
             found.addAll(cluster.check(timeout, kafka.getCreateTopics()));
         }
         if (usesSchemaRegistry()) {
@@ -142,7 +142,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         }
         String serversProperty = "streamsplit.kafka.bootstrap-servers";
         String servers = bootstrapServers.resolve(serversProperty, List.of());
-        KafkaCluster cluster = cluster(
+        KafkaStartupCheckCluster cluster = cluster(
                 new LinkedHashMap<>(),
                 servers,
                 bootstrapServers.origin(serversProperty, List.of()),
@@ -176,7 +176,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
     }
 
     /** An entry {@code <topic>-<partition>} of a specific-offsets map; one that is not is refused where it is read. */
-    private static void partition(KafkaCluster cluster, String property, String entry) {
+    private static void partition(KafkaStartupCheckCluster cluster, String property, String entry) {
         int dash = entry.lastIndexOf('-');
         if (dash > 0 && entry.substring(dash + 1).matches("\\d{1,9}")) {
             cluster.partition(
@@ -189,8 +189,8 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
      * not for the YAML entry it replaced), every sink and dead-letter writer, grouped by the cluster
      * (servers and security settings) they use.
      */
-    private List<KafkaCluster> clusters() {
-        Map<String, KafkaCluster> clusters = new LinkedHashMap<>();
+    private List<KafkaStartupCheckCluster> clusters() {
+        Map<String, KafkaStartupCheckCluster> clusters = new LinkedHashMap<>();
         sources().forEach((name, built) -> {
             KafkaSourceProperties yaml = fromYaml(name) ? kafka.getSources().get(name) : null;
             String p = yaml != null ? KafkaSources.prefix(name) : "the source bean '" + name + "' ";
@@ -199,7 +199,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
             String serversProperty = yaml != null
                     ? bootstrapServers.origin(p + "bootstrap-servers", yaml.getBootstrapServers())
                     : p + "(bootstrap servers)";
-            KafkaCluster cluster = cluster(clusters, servers, serversProperty, consumer);
+            KafkaStartupCheckCluster cluster = cluster(clusters, servers, serversProperty, consumer);
             built.topics().forEach(topic -> cluster.read(name, p + "topics", topic));
             if (yaml != null) {
                 yaml.getStartingSpecificOffsets()
@@ -231,7 +231,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
             String p = "streamsplit.kafka.sinks." + name + ".";
             String servers = bootstrapServers.resolve(p + "bootstrap-servers", sink.getBootstrapServers());
             Properties producer = clientProperties.forClient(KafkaClients.Kind.PRODUCER, servers, sink.getProperties());
-            KafkaCluster cluster = cluster(
+            KafkaStartupCheckCluster cluster = cluster(
                     clusters,
                     servers,
                     bootstrapServers.origin(p + "bootstrap-servers", sink.getBootstrapServers()),
@@ -249,7 +249,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
         if (!stepDeadLetterTopics.isEmpty()) {
             String property = "streamsplit.kafka.bootstrap-servers";
             String servers = bootstrapServers.resolve(property, List.of());
-            KafkaCluster cluster = cluster(
+            KafkaStartupCheckCluster cluster = cluster(
                     clusters,
                     servers,
                     bootstrapServers.origin(property, List.of()),
@@ -273,12 +273,12 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                         .equals(KafkaSourceFactory.BEAN_DESCRIPTION + name);
     }
 
-    private static KafkaCluster cluster(
-            Map<String, KafkaCluster> clusters, String servers, String serversProperty, Properties client) {
+    private static KafkaStartupCheckCluster cluster(
+            Map<String, KafkaStartupCheckCluster> clusters, String servers, String serversProperty, Properties client) {
         Properties admin = KafkaClients.only(client, AdminClientConfig.configNames());
         admin.remove(AdminClientConfig.CLIENT_ID_CONFIG);
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         String key = new TreeMap<>(admin).toString();
-        return clusters.computeIfAbsent(key, k -> new KafkaCluster(servers, serversProperty, admin));
+        return clusters.computeIfAbsent(key, k -> new KafkaStartupCheckCluster(servers, serversProperty, admin));
     }
 }

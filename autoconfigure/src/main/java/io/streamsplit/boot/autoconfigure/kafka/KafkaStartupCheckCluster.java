@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * One Kafka cluster as the startup check sees it: its servers, the property that set them, and the
  * topics the sources and sinks using it read, match or write. {@link #check} asks the cluster once.
  */
-final class KafkaCluster {
+final class KafkaStartupCheckCluster {
 
-    private static final Logger LOG = LoggerFactory.getLogger(KafkaCluster.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaStartupCheckCluster.class);
     private static final String TRANSACTION_MAX_TIMEOUT = "transaction.max.timeout.ms";
 
     private record Use(String user, String property, String topic, boolean write) {}
@@ -61,7 +61,7 @@ final class KafkaCluster {
     /** Control topic → the property that names it; created at startup when missing. */
     private final Map<String, String> controlTopics = new LinkedHashMap<>();
 
-    KafkaCluster(String servers, String serversProperty, Properties admin) {
+    KafkaStartupCheckCluster(String servers, String serversProperty, Properties admin) {
         this.servers = servers;
         this.serversProperty = serversProperty;
         this.admin = admin;

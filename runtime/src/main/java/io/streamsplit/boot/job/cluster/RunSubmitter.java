@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RunSubmitter {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ClusterJobController.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RunSubmitter.class);
 
     private final ClusterJobs jobs;
     private final ClusterConnection connection;

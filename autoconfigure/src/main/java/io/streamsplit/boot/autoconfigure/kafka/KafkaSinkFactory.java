@@ -31,7 +31,6 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchemaBuilder;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
-import org.apache.flink.connector.kafka.sink.TopicSelector;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
@@ -52,6 +51,7 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
     private final List<StreamSplitKafkaSinkCustomizer> customizers;
     private final String applicationId;
     private final TransactionalIds transactionalIds;
+    private final SinkTopics topics;
 
     public KafkaSinkFactory(
             StreamSplitKafkaProperties kafka,
@@ -73,6 +73,7 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         this.beans = beans;
         this.transactionalIds =
                 new TransactionalIds(kafka, jobName, clientProperties.spring().transactionIdPrefix());
+        this.topics = new SinkTopics(kafka, bootstrapServers, beans);
     }
 
     /**
@@ -155,7 +156,7 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
         }
         KafkaRecordSerializationSchemaBuilder<T> builder =
                 KafkaRecordSerializationSchema.builder().setValueSerializationSchema(value);
-        topic(builder, sink, p);
+        topics.apply(builder, sink, p);
         if (sink.getKey() != null && sink.getKeySerializer() != null) {
             throw new InvalidStreamSplitConfigurationException(
                     p + "key",
@@ -171,7 +172,7 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
             beans.requireShippable(p + "key-serializer", key);
             builder.setKeySerializationSchema(typed((SerializationSchema<T>) key.bean(), type));
         }
-        return sink(name, p, sink, build(builder, p));
+        return sink(name, p, sink, SinkTopics.build(builder, p));
     }
 
     /** The value writer of {@code format:}; before the stream is known, one that only stands in for it. */
@@ -230,79 +231,6 @@ public final class KafkaSinkFactory implements KafkaSinks, SmartInitializingSing
                 p + "topic",
                 sink.getTopic());
         return built;
-    }
-
-    /**
-     * A sink that writes into a topic one of the application's sources reads, on the same Kafka cluster, feeds
-     * the job its own output: a loop that runs on by itself with health UP. Refused unless the sink says the
-     * loop is meant ({@code allow-feedback-loop}).
-     */
-    private void refuseFeedbackLoop(KafkaSinkProperties sink, String p) {
-        String topic = sink.getTopic();
-        if (sink.isAllowFeedbackLoop() || topic == null) {
-            return;
-        }
-        String sinkServers = bootstrapServers.resolve(p + "bootstrap-servers", sink.getBootstrapServers());
-        kafka.getSources().forEach((name, source) -> {
-            String pattern = source.getPattern();
-            boolean reads = source.getTopics().contains(topic)
-                    || (pattern != null && java.util.regex.Pattern.matches(pattern, topic));
-            if (reads
-                    && sinkServers.equals(bootstrapServers.resolve(
-                            KafkaSources.prefix(name) + "bootstrap-servers", source.getBootstrapServers()))) {
-                throw new InvalidStreamSplitConfigurationException(
-                        p + "topic",
-                        topic,
-                        "the sink writes into topic '" + topic + "', which source '" + name + "' reads"
-                                + (pattern != null ? " (pattern " + pattern + ")" : "")
-                                + ": every record the job writes would come back as its input, a loop that runs on"
-                                + " by itself",
-                        "Write to another topic, or set " + p + "allow-feedback-loop=true if the loop is meant (a"
-                                + " topic the job reads its own output back from).");
-            }
-        });
-    }
-
-    /**
-     * Flink's builder allows exactly one of a topic and a topic selector: it rejects the second
-     * ("Topic selector already set") and a missing one on build; this only says which properties.
-     */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private <T> void topic(KafkaRecordSerializationSchemaBuilder<T> builder, KafkaSinkProperties sink, String p) {
-        if (sink.getTopic() != null && !sink.getTopic().isBlank()) {
-            refuseFeedbackLoop(sink, p);
-            builder.setTopic(sink.getTopic());
-        }
-        if (sink.getTopicSelector() != null) {
-            UserBeans.Found selector =
-                    beans.find(p + "topic-selector", sink.getTopicSelector(), "topic selector", TopicSelector.class);
-            beans.requireShippable(p + "topic-selector", selector);
-            try {
-                builder.setTopicSelector((TopicSelector) selector.bean());
-            } catch (IllegalStateException e) {
-                throw new InvalidStreamSplitConfigurationException(
-                        p + "topic",
-                        sink.getTopic(),
-                        "both a topic and a" + " topic selector ('" + sink.getTopicSelector() + "') are set ("
-                                + e.getMessage() + ")",
-                        "Keep one of them.",
-                        e);
-            }
-        }
-    }
-
-    private static <T> KafkaRecordSerializationSchema<T> build(
-            KafkaRecordSerializationSchemaBuilder<T> builder, String p) {
-        try {
-            return builder.build();
-        } catch (IllegalStateException | NullPointerException e) {
-            throw new InvalidStreamSplitConfigurationException(
-                    p + "topic",
-                    null,
-                    "the sink has no topic (" + e.getMessage() + ")",
-                    "Set " + p + "topic, or " + p + "topic-selector to a TopicSelector bean.",
-                    e);
-        }
     }
 
     private static <T> SerializationSchema<T> typed(SerializationSchema<T> schema, TypeInformation<T> type) {

@@ -148,6 +148,41 @@ final class BrokerSupport {
         }
     }
 
+    /**
+     * What every combined broker + controller node here has: its id among {@code voters}, its data in {@code
+     * dataDir}, the internal topics (offsets, transactions, share state) with {@code replication} replicas and
+     * {@code minIsr} in sync, one partition per created topic, no rebalance delay; listeners are the caller's.
+     */
+    static Properties kraftNode(int nodeId, String voters, Path dataDir, int replication, int minIsr) {
+        String rf = String.valueOf(replication);
+        String isr = String.valueOf(minIsr);
+        Properties props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", String.valueOf(nodeId));
+        props.put("controller.quorum.voters", voters);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("log.dirs", dataDir.toString());
+        props.put("metadata.log.dir", dataDir.toString());
+        props.put("offsets.topic.replication.factor", rf);
+        props.put("offsets.topic.num.partitions", "5");
+        props.put("transaction.state.log.replication.factor", rf);
+        props.put("transaction.state.log.min.isr", isr);
+        props.put("transaction.state.log.num.partitions", "5");
+        props.put("share.coordinator.state.topic.replication.factor", rf);
+        props.put("share.coordinator.state.topic.min.isr", isr);
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("num.partitions", "1");
+        return props;
+    }
+
+    /** A plaintext client listener on {@code port} and the controller's on {@code controllerPort}, on localhost. */
+    static void plaintextListeners(Properties props, int port, int controllerPort) {
+        props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    }
+
     /** The combined broker + controller's settings for one node on localhost. */
     static Properties serverProperties(
             int port,
@@ -156,16 +191,14 @@ final class BrokerSupport {
             Path logDir,
             @Nullable BrokerSecurity security,
             Map<String, String> brokerProperties) {
-        Properties props = new Properties();
-        props.put("process.roles", "broker,controller");
-        props.put("node.id", String.valueOf(EmbeddedKafkaBroker.NODE_ID));
-        props.put("controller.quorum.voters", EmbeddedKafkaBroker.NODE_ID + "@localhost:" + controllerPort);
-        props.put("controller.listener.names", "CONTROLLER");
+        Properties props = kraftNode(
+                EmbeddedKafkaBroker.NODE_ID,
+                EmbeddedKafkaBroker.NODE_ID + "@localhost:" + controllerPort,
+                logDir,
+                1, // one node: internal topics must not ask for replicas that can never exist
+                1);
         if (security == null) {
-            props.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
-            props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
-            props.put("inter.broker.listener.name", "PLAINTEXT");
-            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            plaintextListeners(props, port, controllerPort);
         } else {
             String secure = BrokerSecurity.LISTENER;
             props.put(
@@ -181,22 +214,10 @@ final class BrokerSupport {
                     "INTERNAL:PLAINTEXT," + secure + ":" + security.protocol() + ",CONTROLLER:PLAINTEXT");
             props.putAll(security.brokerProperties());
         }
-        props.put("log.dirs", logDir.toString());
-        props.put("metadata.log.dir", logDir.toString());
-        // One node: internal topics must not ask for replicas that can never exist.
-        props.put("offsets.topic.replication.factor", "1");
-        props.put("offsets.topic.num.partitions", "5");
-        props.put("transaction.state.log.replication.factor", "1");
-        props.put("transaction.state.log.min.isr", "1");
-        props.put("transaction.state.log.num.partitions", "5");
-        props.put("share.coordinator.state.topic.replication.factor", "1");
-        props.put("share.coordinator.state.topic.min.isr", "1");
-        props.put("group.initial.rebalance.delay.ms", "0");
         // no no-op record (each a metadata log append and flush) every 500 ms: a lone controller has no one to
         // prove its liveness to, so an idle broker leaves the disk alone, and ten brokers side by side in a
         // build do not queue flushes behind each other (Kafka logged "exceptionally slow controller event")
         props.put("metadata.max.idle.interval.ms", "0");
-        props.put("num.partitions", "1");
         props.putAll(brokerProperties);
         return props;
     }

@@ -274,33 +274,10 @@ public final class ReplicatedKafkaCluster implements AutoCloseable {
         String voters = nodeIds().stream()
                 .map(n -> n + "@localhost:" + controllerPorts[n - 1])
                 .collect(Collectors.joining(","));
-        Path data = dataDir(id);
-        Properties props = new Properties();
-        props.put("process.roles", "broker,controller");
-        props.put("node.id", String.valueOf(id));
-        props.put("controller.quorum.voters", voters);
-        props.put("controller.listener.names", "CONTROLLER");
-        props.put(
-                "listeners",
-                "PLAINTEXT://localhost:" + ports[id - 1] + ",CONTROLLER://localhost:" + controllerPorts[id - 1]);
-        props.put("advertised.listeners", "PLAINTEXT://localhost:" + ports[id - 1]);
-        props.put("inter.broker.listener.name", "PLAINTEXT");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        props.put("log.dirs", data.toString());
-        props.put("metadata.log.dir", data.toString());
-        String rf = String.valueOf(replicationFactor);
-        String minIsr = String.valueOf(minInsyncReplicas);
-        props.put("default.replication.factor", rf);
-        props.put("min.insync.replicas", minIsr);
-        props.put("offsets.topic.replication.factor", rf);
-        props.put("offsets.topic.num.partitions", "5");
-        props.put("transaction.state.log.replication.factor", rf);
-        props.put("transaction.state.log.min.isr", minIsr);
-        props.put("transaction.state.log.num.partitions", "5");
-        props.put("share.coordinator.state.topic.replication.factor", rf);
-        props.put("share.coordinator.state.topic.min.isr", minIsr);
-        props.put("group.initial.rebalance.delay.ms", "0");
-        props.put("num.partitions", "1");
+        Properties props = BrokerSupport.kraftNode(id, voters, dataDir(id), replicationFactor, minInsyncReplicas);
+        BrokerSupport.plaintextListeners(props, ports[id - 1], controllerPorts[id - 1]);
+        props.put("default.replication.factor", String.valueOf(replicationFactor));
+        props.put("min.insync.replicas", String.valueOf(minInsyncReplicas));
         props.putAll(brokerProperties);
         return props;
     }

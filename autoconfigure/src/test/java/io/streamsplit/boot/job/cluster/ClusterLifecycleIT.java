@@ -292,21 +292,12 @@ class ClusterLifecycleIT {
 
         /** The ids of the job's runs that are not finished, cancelled or failed. */
         List<String> activeRuns() {
-            List<String> active = new ArrayList<>();
-            for (JsonNode run : JSON.readTree(cluster.get("/jobs/overview")).path("jobs")) {
-                String state = run.path("state").asText();
-                if (run.path("name").asText().equals(job)
-                        && !List.of("FINISHED", "CANCELED", "FAILED").contains(state)) {
-                    active.add(run.path("jid").asText());
-                }
-            }
-            return active;
+            return ActiveRuns.of(cluster, job);
         }
 
         /** The one active run, once it runs. */
         String activeRun() {
-            await().atMost(START).until(() -> activeRuns().size() == 1);
-            return activeRuns().get(0);
+            return ActiveRuns.one(cluster, job, START);
         }
 
         /** Asserts every id once and one job, and adds the scenario's row to the table. */

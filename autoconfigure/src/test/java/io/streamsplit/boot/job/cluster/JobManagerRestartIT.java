@@ -251,19 +251,10 @@ class JobManagerRestartIT {
     }
 
     private static String activeRun() {
-        await().atMost(START).until(() -> activeRuns().size() == 1);
-        return activeRuns().get(0);
+        return ActiveRuns.one(cluster, JOB, START);
     }
 
     private static List<String> activeRuns() {
-        List<String> active = new ArrayList<>();
-        for (JsonNode run : JSON.readTree(cluster.get("/jobs/overview")).path("jobs")) {
-            String state = run.path("state").asText();
-            if (run.path("name").asText().equals(JOB)
-                    && !List.of("FINISHED", "CANCELED", "FAILED").contains(state)) {
-                active.add(run.path("jid").asText());
-            }
-        }
-        return active;
+        return ActiveRuns.of(cluster, JOB);
     }
 }

@@ -70,14 +70,16 @@ class RemoteClusterConfiguration {
             StreamExecutionEnvironment environment,
             KafkaSourceFactory sources,
             KafkaClientProperties clientProperties,
-            ConfigurableListableBeanFactory beanFactory) {
+            ConfigurableListableBeanFactory beanFactory,
+            org.springframework.core.env.Environment spring) {
         FlinkProperties flink = properties.getFlink();
         return new ClusterJobController(
                 rest,
                 (Configuration) environment.getConfiguration(),
                 FlinkEnvironmentConfiguration.class.getClassLoader(),
                 job.name(),
-                FlinkConfigurationMapper.runSettings(flink),
+                FlinkConfigurationMapper.runSettings(flink)
+                        .withVersion(spring.getProperty("spring.application.version")),
                 owner(beanFactory),
                 JobConfiguration.target(flink),
                 new StaleCheckpointCheck(sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties));

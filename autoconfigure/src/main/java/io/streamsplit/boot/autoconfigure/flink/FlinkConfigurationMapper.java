@@ -182,7 +182,9 @@ public final class FlinkConfigurationMapper {
         return new RunSettings(
                 flink.getUpgradeMode(),
                 flink.getRestorePath(),
-                flink.getShutdown().getTimeout());
+                flink.getShutdown().getTimeout(),
+                null,
+                flink.isAllowDowngrade());
     }
 
     public static int embeddedSlots(FlinkProperties flink, int parallelism) {

@@ -34,6 +34,13 @@ public class FlinkProperties {
      */
     private UpgradeMode upgradeMode = UpgradeMode.SAVEPOINT;
 
+    /**
+     * Whether this version of the application replaces a job that a newer version runs (a deliberate rollback).
+     * Otherwise an older instance — one that restarts during a rolling update — follows the newer run. Versions are
+     * spring.application.version, from the jar's manifest.
+     */
+    private boolean allowDowngrade = false;
+
     /** Raw Flink configuration (for example 'state.backend.type: rocksdb'); applied last, so it wins. */
     private Map<String, String> configuration = new LinkedHashMap<>();
 
@@ -100,6 +107,14 @@ public class FlinkProperties {
     /** Blank settings that name a place mean unset, as leaving them out does. */
     static @Nullable String blankToNull(@Nullable String value) {
         return value == null || value.isBlank() ? null : value;
+    }
+
+    public boolean isAllowDowngrade() {
+        return allowDowngrade;
+    }
+
+    public void setAllowDowngrade(boolean allowDowngrade) {
+        this.allowDowngrade = allowDowngrade;
     }
 
     public UpgradeMode getUpgradeMode() {

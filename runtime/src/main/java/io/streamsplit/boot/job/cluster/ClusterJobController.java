@@ -83,7 +83,7 @@ public final class ClusterJobController {
         this.target = target;
         this.policy = policy;
         this.stopper = new RunStopper(jobs, connection, identity, runs.stopTimeout(), target);
-        this.submitter = new RunSubmitter(jobs, connection, identity, owner, target);
+        this.submitter = new RunSubmitter(jobs, connection, identity, owner, runs.version(), target);
     }
 
     /** The job's identity on the cluster. */
@@ -217,6 +217,8 @@ public final class ClusterJobController {
                 generation,
                 fingerprint.fingerprint(),
                 owner,
+                runs.version(),
+                runs.allowDowngrade(),
                 runs.upgradeMode(),
                 runs.stopTimeout(),
                 lastLook,
@@ -231,6 +233,9 @@ public final class ClusterJobController {
             JobFingerprint.Parts fingerprint)
             throws Exception {
         if (decision instanceof JobDecision.Attach attach) {
+            if (attach.why() != null) {
+                LOG.info("Flink job '{}' on {}: {}", identity.name(), target, attach.why());
+            }
             return attach(attach.run(), attach.how(), fingerprint);
         }
         if (decision instanceof JobDecision.Upgrade upgrade) {

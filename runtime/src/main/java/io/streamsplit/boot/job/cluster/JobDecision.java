@@ -29,8 +29,18 @@ sealed interface JobDecision {
     /** Nothing to do: the run this instance follows is the job's active run. */
     record Keep(ActiveRun run) implements JobDecision {}
 
-    /** Attach to {@code run}: adopt it (it runs this version, found at start-up) or follow it. */
-    record Attach(ActiveRun run, ClusterRun.How how) implements JobDecision {}
+    /**
+     * Attach to {@code run}: adopt it (it runs this version, found at start-up) or follow it.
+     *
+     * @param why what the log says about it, {@code null} for nothing (an older version following a newer run)
+     */
+    record Attach(
+            ActiveRun run, ClusterRun.How how, @Nullable String why) implements JobDecision {
+
+        Attach(ActiveRun run, ClusterRun.How how) {
+            this(run, how, null);
+        }
+    }
 
     /**
      * Replace {@code run}, another version of the application, with this one.
@@ -90,6 +100,8 @@ sealed interface JobDecision {
      * @param attachedGeneration that run's generation, 0 before it follows one
      * @param fingerprint this version's {@link JobFingerprint}
      * @param owner this application (its main class), or {@link JobLabels#UNKNOWN_OWNER}
+     * @param version this application's version ({@code spring.application.version}), {@code null} when unknown
+     * @param allowDowngrade whether it replaces a run of a newer version ({@code streamsplit.flink.allow-downgrade})
      * @param upgradeMode {@code streamsplit.flink.upgrade-mode}
      * @param successorWait how long after the followed run ended another instance may still submit the next
      *     (an upgrade stops the old run, then submits): {@code streamsplit.flink.shutdown.timeout}
@@ -104,6 +116,8 @@ sealed interface JobDecision {
             long attachedGeneration,
             String fingerprint,
             String owner,
+            @Nullable String version,
+            boolean allowDowngrade,
             UpgradeMode upgradeMode,
             Duration successorWait,
             boolean lastLook,
@@ -117,6 +131,8 @@ sealed interface JobDecision {
                     attachedGeneration,
                     fingerprint,
                     owner,
+                    version,
+                    allowDowngrade,
                     upgradeMode,
                     successorWait,
                     lastLook,
@@ -191,6 +207,20 @@ sealed interface JobDecision {
         if (app.phase() != Phase.STARTING) {
             // a running instance never upgrades: the run is a newer deploy's, or one another instance put back
             return new Attach(newest, ClusterRun.How.FOLLOWED);
+        }
+        String runVersion = newest.labels().version();
+        if (!app.allowDowngrade()
+                && app.version() != null
+                && runVersion != null
+                && AppVersion.compare(app.version(), runVersion) < 0) {
+            // an old instance restarting during a rolling update: the newer deploy's run stays
+            return new Attach(
+                    newest,
+                    ClusterRun.How.FOLLOWED,
+                    "run " + newest.id() + " runs version " + runVersion + " of the application, newer than this"
+                            + " instance's " + app.version() + ": it follows that run instead of putting its own"
+                            + " version back. To roll back on purpose, start this version with"
+                            + " streamsplit.flink.allow-downgrade=true");
         }
         boolean notRunning = app.upgradeMode() == UpgradeMode.SAVEPOINT && state != JobStatus.RUNNING;
         return new Upgrade(newest, notRunning ? UpgradeMode.LAST_STATE : app.upgradeMode(), notRunning);

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the application stores with each run of its job, as global job parameters (Flink shows them
  * under {@code GET /jobs/<id>/config}, {@code execution-config.user-config}): the job's fingerprint,
- * the application that owns the job and the instance that submitted the run.
+ * the application that owns the job, its version and the instance that submitted the run.
  *
  * @param values the {@code streamsplit.*} entries
  */
@@ -20,18 +20,22 @@ public record JobLabels(Map<String, String> values) {
     static final String FINGERPRINT_PARTS = PREFIX + "fingerprint-parts";
     static final String OWNER = PREFIX + "owner";
     static final String INSTANCE = PREFIX + "instance";
+    static final String VERSION = PREFIX + "version";
 
     /** The owner of an application whose main class could not be found: not compared. */
     public static final String UNKNOWN_OWNER = "(unknown application)";
 
     /** The labels of a run this instance submits. */
-    static JobLabels of(String job, JobFingerprint.Parts fingerprint, String owner) {
+    static JobLabels of(String job, JobFingerprint.Parts fingerprint, String owner, @Nullable String version) {
         Map<String, String> values = new LinkedHashMap<>();
         values.put(JOB, job);
         values.put(FINGERPRINT, fingerprint.fingerprint());
         values.put(FINGERPRINT_PARTS, fingerprint.toString());
         values.put(OWNER, owner);
         values.put(INSTANCE, thisInstance());
+        if (version != null) {
+            values.put(VERSION, version);
+        }
         return new JobLabels(values);
     }
 
@@ -56,6 +60,12 @@ public record JobLabels(Map<String, String> values) {
     @Nullable
     String owner() {
         return values.get(OWNER);
+    }
+
+    /** The version of the application that submitted the run ({@code spring.application.version}); {@code null} when unknown. */
+    @Nullable
+    String version() {
+        return values.get(VERSION);
     }
 
     /** The instance that submitted the run; {@code null} when unknown. */

@@ -34,9 +34,17 @@ final class RunSubmitter {
     private final ClusterConnection connection;
     private final JobIdentity identity;
     private final String owner;
+    private final @Nullable String version;
     private final String target;
 
-    RunSubmitter(ClusterJobs jobs, ClusterConnection connection, JobIdentity identity, String owner, String target) {
+    RunSubmitter(
+            ClusterJobs jobs,
+            ClusterConnection connection,
+            JobIdentity identity,
+            String owner,
+            @Nullable String version,
+            String target) {
+        this.version = version;
         this.jobs = jobs;
         this.connection = connection;
         this.identity = identity;
@@ -65,7 +73,7 @@ final class RunSubmitter {
                     graph.get(),
                     id,
                     from == null ? null : from.path(),
-                    JobLabels.of(identity.name(), fingerprint, owner));
+                    JobLabels.of(identity.name(), fingerprint, owner, version));
         } catch (JobInitializationException e) {
             throw new IllegalStateException(
                     "Flink job '" + identity.name() + "' (" + id + ") could not start on " + target

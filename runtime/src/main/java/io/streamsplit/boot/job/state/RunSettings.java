@@ -16,5 +16,25 @@ import org.jspecify.annotations.Nullable;
  * @param restorePath the savepoint or checkpoint a run starts from when none is active
  *     ({@code streamsplit.flink.restore-path}), {@code null}: the newest state an earlier run left
  * @param stopTimeout how long stopping a run may take, savepoint included ({@code streamsplit.flink.shutdown.timeout})
+ * @param version this application's version ({@code spring.application.version}, from the jar's manifest), stored
+ *     with each run it submits; {@code null} when unknown
+ * @param allowDowngrade whether this version replaces a run of a newer one ({@code streamsplit.flink.allow-downgrade}:
+ *     a deliberate rollback); otherwise it follows that run
  */
-public record RunSettings(UpgradeMode upgradeMode, @Nullable String restorePath, Duration stopTimeout) {}
+public record RunSettings(
+        UpgradeMode upgradeMode,
+        @Nullable String restorePath,
+        Duration stopTimeout,
+        @Nullable String version,
+        boolean allowDowngrade) {
+
+    /** Settings of an application whose version is not known. */
+    public RunSettings(UpgradeMode upgradeMode, @Nullable String restorePath, Duration stopTimeout) {
+        this(upgradeMode, restorePath, stopTimeout, null, false);
+    }
+
+    /** These settings for version {@code version} of the application. */
+    public RunSettings withVersion(@Nullable String version) {
+        return new RunSettings(upgradeMode, restorePath, stopTimeout, version, allowDowngrade);
+    }
+}

@@ -194,8 +194,8 @@ class ClusterJobControllerTest {
     }
 
     private String labels() {
-        Map<String, String> values =
-                new LinkedHashMap<>(JobLabels.of(JOB, runFingerprint, OWNER).values());
+        Map<String, String> values = new LinkedHashMap<>(
+                JobLabels.of(JOB, runFingerprint, OWNER, null).values());
         values.put(JobLabels.INSTANCE, "4242@other-host");
         return values.entrySet().stream()
                 .map(entry -> "\"" + entry.getKey() + "\":\"" + entry.getValue() + "\"")

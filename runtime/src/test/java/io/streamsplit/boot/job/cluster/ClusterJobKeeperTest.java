@@ -158,7 +158,7 @@ class ClusterJobKeeperTest {
 
     private String labels() {
         Map<String, String> values =
-                new LinkedHashMap<>(JobLabels.of(JOB, FINGERPRINT, owner).values());
+                new LinkedHashMap<>(JobLabels.of(JOB, FINGERPRINT, owner, null).values());
         return values.entrySet().stream()
                 .map(entry -> "\"" + entry.getKey() + "\":\"" + entry.getValue() + "\"")
                 .collect(Collectors.joining(",", "{", "}"));

@@ -62,6 +62,31 @@ class JobDecisionTest {
                 starting(),
                 "upgrade 3 SAVEPOINT"));
         rows.add(row(
+                "start-up, a newer version runs (an old instance restarting mid-rollout): follow it, no flip-flop",
+                view(List.of(active(3, JobStatus.RUNNING, labels("fp-new", OWNER, "1.5.0")))),
+                startingVersion("1.4.2", false),
+                "attach 3 FOLLOWED (newer: 1.5.0)"));
+        rows.add(row(
+                "start-up, a newer version runs and this one rolls back on purpose (allow-downgrade): upgrade",
+                view(List.of(active(3, JobStatus.RUNNING, labels("fp-new", OWNER, "1.5.0")))),
+                startingVersion("1.4.2", true),
+                "upgrade 3 SAVEPOINT"));
+        rows.add(row(
+                "start-up, an older version runs: upgrade",
+                view(List.of(active(3, JobStatus.RUNNING, labels("fp-old", OWNER, "1.4.2")))),
+                startingVersion("1.10.0", false),
+                "upgrade 3 SAVEPOINT"));
+        rows.add(row(
+                "start-up, the same version with another job (a configuration change): upgrade",
+                view(List.of(active(3, JobStatus.RUNNING, labels("fp-old", OWNER, "1.5.0")))),
+                startingVersion("1.5.0", false),
+                "upgrade 3 SAVEPOINT"));
+        rows.add(row(
+                "start-up, a run without a version (an earlier StreamSplit): upgrade, as before",
+                view(List.of(active(3, JobStatus.RUNNING, labels("fp-old", OWNER)))),
+                startingVersion("1.5.0", false),
+                "upgrade 3 SAVEPOINT"));
+        rows.add(row(
                 "start-up, another version restarting: no savepoint possible, last-state",
                 view(List.of(active(3, JobStatus.RESTARTING, labels("fp-old", OWNER)))),
                 starting(),
@@ -203,7 +228,10 @@ class JobDecisionTest {
             return (start.putBack() ? "put back " : "start ") + start.generation();
         }
         if (decision instanceof JobDecision.Attach attach) {
-            return "attach " + attach.run().generation() + " " + attach.how();
+            return "attach " + attach.run().generation() + " " + attach.how()
+                    + (attach.why() == null
+                            ? ""
+                            : " (newer: " + attach.run().labels().version() + ")");
         }
         if (decision instanceof JobDecision.Upgrade upgrade) {
             return "upgrade " + upgrade.run().generation() + " " + upgrade.mode()
@@ -236,7 +264,30 @@ class JobDecisionTest {
     private static JobDecision.Application app(
             Phase phase, @Nullable JobID attached, long generation, UpgradeMode mode, boolean lastLook) {
         return new JobDecision.Application(
-                phase, attached, generation, OURS, OWNER, mode, SUCCESSOR_WAIT, lastLook, false);
+                phase, attached, generation, OURS, OWNER, null, false, mode, SUCCESSOR_WAIT, lastLook, false);
+    }
+
+    /** A starting instance of version {@code version}, a rollback allowed or not. */
+    private static JobDecision.Application startingVersion(String version, boolean allowDowngrade) {
+        return new JobDecision.Application(
+                Phase.STARTING,
+                null,
+                0,
+                OURS,
+                OWNER,
+                version,
+                allowDowngrade,
+                UpgradeMode.SAVEPOINT,
+                SUCCESSOR_WAIT,
+                false,
+                false);
+    }
+
+    private static JobLabels labels(String fingerprint, String owner, String version) {
+        Map<String, String> values =
+                new LinkedHashMap<>(labels(fingerprint, owner).values());
+        values.put(JobLabels.VERSION, version);
+        return new JobLabels(values);
     }
 
     /** The cluster listing {@code runs}: the active ones newest first, as {@link ClusterJobs#view} reads them. */

@@ -57,6 +57,7 @@ class RunSubmitterTest {
                 new ClusterConnection(configuration, getClass().getClassLoader()),
                 identity,
                 "com.example.Application",
+                "1.0.0",
                 "the test's cluster");
     }
 

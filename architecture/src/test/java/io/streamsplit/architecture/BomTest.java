@@ -29,6 +29,7 @@ class BomTest {
             "benchmarks-app",
             "benchmarks-sql-app",
             "benchmarks-kstreams-app",
+            "benchmarks-kstreams44-app",
             "compatibility",
             "benchmarks",
             "architecture");

@@ -2,7 +2,6 @@ package io.streamsplit.boot.autoconfigure;
 
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkFactory;
 import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
-import io.streamsplit.boot.autoconfigure.kafka.KafkaStartupCheck;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.StartupCheckMode;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaSinkCustomizer;
@@ -13,6 +12,7 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.kafka.connection.SslBundlePem;
 import io.streamsplit.boot.autoconfigure.kafka.format.KafkaFormats;
 import io.streamsplit.boot.autoconfigure.kafka.format.RegistrySettings;
+import io.streamsplit.boot.autoconfigure.kafka.startup.KafkaStartupCheck;
 import io.streamsplit.boot.autoconfigure.step.PropertiesProcessingErrors;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.job.JobDefinition;

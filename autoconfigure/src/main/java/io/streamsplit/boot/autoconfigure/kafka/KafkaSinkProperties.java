@@ -94,7 +94,7 @@ public class KafkaSinkProperties {
     }
 
     /** The transaction timeout an exactly-once sink with these producer settings uses. */
-    static Duration transactionTimeout(Map<?, ?> producer) {
+    public static Duration transactionTimeout(Map<?, ?> producer) {
         Object ms = producer.get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
         return ms == null
                 ? DEFAULT_TRANSACTION_TIMEOUT

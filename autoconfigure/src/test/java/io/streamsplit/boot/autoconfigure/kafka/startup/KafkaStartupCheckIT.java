@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.kafka;
+package io.streamsplit.boot.autoconfigure.kafka.startup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;

@@ -1,4 +1,4 @@
-package io.streamsplit.boot.autoconfigure.kafka;
+package io.streamsplit.boot.autoconfigure.kafka.startup;
 
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.CreateTopics;
 import io.streamsplit.boot.config.NearestNames;

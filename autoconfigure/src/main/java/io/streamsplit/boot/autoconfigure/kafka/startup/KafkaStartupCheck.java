@@ -1,5 +1,9 @@
-package io.streamsplit.boot.autoconfigure.kafka;
+package io.streamsplit.boot.autoconfigure.kafka.startup;
 
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSinkProperties;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceFactory;
+import io.streamsplit.boot.autoconfigure.kafka.KafkaSourceProperties;
+import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties;
 import io.streamsplit.boot.autoconfigure.kafka.StreamSplitKafkaProperties.StartupCheckMode;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaBootstrapServers;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;

@@ -119,22 +119,7 @@ public final class StateHistory {
                 }
             }
             if (savepointDirectory != null) {
-                Path directory = new Path(savepointDirectory);
-                FileSystem savepoints = directory.getFileSystem();
-                for (FileStatus entry : StorageStates.list(savepoints, directory)) {
-                    Path metadata = new Path(entry.getPath(), METADATA);
-                    if (entry.isDir()
-                            && entry.getPath().getName().startsWith(identity.savepointPrefix())
-                            && savepoints.exists(metadata)) {
-                        states.add(new RetainedState(
-                                entry.getPath().toString(),
-                                RetainedState.Kind.SAVEPOINT,
-                                -1,
-                                Instant.ofEpochMilli(
-                                        savepoints.getFileStatus(metadata).getModificationTime()),
-                                "savepoint directory " + savepointDirectory));
-                    }
-                }
+                states.addAll(StorageStates.savepoints(identity, savepointDirectory));
             }
         } catch (IOException | RuntimeException e) {
             LOG.warn(

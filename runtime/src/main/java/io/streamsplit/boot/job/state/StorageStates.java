@@ -72,23 +72,8 @@ public final class StorageStates {
         }
         if (savepointDirectory != null) {
             try {
-                Path directory = new Path(savepointDirectory);
-                FileSystem fs = directory.getFileSystem();
-                for (FileStatus entry : list(fs, directory)) {
-                    Path metadata = new Path(entry.getPath(), METADATA);
-                    if (entry.isDir()
-                            && entry.getPath().getName().startsWith(identity.savepointPrefix())
-                            && fs.exists(metadata)) {
-                        newest = RetainedState.newer(
-                                newest,
-                                new RetainedState(
-                                        entry.getPath().toString(),
-                                        RetainedState.Kind.SAVEPOINT,
-                                        -1,
-                                        Instant.ofEpochMilli(
-                                                fs.getFileStatus(metadata).getModificationTime()),
-                                        "found in savepoint directory " + savepointDirectory));
-                    }
+                for (RetainedState savepoint : savepoints(identity, savepointDirectory)) {
+                    newest = RetainedState.newer(newest, savepoint);
                 }
             } catch (IOException | RuntimeException e) {
                 LOG.debug(
@@ -98,6 +83,28 @@ public final class StorageStates {
             }
         }
         return new Found(newest, generation);
+    }
+
+    /** The complete savepoints of {@code identity}'s runs in {@code savepointDirectory}, in no order. */
+    static java.util.List<RetainedState> savepoints(JobIdentity identity, String savepointDirectory)
+            throws IOException {
+        java.util.List<RetainedState> savepoints = new java.util.ArrayList<>();
+        Path directory = new Path(savepointDirectory);
+        FileSystem fs = directory.getFileSystem();
+        for (FileStatus entry : list(fs, directory)) {
+            Path metadata = new Path(entry.getPath(), METADATA);
+            if (entry.isDir()
+                    && entry.getPath().getName().startsWith(identity.savepointPrefix())
+                    && fs.exists(metadata)) {
+                savepoints.add(new RetainedState(
+                        entry.getPath().toString(),
+                        RetainedState.Kind.SAVEPOINT,
+                        -1,
+                        Instant.ofEpochMilli(fs.getFileStatus(metadata).getModificationTime()),
+                        "found in savepoint directory " + savepointDirectory));
+            }
+        }
+        return savepoints;
     }
 
     /** The entries of {@code directory}; none when it does not exist. */

@@ -86,12 +86,15 @@ class JobConfiguration {
                         : JobFailureHistory.rest(rest),
                 cluster.getIfAvailable(),
                 clusterStart.getIfAvailable());
-        Function<ReplicaElection.Listener, ReplicaElection> election = replicaElection(
-                properties,
-                job.name(),
-                environment.getProperty("spring.application.name", job.name()),
-                sources,
-                clientProperties);
+        streamSplitJob.dryRun(flink.isDryRun());
+        Function<ReplicaElection.Listener, ReplicaElection> election = flink.isDryRun()
+                ? null
+                : replicaElection(
+                        properties,
+                        job.name(),
+                        environment.getProperty("spring.application.name", job.name()),
+                        sources,
+                        clientProperties);
         if (election != null) {
             streamSplitJob.electedBy(election, takeover -> {
                 if (takeover && flink.getCheckpointing().getStorage() == null) {
@@ -103,6 +106,27 @@ class JobConfiguration {
             });
         }
         return streamSplitJob;
+    }
+
+    /**
+     * {@code streamsplit.flink.dry-run}: once the application is ready (every check passed, the job built, the
+     * plan logged), it closes itself, so the process exits with status 0; a failed check already failed the start.
+     */
+    @Bean
+    org.springframework.context.ApplicationListener<org.springframework.boot.context.event.ApplicationReadyEvent>
+            streamSplitDryRunExit(StreamSplitJob job) {
+        return ready -> {
+            if (job.dryRunReport() == null) {
+                return;
+            }
+            Thread closer = new Thread(
+                    () -> {
+                        LOG.info("Dry run of Flink job '{}' done: closing the application", job.jobName());
+                        ready.getApplicationContext().close();
+                    },
+                    "streamsplit-dry-run-exit");
+            closer.start();
+        };
     }
 
     /**

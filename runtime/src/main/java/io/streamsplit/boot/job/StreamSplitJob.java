@@ -85,6 +85,8 @@ public class StreamSplitJob implements SmartLifecycle {
     private volatile boolean running;
     private volatile boolean stopping;
     private volatile boolean nothingToRun;
+    private boolean dryRun;
+    private volatile @Nullable String dryRunReport;
     private @Nullable Function<ReplicaElection.Listener, ReplicaElection> electionFactory;
     private volatile @Nullable ReplicaElection election;
     private volatile java.util.function.@Nullable Consumer<Boolean> beforeElectedRun;
@@ -208,6 +210,20 @@ public class StreamSplitJob implements SmartLifecycle {
      * the others stand by and take over when it stops or dies; {@code beforeEachRun} points each run at the newest
      * state (told whether the run is a takeover). Call before the context starts.
      */
+    /**
+     * {@code streamsplit.flink.dry-run}: start builds the job and says what it would do — submit, resume from which
+     * state, adopt or upgrade which run — without submitting, stopping or writing anything. Call before the
+     * context starts.
+     */
+    public void dryRun(boolean dryRun) {
+        this.dryRun = dryRun;
+    }
+
+    /** What the dry run found it would do; {@code null} when this is not a dry run or it has not run yet. */
+    public @Nullable String dryRunReport() {
+        return dryRunReport;
+    }
+
     public void electedBy(
             Function<ReplicaElection.Listener, ReplicaElection> election,
             java.util.function.Consumer<Boolean> beforeEachRun) {
@@ -250,6 +266,20 @@ public class StreamSplitJob implements SmartLifecycle {
         StreamGraph graph = graphs.build(pipelines);
         EmbeddedCheckpoints.warnIfRestartsReprocess(
                 jobName, notRetained, graphs.sources().startingOffsets());
+        if (dryRun) {
+            String report = wouldDo(graph);
+            dryRunReport = report;
+            LOG.info(
+                    "Dry run of Flink job '{}' ({} operators, parallelism {}), nothing submitted, stopped or written: {}",
+                    jobName,
+                    graph.getStreamNodes().size(),
+                    environment.getParallelism(),
+                    report);
+            submission.completeExceptionally(new IllegalStateException("streamsplit.flink.dry-run: nothing submitted"));
+            nothingToRun = true;
+            running = true;
+            return;
+        }
         if (cluster != null && clusterStart != null) {
             JobFingerprint.Parts parts = clusterStart.check(graph);
             fingerprint = parts;
@@ -287,6 +317,28 @@ public class StreamSplitJob implements SmartLifecycle {
             runInBackground(graph, submission);
         }
         running = true;
+    }
+
+    /** The dry run's answer: what a start would do with {@code graph}, after the cluster's own checks. */
+    private String wouldDo(StreamGraph graph) {
+        if (cluster != null && clusterStart != null) {
+            try {
+                return cluster.plan(clusterStart.check(graph)) + " on " + target;
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(
+                        "Dry run of Flink job '" + jobName + "' on " + target + ": "
+                                + ExceptionUtils.stripCompletionException(e).getMessage(),
+                        e);
+            }
+        }
+        org.apache.flink.configuration.ReadableConfig config = environment.getConfiguration();
+        String from = config.getOptional(org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH)
+                .map(path -> "resuming from " + path)
+                .orElse("from the sources' starting offsets");
+        return "would run on " + target + " " + from
+                + (election != null || electionFactory != null ? ", on the replica the election picks" : "");
     }
 
     /** What the embedded job does when this instance's role among the replicas changes. */

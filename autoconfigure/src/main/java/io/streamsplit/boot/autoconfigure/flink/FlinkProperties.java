@@ -41,6 +41,13 @@ public class FlinkProperties {
      */
     private boolean allowDowngrade = false;
 
+    /**
+     * Start, run every start-up check, build the job, log what the start would do (submit, resume from which
+     * state, adopt or upgrade which run) and exit without submitting, stopping or upgrading the job: a step
+     * before a rollout. A failed check fails the start (exit status 1).
+     */
+    private boolean dryRun = false;
+
     /** Raw Flink configuration (for example 'state.backend.type: rocksdb'); applied last, so it wins. */
     private Map<String, String> configuration = new LinkedHashMap<>();
 
@@ -107,6 +114,14 @@ public class FlinkProperties {
     /** Blank settings that name a place mean unset, as leaving them out does. */
     static @Nullable String blankToNull(@Nullable String value) {
         return value == null || value.isBlank() ? null : value;
+    }
+
+    public boolean isDryRun() {
+        return dryRun;
+    }
+
+    public void setDryRun(boolean dryRun) {
+        this.dryRun = dryRun;
     }
 
     public boolean isAllowDowngrade() {

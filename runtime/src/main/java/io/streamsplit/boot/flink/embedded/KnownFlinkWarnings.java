@@ -94,8 +94,41 @@ final class KnownFlinkWarnings extends Filter<ILoggingEvent> {
      */
     static synchronized void install() {
         if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            installForGood(context);
+        }
+    }
+
+    /** {@link #install(LoggerContext)}, and again on the new appenders each time {@code context} is (re)started. */
+    static void installForGood(LoggerContext context) {
+        install(context);
+        if (context.getCopyOfListenerList().stream().noneMatch(Reinstall.class::isInstance)) {
+            // Spring Boot re-configures Logback at every application's start in the JVM (new appenders, then
+            // start()); one while this cluster starts would drop the filter: put it back each time
+            context.addListener(new Reinstall());
+        }
+    }
+
+    /** Puts the filter on the new appenders whenever the Logback context is (re)started. */
+    private static final class Reinstall implements ch.qos.logback.classic.spi.LoggerContextListener {
+
+        @Override
+        public boolean isResetResistant() {
+            return true;
+        }
+
+        @Override
+        public void onStart(LoggerContext context) {
             install(context);
         }
+
+        @Override
+        public void onReset(LoggerContext context) {}
+
+        @Override
+        public void onStop(LoggerContext context) {}
+
+        @Override
+        public void onLevelChange(Logger logger, Level level) {}
     }
 
     /** Adds the filter to every appender of {@code context}'s loggers that lacks it. */

@@ -141,6 +141,58 @@ public final class ClusterJobController {
     }
 
     /**
+     * What {@link #reconcile} would do now, without doing it ({@code streamsplit.flink.dry-run}): one look at the
+     * cluster and the decision of a starting instance, in words. A cluster that does not answer, a default upgrade
+     * with nowhere to put its savepoint, or a job this application must not touch fail as {@code reconcile} would.
+     */
+    public String plan(JobFingerprint.Parts fingerprint) throws Exception {
+        ClusterStorage places = storage();
+        places.requireUpgradeState(runs.upgradeMode(), identity.name());
+        ClusterView view = jobs.view();
+        if (view.notAnswering() != null) {
+            throw new IllegalStateException("Flink job '" + identity.name() + "': " + target + " did not answer: "
+                    + view.notAnswering() + ". Check streamsplit.flink.remote.host and remote.port.");
+        }
+        JobDecision decision =
+                JobDecision.decide(view, application(JobDecision.Phase.STARTING, null, 0, fingerprint, true));
+        if (decision instanceof JobDecision.Refuse refused) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.job-name",
+                    identity.name(),
+                    refused.problem() + " (on " + target + ")",
+                    refused.fix());
+        }
+        if (decision instanceof JobDecision.Attach attach) {
+            return (attach.why() != null ? attach.why() + "; " : "") + "would adopt run "
+                    + attach.run().id() + " (generation " + attach.run().generation()
+                    + "), which runs this version of the job";
+        }
+        if (decision instanceof JobDecision.Upgrade upgrade) {
+            return "would upgrade run " + upgrade.run().id() + " (generation "
+                    + upgrade.run().generation()
+                    + ", another version of the job: "
+                    + String.join(
+                            ", ", fingerprint.changedFrom(upgrade.run().labels().fingerprintParts()))
+                    + " changed) with upgrade-mode "
+                    + upgrade.mode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+        if (decision instanceof JobDecision.Start start) {
+            RetainedState newest = places.states(identity).scan().newest();
+            return "would submit generation " + start.generation() + " "
+                    + (runs.restorePath() != null
+                            ? "from streamsplit.flink.restore-path=" + runs.restorePath()
+                            : newest != null ? "from " + newest.describe() : "from the sources' starting offsets");
+        }
+        if (decision instanceof JobDecision.CancelOlder older) {
+            return "would cancel " + older.runs().size() + " older active run(s), then decide again";
+        }
+        if (decision instanceof JobDecision.Wait wait) {
+            return "would wait: " + wait.reason();
+        }
+        return "would change nothing";
+    }
+
+    /**
      * One look while the application runs: reads the cluster, decides for an instance in {@code phase}
      * following {@code attached} ({@code null} when none), and carries the decision out.
      */

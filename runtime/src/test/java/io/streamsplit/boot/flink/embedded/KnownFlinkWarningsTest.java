@@ -51,6 +51,27 @@ class KnownFlinkWarningsTest {
                 .isEmpty();
     }
 
+    /**
+     * Spring Boot configures Logback anew at each application's start in a JVM (tests start many): the new
+     * appenders get the filter too, even when that happens while a cluster starts.
+     */
+    @Test
+    void appendersOfALaterLogbackConfigurationGetTheFilterToo() {
+        KnownFlinkWarnings.installForGood(context);
+        context.reset();
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.setContext(context);
+        appender.start();
+        context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(appender);
+        context.start();
+
+        context.getLogger("org.apache.flink.runtime.webmonitor.WebMonitorUtils")
+                .warn("Log file environment variable 'log.file' is not set.");
+        context.getLogger("com.example.Mine").warn("Log file environment variable 'log.file' is not set.");
+
+        assertThat(appender.list).extracting(ILoggingEvent::getLoggerName).containsExactly("com.example.Mine");
+    }
+
     @Test
     void aCheckpointAbortedBecauseTheJobStopsOrRestartsIsNoWarning() {
         assertThat(failedCheckpoint(Level.WARN, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND))

@@ -95,6 +95,21 @@ class ClusterJobControllerTest {
     }
 
     @Test
+    void aDryRunSaysItWouldAdoptTheRunningVersionOrUpgradeAnotherAndChangesNothing() throws Exception {
+        sparseConfigReads = 0;
+        assertThat(controller().plan(FINGERPRINT))
+                .isEqualTo("would adopt run " + run + " (generation 1), which runs this version of the job");
+
+        runFingerprint = new JobFingerprint.Parts("other-ops", "conf", "jars");
+        assertThat(controller().plan(FINGERPRINT))
+                .isEqualTo("would upgrade run " + run + " (generation 1, another version of the job: operators"
+                        + " changed) with upgrade-mode savepoint");
+        assertThat(cluster.requests())
+                .as("nothing stopped, cancelled or submitted")
+                .allMatch(request -> request.startsWith("GET "));
+    }
+
+    @Test
     void savepointsGoBesideTheClustersCheckpointStorageWhenNoDirectoryIsSet() throws Exception {
         ClusterJobController controller = controller();
         controller.reconcile(

@@ -107,10 +107,7 @@ public final class ClusterJobController {
         places.requireUpgradeState(runs.upgradeMode(), identity.name());
         for (int attempt = 1; ; attempt++) {
             ClusterView view = jobs.view();
-            if (view.notAnswering() != null) {
-                throw new IllegalStateException("Flink job '" + identity.name() + "': " + target + " did not answer: "
-                        + view.notAnswering() + ". Check streamsplit.flink.remote.host and remote.port.");
-            }
+            requireAnswer(view);
             JobDecision.Application app =
                     application(JobDecision.Phase.STARTING, null, 0, fingerprint, attempt >= ATTEMPTS);
             JobDecision decision = JobDecision.decide(view, app);
@@ -119,11 +116,7 @@ public final class ClusterJobController {
                 return run;
             }
             if (decision instanceof JobDecision.Refuse refused) {
-                throw new InvalidStreamSplitConfigurationException(
-                        "streamsplit.flink.job-name",
-                        identity.name(),
-                        refused.problem() + " (on " + target + ")",
-                        refused.fix());
+                throw refusal(refused);
             }
             if (attempt >= ATTEMPTS) {
                 throw new IllegalStateException("Flink job '" + identity.name() + "' did not settle on " + target
@@ -149,18 +142,11 @@ public final class ClusterJobController {
         ClusterStorage places = storage();
         places.requireUpgradeState(runs.upgradeMode(), identity.name());
         ClusterView view = jobs.view();
-        if (view.notAnswering() != null) {
-            throw new IllegalStateException("Flink job '" + identity.name() + "': " + target + " did not answer: "
-                    + view.notAnswering() + ". Check streamsplit.flink.remote.host and remote.port.");
-        }
+        requireAnswer(view);
         JobDecision decision =
                 JobDecision.decide(view, application(JobDecision.Phase.STARTING, null, 0, fingerprint, true));
         if (decision instanceof JobDecision.Refuse refused) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.job-name",
-                    identity.name(),
-                    refused.problem() + " (on " + target + ")",
-                    refused.fix());
+            throw refusal(refused);
         }
         if (decision instanceof JobDecision.Attach attach) {
             return (attach.why() != null ? attach.why() + "; " : "") + "would adopt run "
@@ -190,6 +176,23 @@ public final class ClusterJobController {
             return "would wait: " + wait.reason();
         }
         return "would change nothing";
+    }
+
+    /** A start cannot decide on a cluster that does not answer: it fails, naming the address's properties. */
+    private void requireAnswer(ClusterView view) {
+        if (view.notAnswering() != null) {
+            throw new IllegalStateException("Flink job '" + identity.name() + "': " + target + " did not answer: "
+                    + view.notAnswering() + ". Check streamsplit.flink.remote.host and remote.port.");
+        }
+    }
+
+    /** The start-up failure for a job this application must not touch, naming {@code streamsplit.flink.job-name}. */
+    private InvalidStreamSplitConfigurationException refusal(JobDecision.Refuse refused) {
+        return new InvalidStreamSplitConfigurationException(
+                "streamsplit.flink.job-name",
+                identity.name(),
+                refused.problem() + " (on " + target + ")",
+                refused.fix());
     }
 
     /**

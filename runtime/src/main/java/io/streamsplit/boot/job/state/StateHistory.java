@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * StateHistory.Pruned pruned = new StateHistory(identity, "file:///var/lib/app/checkpoints", null, StateHistory.Limits.DEFAULT)
  *         .prune(Set.of(resumeFrom), identity.jobId(4), Instant.now());
- * pruned.kept().forEach(state -> System.out.println(state.describe()));
+ * pruned.kept().forEach(state -> log.info("kept {}", state.describe()));
  * }</pre>
  */
 public final class StateHistory {

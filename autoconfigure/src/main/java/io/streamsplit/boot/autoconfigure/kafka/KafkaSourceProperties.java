@@ -145,6 +145,25 @@ public class KafkaSourceProperties {
         map.from(badRecordPolicy).to(builder::setBadRecordPolicy);
     }
 
+    /**
+     * The partition an entry of {@code starting-specific-offsets} or {@code stopping-specific-offsets} names, as Kafka
+     * writes it ({@code <topic>-<partition>}); {@code null} for an entry that is not one.
+     */
+    public static org.apache.kafka.common.@Nullable TopicPartition partitionOf(String entry) {
+        int dash = entry.lastIndexOf('-');
+        if (dash <= 0) {
+            return null;
+        }
+        try {
+            int partition = Integer.parseInt(entry.substring(dash + 1));
+            return partition < 0
+                    ? null
+                    : new org.apache.kafka.common.TopicPartition(entry.substring(0, dash), partition);
+        } catch (NumberFormatException notANumber) {
+            return null;
+        }
+    }
+
     public @Nullable String getClientRack() {
         return clientRack;
     }

@@ -125,9 +125,8 @@ final class SourceOffsets {
         Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
         written.forEach((partition, offset) -> {
             String entry = property + "." + partition;
-            int dash = partition.lastIndexOf('-');
-            int number = dash > 0 ? number(partition.substring(dash + 1)) : -1;
-            if (number < 0) {
+            TopicPartition named = KafkaSourceProperties.partitionOf(partition);
+            if (named == null) {
                 throw new InvalidStreamSplitConfigurationException(
                         entry,
                         offset,
@@ -141,17 +140,9 @@ final class SourceOffsets {
                         "an offset is 0 or more",
                         "Write the offset of the first record to read (e.g. " + EXAMPLE + ").");
             }
-            offsets.put(new TopicPartition(partition.substring(0, dash), number), offset);
+            offsets.put(named, offset);
         });
         return offsets;
-    }
-
-    private static int number(String text) {
-        try {
-            return Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     private static <V> V required(String property, @Nullable V value, String because) {

@@ -181,10 +181,9 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
 
     /** An entry {@code <topic>-<partition>} of a specific-offsets map; one that is not is refused where it is read. */
     private static void partition(KafkaStartupCheckCluster cluster, String property, String entry) {
-        int dash = entry.lastIndexOf('-');
-        if (dash > 0 && entry.substring(dash + 1).matches("\\d{1,9}")) {
-            cluster.partition(
-                    property + "." + entry, entry.substring(0, dash), Integer.parseInt(entry.substring(dash + 1)));
+        org.apache.kafka.common.TopicPartition named = KafkaSourceProperties.partitionOf(entry);
+        if (named != null) {
+            cluster.partition(property + "." + entry, named.topic(), named.partition());
         }
     }
 

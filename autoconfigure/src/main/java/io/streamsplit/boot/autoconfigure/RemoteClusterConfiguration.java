@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.SpringBootConfiguration;
@@ -73,9 +74,19 @@ class RemoteClusterConfiguration {
             ConfigurableListableBeanFactory beanFactory,
             org.springframework.core.env.Environment spring) {
         FlinkProperties flink = properties.getFlink();
+        // Flink's remote environment writes its default restore settings (no unclaimed state, claim mode) over the
+        // ones configured: the job's own decide how its runs restore
+        Configuration configuration = new Configuration((Configuration) environment.getConfiguration());
+        job.configuration()
+                .getOptional(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE)
+                .ifPresent(
+                        allowed -> configuration.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, allowed));
+        job.configuration()
+                .getOptional(StateRecoveryOptions.RESTORE_MODE)
+                .ifPresent(mode -> configuration.set(StateRecoveryOptions.RESTORE_MODE, mode));
         return new ClusterJobController(
                 rest,
-                (Configuration) environment.getConfiguration(),
+                configuration,
                 FlinkEnvironmentConfiguration.class.getClassLoader(),
                 job.name(),
                 FlinkConfigurationMapper.runSettings(flink)

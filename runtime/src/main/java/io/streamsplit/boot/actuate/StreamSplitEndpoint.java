@@ -109,6 +109,10 @@ public class StreamSplitEndpoint {
                                 "path", kept.path(),
                                 "completedAt", kept.completedAt().toString()))
                         .toList());
+        io.streamsplit.boot.job.state.StatePlan plan = job.statePlan();
+        if (plan != null) {
+            state.put("statePlan", plan.toMap());
+        }
         if (live.message() != null && savepoint == null) {
             state.put("message", live.message());
         }

@@ -1,5 +1,7 @@
 package io.streamsplit.boot.job;
 
+import io.streamsplit.boot.job.state.StatePlan;
+import io.streamsplit.boot.job.state.StatePlanner;
 import io.streamsplit.boot.job.step.JobSteps;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
@@ -10,13 +12,15 @@ import java.util.function.Supplier;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 
 /**
  * Builds the job's {@link StreamGraph} from the {@link StreamSplitPipeline} beans, in {@code @Order}, on a
  * fresh {@link PipelineContext}: a pipeline that fails, or pipelines that add no sink, fail with a
  * message that names the beans. A job that restores a savepoint or checkpoint has its sources checked
- * against the state there first ({@link RestoredSourcesCheck}).
+ * against the state there first ({@link RestoredSourcesCheck}), then the whole job ({@link StatePlanner}): a start
+ * that would drop or break state is refused before anything is submitted.
  */
 final class PipelineGraphs {
 
@@ -26,11 +30,18 @@ final class PipelineGraphs {
     private final JobSources sources = new JobSources();
     private final JobSteps steps = new JobSteps();
     private final JobLineage lineage = new JobLineage();
+    private volatile @Nullable StatePlan statePlan;
 
     PipelineGraphs(String jobName, StreamExecutionEnvironment environment, Supplier<PipelineContext> contextFactory) {
         this.jobName = jobName;
         this.environment = environment;
         this.contextFactory = contextFactory;
+    }
+
+    /** The state plan of the graph built last, when it restores a snapshot; {@code null} otherwise. */
+    @Nullable
+    StatePlan statePlan() {
+        return statePlan;
     }
 
     /** The lineage of the graph built last. */
@@ -80,11 +91,15 @@ final class PipelineGraphs {
         }
         graph.setJobName(jobName);
         String restoreFrom = environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_PATH);
-        if (restoreFrom != null && context instanceof DefaultPipelineContext built) {
-            RestoredSourcesCheck.check(
-                    restoreFrom,
-                    built.addedSources(),
-                    environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE));
+        if (restoreFrom != null) {
+            boolean dropAllowed =
+                    environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE);
+            if (context instanceof DefaultPipelineContext built) {
+                RestoredSourcesCheck.check(restoreFrom, built.addedSources(), dropAllowed);
+            }
+            statePlan = StatePlanner.act(StatePlanner.plan(graph, restoreFrom, restoreFrom), dropAllowed, jobName);
+        } else {
+            statePlan = null;
         }
         return graph;
     }

@@ -86,13 +86,8 @@ final class RestoredSourcesCheck {
             String orphans = unclaimed.values().stream()
                     .map(state -> "operator " + state.operatorId() + " with offsets of topics " + state.topics())
                     .collect(Collectors.joining("; "));
-            if (unclaimedStateAllowed) {
-                LOG.warn(
-                        "{} holds the state of Kafka sources this job does not have ({}); unclaimed state is allowed"
-                                + " (execution.state-recovery.ignore-unclaimed-state), so those offsets are dropped",
-                        savepoint,
-                        orphans);
-            } else {
+            // allowed, the job's state plan says which offsets are dropped (StatePlanner)
+            if (!unclaimedStateAllowed) {
                 Source suspect = withoutState.size() == 1 ? withoutState.get(0) : null;
                 throw new InvalidStreamSplitConfigurationException(
                         suspect != null
@@ -108,7 +103,8 @@ final class RestoredSourcesCheck {
                         "Give the source that is to continue from those offsets the uid its predecessor had in the job"
                                 + " that took the savepoint (what .uid(...) said after env.fromSource(kafkaSource, ...)"
                                 + " in a hand-written job; '<name>-source' for a StreamSplit source). To drop them"
-                                + " instead, start without the savepoint.");
+                                + " instead, set " + io.streamsplit.boot.job.state.StatePlan.ALLOW_DROP
+                                + "=true for this start.");
             }
         }
         for (Source source : withoutState) {

@@ -15,6 +15,7 @@ import io.streamsplit.boot.job.failure.RunOutcomes;
 import io.streamsplit.boot.job.replica.ReplicaElection;
 import io.streamsplit.boot.job.state.RetainedState;
 import io.streamsplit.boot.job.state.StateHistory;
+import io.streamsplit.boot.job.state.StatePlan;
 import io.streamsplit.boot.job.step.JobSteps;
 import io.streamsplit.pipeline.PipelineContext;
 import io.streamsplit.pipeline.StreamSplitPipeline;
@@ -323,7 +324,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private String wouldDo(StreamGraph graph) {
         if (cluster != null && clusterStart != null) {
             try {
-                return cluster.plan(clusterStart.check(graph)) + " on " + target;
+                return cluster.plan(oneThenRebuilt(graph), clusterStart.check(graph)) + " on " + target;
             } catch (RuntimeException e) {
                 throw e;
             } catch (Exception e) {
@@ -334,8 +335,9 @@ public class StreamSplitJob implements SmartLifecycle {
             }
         }
         org.apache.flink.configuration.ReadableConfig config = environment.getConfiguration();
+        StatePlan plan = graphs.statePlan();
         String from = config.getOptional(org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH)
-                .map(path -> "resuming from " + path)
+                .map(path -> "resuming from " + path + (plan != null ? ". " + plan.describe() : ""))
                 .orElse("from the sources' starting offsets");
         return "would run on " + target + " " + from
                 + (election != null || electionFactory != null ? ", on the replica the election picks" : "");
@@ -603,7 +605,14 @@ public class StreamSplitJob implements SmartLifecycle {
         return graphs.lineage();
     }
 
-    /** The job's failures since the application started, over all its runs. */
+    /**
+     * The state plan of the last start from a checkpoint or savepoint (embedded: before resuming; on a cluster: an
+     * upgrade or resume this instance decided); {@code null} when none was made.
+     */
+    public @Nullable StatePlan statePlan() {
+        return cluster != null ? cluster.statePlan() : graphs.statePlan();
+    }
+
     /**
      * The states earlier runs left that were kept when this instance last submitted the job, newest first (embedded,
      * with checkpoints in storage); empty otherwise.
@@ -613,6 +622,7 @@ public class StreamSplitJob implements SmartLifecycle {
         return pruned == null ? List.of() : pruned.kept();
     }
 
+    /** The job's failures since the application started, over all its runs. */
     public JobFailureLog failureLog() {
         return failureLog;
     }

@@ -4,7 +4,12 @@ import io.streamsplit.connector.kafka.source.KafkaRecordDeserializer;
 import io.streamsplit.pipeline.StreamSplitPipeline;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -52,11 +57,37 @@ public class ClusterIdsApplication {
         return value -> value.getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * With {@code test.seen-uid}, the ids pass a keyed operator with state under that uid first ({@code seen}): a
+     * version that renames it drops that state.
+     */
     @Bean
-    StreamSplitPipeline tagged(@Value("${test.version:1}") int version) {
-        return pipeline -> pipeline.sink(
-                "out",
-                pipeline.<String>source("ids").map(new Tag(version)).name("tag").uid("tag"));
+    StreamSplitPipeline tagged(@Value("${test.version:1}") int version, @Value("${test.seen-uid:}") String seenUid) {
+        return pipeline -> {
+            DataStream<String> ids = pipeline.<String>source("ids");
+            if (!seenUid.isEmpty()) {
+                ids = ids.keyBy(id -> id).map(new Seen()).name("seen").uid(seenUid);
+            }
+            pipeline.sink("out", ids.map(new Tag(version)).name("tag").uid("tag"));
+        };
+    }
+
+    /** Passes each id on and remembers, per id, that it was seen: keyed state. */
+    static final class Seen extends RichMapFunction<String, String> {
+
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Boolean> seen;
+
+        @Override
+        public void open(OpenContext context) {
+            seen = getRuntimeContext().getState(new ValueStateDescriptor<>("seen", Boolean.class));
+        }
+
+        @Override
+        public String map(String id) throws Exception {
+            seen.update(true);
+            return id;
+        }
     }
 
     /** {@code id-7} → {@code id-7@v2}: which version of the application wrote each id. */

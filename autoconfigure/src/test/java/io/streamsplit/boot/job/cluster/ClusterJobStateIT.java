@@ -8,6 +8,7 @@ import io.streamsplit.boot.actuate.StreamSplitHealthIndicator;
 import io.streamsplit.boot.autoconfigure.FailureReports;
 import io.streamsplit.boot.autoconfigure.KafkaTopics;
 import io.streamsplit.boot.autoconfigure.SharedFlinkCluster;
+import io.streamsplit.boot.job.state.StatePlan;
 import io.streamsplit.embedded.kafka.EmbeddedKafkaExtension;
 import io.streamsplit.flink.cluster.StandaloneFlinkCluster;
 import java.nio.file.Files;
@@ -137,6 +138,59 @@ class ClusterJobStateIT {
             assertThat(cluster.jobState(running)).isEqualTo("RUNNING");
             assertThat(app.getBean(JobClient.class).getJobID().toHexString()).isEqualTo(running);
         }
+    }
+
+    /**
+     * The state plan of upgrades, against the running run's newest checkpoint: a change that keeps every operator's
+     * state upgrades; one that renames the uid of a keyed operator is refused before the run is touched, naming the
+     * setting that allows it; with that setting it upgrades and says what was dropped. Every id once throughout.
+     */
+    @Test
+    void anUpgradeThatWouldDropStateIsRefusedUntilAllowed() throws Exception {
+        Job job = new Job("state-plan");
+        String[] seen = {"test.seen-uid=seen"};
+        try (ConfigurableApplicationContext v1 = job.start(1, seen)) {
+            job.write(0, 50);
+            job.awaitOutput(50);
+            job.awaitCheckpointAfterOutput(v1);
+            try (ConfigurableApplicationContext v2 = job.start(2, seen)) {
+                assertThat(plan(v2)).containsEntry("verdict", "unchanged");
+                String upgraded = v2.getBean(JobClient.class).getJobID().toHexString();
+                job.write(50, 100);
+                job.awaitOutput(100);
+                job.awaitCheckpointAfterOutput(v2);
+
+                FailureAnalysis refused = job.failure(ClusterIdsApplication.class, 3, "test.seen-uid=seen-v3");
+                assertThat(refused.getDescription())
+                        .contains(StatePlan.ALLOW_DROP, "'seen' (uid 'seen'", "keyed state", "Nothing was stopped");
+                assertThat(cluster.jobState(upgraded)).isEqualTo("RUNNING");
+
+                try (ConfigurableApplicationContext v3 =
+                        job.start(3, "test.seen-uid=seen-v3", StatePlan.ALLOW_DROP + "=true")) {
+                    assertThat(plan(v3)).containsEntry("verdict", "drops-state");
+                    assertThat(plan(v3).get("operators").toString()).contains("uid 'seen'", "outcome=dropped");
+                    assertThat(v3.getBean(JobClient.class).getJobID().toHexString())
+                            .isNotEqualTo(upgraded);
+                    job.write(100, 150);
+                    await().atMost(Duration.ofSeconds(90))
+                            .until(() -> KafkaTopics.values(KAFKA.bootstrapServers(), job.output)
+                                            .size()
+                                    >= 150);
+                }
+            }
+        }
+        List<String> ids = KafkaTopics.values(KAFKA.bootstrapServers(), job.output).stream()
+                .map(tagged -> tagged.substring(0, tagged.indexOf('@')))
+                .toList();
+        assertThat(ids)
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(0, 150).mapToObj(i -> "id-" + i).toList());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> plan(ConfigurableApplicationContext app) {
+        return (Map<String, Object>)
+                app.getBean(StreamSplitEndpoint.class).job().get("statePlan");
     }
 
     @Test

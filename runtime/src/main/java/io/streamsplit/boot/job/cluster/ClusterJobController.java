@@ -8,6 +8,8 @@ import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.RetainedState;
 import io.streamsplit.boot.job.state.RunSettings;
+import io.streamsplit.boot.job.state.StatePlan;
+import io.streamsplit.boot.job.state.StatePlanner;
 import io.streamsplit.boot.job.state.StorageStates;
 import io.streamsplit.boot.job.state.UpgradeMode;
 import java.time.Duration;
@@ -15,9 +17,11 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -54,6 +58,7 @@ public final class ClusterJobController {
     private final RunSubmitter submitter;
     private final Configuration jobConfiguration;
     private volatile @Nullable ClusterStorage storage;
+    private volatile @Nullable StatePlan statePlan;
 
     /**
      * @param rest the cluster's REST API
@@ -96,6 +101,11 @@ public final class ClusterJobController {
         return target;
     }
 
+    /** The state plan of the last start of a run from a snapshot (an upgrade, a resume); {@code null} before one. */
+    public @Nullable StatePlan statePlan() {
+        return statePlan;
+    }
+
     /**
      * Brings the cluster to one active run of this application's job and returns it: adopted,
      * upgraded, resumed or submitted. {@code graph} builds the job (called for each submission);
@@ -135,10 +145,11 @@ public final class ClusterJobController {
 
     /**
      * What {@link #reconcile} would do now, without doing it ({@code streamsplit.flink.dry-run}): one look at the
-     * cluster and the decision of a starting instance, in words. A cluster that does not answer, a default upgrade
-     * with nowhere to put its savepoint, or a job this application must not touch fail as {@code reconcile} would.
+     * cluster and the decision of a starting instance, in words, with its {@link StatePlan}. A cluster that does not
+     * answer, a default upgrade with nowhere to put its savepoint, a job this application must not touch or a state
+     * plan that is refused fail as {@code reconcile} would.
      */
-    public String plan(JobFingerprint.Parts fingerprint) throws Exception {
+    public String plan(Supplier<StreamGraph> graph, JobFingerprint.Parts fingerprint) throws Exception {
         ClusterStorage places = storage();
         places.requireUpgradeState(runs.upgradeMode(), identity.name());
         ClusterView view = jobs.view();
@@ -154,20 +165,37 @@ public final class ClusterJobController {
                     + "), which runs this version of the job";
         }
         if (decision instanceof JobDecision.Upgrade upgrade) {
+            String plan = upgrade.mode() == UpgradeMode.STATELESS
+                    ? "without state"
+                    : checkedPlan(
+                                    graph.get(),
+                                    () -> newestOf(upgrade.run()),
+                                    "run " + upgrade.run().id())
+                            .describe();
             return "would upgrade run " + upgrade.run().id() + " (generation "
                     + upgrade.run().generation()
                     + ", another version of the job: "
                     + String.join(
                             ", ", fingerprint.changedFrom(upgrade.run().labels().fingerprintParts()))
                     + " changed) with upgrade-mode "
-                    + upgrade.mode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+                    + upgrade.mode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ". " + plan;
         }
         if (decision instanceof JobDecision.Start start) {
             RetainedState newest = places.states(identity).scan().newest();
+            RetainedState from = runs.restorePath() != null
+                    ? new RetainedState(
+                            runs.restorePath(),
+                            RetainedState.Kind.GIVEN,
+                            -1,
+                            Instant.EPOCH,
+                            "streamsplit.flink.restore-path")
+                    : newest;
             return "would submit generation " + start.generation() + " "
-                    + (runs.restorePath() != null
-                            ? "from streamsplit.flink.restore-path=" + runs.restorePath()
-                            : newest != null ? "from " + newest.describe() : "from the sources' starting offsets");
+                    + (from != null
+                            ? "from " + from.describe() + ". "
+                                    + checkedPlan(graph.get(), () -> from, from.describe())
+                                            .describe()
+                            : "from the sources' starting offsets");
         }
         if (decision instanceof JobDecision.CancelOlder older) {
             return "would cancel " + older.runs().size() + " older active run(s), then decide again";
@@ -373,8 +401,19 @@ public final class ClusterJobController {
         }
         long generation =
                 Math.max(Math.max(start.generation(), stored.lastGeneration() + 1), submitter.nextGeneration(0));
+        Supplier<StreamGraph> planned = graph;
+        if (from != null) {
+            StreamGraph built = graph.get();
+            RetainedState resumed = from;
+            checkedPlan(built, () -> resumed, resumed.describe());
+            planned = () -> built;
+        }
         Optional<ClusterRun> run = submitter.submit(
-                graph, fingerprint, generation, from, from == null ? ClusterRun.How.SUBMITTED : ClusterRun.How.RESUMED);
+                planned,
+                fingerprint,
+                generation,
+                from,
+                from == null ? ClusterRun.How.SUBMITTED : ClusterRun.How.RESUMED);
         if (run.isPresent() && start.putBack()) {
             LOG.warn(
                     "Flink job '{}' was no longer on {} (its JobManager restarted without high availability, or the"
@@ -396,6 +435,24 @@ public final class ClusterJobController {
             throws Exception {
         ActiveRun current = upgrade.run();
         UpgradeMode mode = upgrade.mode();
+        if (mode == UpgradeMode.LAST_STATE) {
+            if (upgrade.notRunning()) {
+                LOG.warn(
+                        "Flink job '{}' ({}) is {}, not RUNNING: no savepoint can be taken, so it is upgraded from its"
+                                + " latest retained checkpoint (as upgrade-mode last-state)",
+                        identity.name(),
+                        current.id(),
+                        current.job().state());
+            }
+            stopper.requireRetainedCheckpoint(current.job(), runs.upgradeMode());
+        }
+        Supplier<StreamGraph> planned = graph;
+        if (mode != UpgradeMode.STATELESS) {
+            // before the run is touched: a change that would drop or break its state leaves it running
+            StreamGraph built = graph.get();
+            checkedPlan(built, () -> newestOf(current), "run " + current.id());
+            planned = () -> built;
+        }
         RetainedState from;
         long started = System.nanoTime();
         if (mode == UpgradeMode.SAVEPOINT) {
@@ -409,15 +466,6 @@ public final class ClusterJobController {
             stopper.cancel(current.job());
             from = null;
         } else {
-            if (upgrade.notRunning()) {
-                LOG.warn(
-                        "Flink job '{}' ({}) is {}, not RUNNING: no savepoint can be taken, so it is upgraded from its"
-                                + " latest retained checkpoint (as upgrade-mode last-state)",
-                        identity.name(),
-                        current.id(),
-                        current.job().state());
-            }
-            stopper.requireRetainedCheckpoint(current.job(), runs.upgradeMode());
             stopper.cancel(current.job());
             // a checkpoint may have completed between the check and the cancel
             from = jobs.latestCheckpoint(current.id()).orElseThrow();
@@ -441,8 +489,43 @@ public final class ClusterJobController {
                 fingerprint.fingerprint(),
                 from == null ? "without state" : "from " + from.describe());
         return submitter
-                .submit(graph, fingerprint, generation, from, ClusterRun.How.UPGRADED)
+                .submit(planned, fingerprint, generation, from, ClusterRun.How.UPGRADED)
                 .orElse(null); // empty: another instance submitted first, the next look adopts its run
+    }
+
+    /**
+     * The state plan of starting {@code graph} from the state {@code from} supplies, logged and kept for
+     * {@code /actuator/streamsplit}; refused, before anything is stopped or submitted, when it would drop state
+     * without {@value StatePlan#ALLOW_DROP} or cannot restore. A snapshot that is gone by the time its metadata is
+     * read (a running job's checkpoint, replaced by its next one) is looked for again.
+     */
+    private StatePlan checkedPlan(StreamGraph graph, Callable<@Nullable RetainedState> from, String none)
+            throws Exception {
+        StatePlan plan;
+        for (int attempt = 1; ; attempt++) {
+            RetainedState state = from.call();
+            plan = state == null
+                    ? StatePlan.unknown(
+                            none,
+                            "no completed checkpoint to compare with yet; Flink checks the state when"
+                                    + " the new run restores")
+                    : StatePlanner.plan(graph, state.path(), state.describe());
+            if (state == null || plan.verdict() != StatePlan.Verdict.UNKNOWN || attempt == 3) {
+                break;
+            }
+        }
+        statePlan = plan;
+        return StatePlanner.act(
+                plan, jobConfiguration.get(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE), identity.name());
+    }
+
+    /**
+     * The newest state of {@code run}: its latest checkpoint as the cluster lists it, or a newer one in storage (the
+     * cluster's list is cached for seconds, while a run that checkpoints often deletes what it replaced).
+     */
+    private @Nullable RetainedState newestOf(ActiveRun run) throws Exception {
+        RetainedState listed = jobs.latestCheckpoint(run.id()).orElse(null);
+        return RetainedState.newer(listed, storage().states(identity).scan().newest());
     }
 
     /**

@@ -69,6 +69,14 @@ class ClusterJobControllerTest {
         });
     }
 
+    /** A job to plan: nothing in these tests restores it. */
+    private static org.apache.flink.streaming.api.graph.StreamGraph graph() {
+        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env =
+                org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment();
+        env.fromSequence(0, 1).print();
+        return env.getStreamGraph();
+    }
+
     @AfterEach
     void stopCluster() {
         cluster.close();
@@ -97,13 +105,16 @@ class ClusterJobControllerTest {
     @Test
     void aDryRunSaysItWouldAdoptTheRunningVersionOrUpgradeAnotherAndChangesNothing() throws Exception {
         sparseConfigReads = 0;
-        assertThat(controller().plan(FINGERPRINT))
+        assertThat(controller().plan(ClusterJobControllerTest::graph, FINGERPRINT))
                 .isEqualTo("would adopt run " + run + " (generation 1), which runs this version of the job");
 
         runFingerprint = new JobFingerprint.Parts("other-ops", "conf", "jars");
-        assertThat(controller().plan(FINGERPRINT))
+        assertThat(controller().plan(ClusterJobControllerTest::graph, FINGERPRINT))
                 .isEqualTo("would upgrade run " + run + " (generation 1, another version of the job: operators"
-                        + " changed) with upgrade-mode savepoint");
+                        + " changed) with upgrade-mode savepoint. State plan against run " + run
+                        + ": unknown (no"
+                        + " completed checkpoint to compare with yet; Flink checks the state when the new run"
+                        + " restores)");
         assertThat(cluster.requests())
                 .as("nothing stopped, cancelled or submitted")
                 .allMatch(request -> request.startsWith("GET "));

@@ -74,7 +74,7 @@ public final class SavepointSources {
      */
     public static List<KafkaSourceState> read(String savepoint) throws IOException {
         List<KafkaSourceState> sources = new ArrayList<>();
-        for (OperatorState operator : load(savepoint).getOperatorStates()) {
+        for (OperatorState operator : metadata(savepoint).getOperatorStates()) {
             Inspected inspected = inspect(operator);
             if (inspected.state() != null) {
                 sources.add(inspected.state());
@@ -92,7 +92,7 @@ public final class SavepointSources {
      */
     public static Optional<KafkaSourceState> read(String savepoint, String uid) throws IOException {
         String id = operatorId(uid);
-        for (OperatorState operator : load(savepoint).getOperatorStates()) {
+        for (OperatorState operator : metadata(savepoint).getOperatorStates()) {
             if (!operator.getOperatorID().toHexString().equals(id)) {
                 continue;
             }
@@ -188,7 +188,11 @@ public final class SavepointSources {
         return quoted.append('"').toString();
     }
 
-    static CheckpointMetadata load(String savepoint) throws IOException {
+    /**
+     * The metadata of the checkpoint or savepoint at {@code savepoint} (its directory or its {@code _metadata}
+     * file): every operator's id, uid and name where Flink recorded them, max parallelism and state handles.
+     */
+    public static CheckpointMetadata metadata(String savepoint) throws IOException {
         Path path = new Path(savepoint);
         Path metadata = path.getName().equals("_metadata") ? path : new Path(path, "_metadata");
         FileSystem fs = metadata.getFileSystem();

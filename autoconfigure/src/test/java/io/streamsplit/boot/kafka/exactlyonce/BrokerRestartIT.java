@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * (its own broker, so other tests are not disturbed): the job fails, restarts from its last
  * checkpoint, and the output still holds every id exactly once.
  */
+@Timeout(value = 6, unit = TimeUnit.MINUTES) // its own waits add up to more than the 180 s default of the module
 class BrokerRestartIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRestartIT.class);
@@ -46,6 +48,7 @@ class BrokerRestartIT {
             CompletableFuture<Void> secondHalf = run.writeWhileRunning(half, records, 250);
             firstHalf.get(3, TimeUnit.MINUTES);
             secondHalf.get(3, TimeUnit.MINUTES);
+            LOG.info("all {} ids written; {} committed so far", records, run.committed(run.output).size());
             run.awaitDistinct(run.output, records, Duration.ofMinutes(3));
             assertThat(run.committed(run.output))
                     .isEqualTo(IntStream.range(0, records).boxed().collect(Collectors.toMap(i -> "id-" + i, i -> 1)));

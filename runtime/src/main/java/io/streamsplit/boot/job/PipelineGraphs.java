@@ -97,7 +97,13 @@ final class PipelineGraphs {
             if (context instanceof DefaultPipelineContext built) {
                 RestoredSourcesCheck.check(restoreFrom, built.addedSources(), dropAllowed);
             }
-            statePlan = StatePlanner.act(StatePlanner.plan(graph, restoreFrom, restoreFrom), dropAllowed, jobName);
+            StatePlan plan = StatePlanner.plan(graph, restoreFrom, restoreFrom);
+            if (plan.equals(statePlan)) {
+                plan.require(dropAllowed, jobName); // the same job rebuilt (a replica elected): said once already
+            } else {
+                StatePlanner.act(plan, dropAllowed, jobName);
+            }
+            statePlan = plan;
         } else {
             statePlan = null;
         }

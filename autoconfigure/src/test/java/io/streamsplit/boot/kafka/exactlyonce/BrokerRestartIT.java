@@ -48,7 +48,10 @@ class BrokerRestartIT {
             CompletableFuture<Void> secondHalf = run.writeWhileRunning(half, records, 250);
             firstHalf.get(3, TimeUnit.MINUTES);
             secondHalf.get(3, TimeUnit.MINUTES);
-            LOG.info("all {} ids written; {} committed so far", records, run.committed(run.output).size());
+            LOG.info(
+                    "all {} ids written; {} committed so far",
+                    records,
+                    run.committed(run.output).size());
             run.awaitDistinct(run.output, records, Duration.ofMinutes(3));
             assertThat(run.committed(run.output))
                     .isEqualTo(IntStream.range(0, records).boxed().collect(Collectors.toMap(i -> "id-" + i, i -> 1)));

@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +49,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StandaloneFlinkCluster.class);
     private static final String TASK_MANAGER = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
-    private static final String JAVA =
+    static final String JAVA =
             Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private static final List<String> OPENS = List.of(
             "java.lang",
@@ -86,6 +87,7 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
     private final Map<String, String> jobManagerEnvironment;
     private final boolean application;
     private String jobManagerHeap = "256m";
+    private @Nullable ZooKeeperServer zooKeeper;
     private int jobManagerStarts = 1;
 
     StandaloneFlinkCluster(
@@ -109,6 +111,12 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
             startTaskManager();
         }
         awaitReady(taskManagers, timeout);
+        return this;
+    }
+
+    /** The cluster's ZooKeeper, stopped with it (high availability); {@code null} for none. */
+    StandaloneFlinkCluster withZooKeeper(@Nullable ZooKeeperServer zooKeeper) {
+        this.zooKeeper = zooKeeper;
         return this;
     }
 
@@ -311,6 +319,9 @@ public final class StandaloneFlinkCluster implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+        if (zooKeeper != null) {
+            zooKeeper.close();
         }
     }
 

@@ -41,6 +41,7 @@ public final class StandaloneFlinkClusterBuilder {
     private final List<String> applicationArgs = new ArrayList<>();
     private String jobManagerHeap = "384m";
     private IntSupplier portProbe = StandaloneFlinkClusterBuilder::freePort;
+    private boolean zooKeeperHighAvailability;
 
     StandaloneFlinkClusterBuilder() {}
 
@@ -90,6 +91,17 @@ public final class StandaloneFlinkClusterBuilder {
         return this;
     }
 
+    /**
+     * Flink's ZooKeeper high availability, as a production session cluster runs it: a real ZooKeeper server in its
+     * own JVM (see {@link ZooKeeperServer}), {@code high-availability.type: zookeeper} and the HA storage under the
+     * work directory. A JobManager killed and started again recovers the cluster's jobs from there, with the same
+     * job ids, from their latest completed checkpoints.
+     */
+    public StandaloneFlinkClusterBuilder zooKeeperHighAvailability() {
+        this.zooKeeperHighAvailability = true;
+        return this;
+    }
+
     /** Where the JobManager's ports come from (a test hands out a taken one). */
     StandaloneFlinkClusterBuilder portProbe(IntSupplier portProbe) {
         this.portProbe = portProbe;
@@ -113,8 +125,25 @@ public final class StandaloneFlinkClusterBuilder {
             for (int attempt = 1; ; attempt++) {
                 int restPort = portProbe.getAsInt();
                 int rpcPort = portProbe.getAsInt();
+                // each attempt's cluster owns its ZooKeeper: a cluster closed after a lost port race stops it
+                ZooKeeperServer zooKeeper = null;
+                if (zooKeeperHighAvailability) {
+                    zooKeeper = ZooKeeperServer.start(
+                            dir, StandaloneFlinkCluster.JAVA, StandaloneFlinkCluster.clusterClasspath());
+                    configuration.put("high-availability.type", "zookeeper");
+                    configuration.put("high-availability.zookeeper.quorum", zooKeeper.quorum());
+                    configuration.put(
+                            "high-availability.storageDir",
+                            dir.resolve("ha").toUri().toString());
+                    // a JobManager killed with -9 holds its leadership until its ZooKeeper session expires: 6 s
+                    // (ZooKeeper's least, two ticks) instead of Flink's 60 s, so that the next one leads soon
+                    configuration.putIfAbsent("high-availability.zookeeper.client.session-timeout", "6 s");
+                    // with HA the JobManager's RPC port is this one, not jobmanager.rpc.port
+                    configuration.put("high-availability.jobmanager.port", Integer.toString(rpcPort));
+                }
                 writeConfig(dir, restPort, rpcPort);
-                StandaloneFlinkCluster cluster = new StandaloneFlinkCluster(dir, restPort, taskSlots, jobManager);
+                StandaloneFlinkCluster cluster =
+                        new StandaloneFlinkCluster(dir, restPort, taskSlots, jobManager).withZooKeeper(zooKeeper);
                 IllegalStateException notStarted = null;
                 try {
                     cluster.startProcesses(taskManagers, startTimeout, jobManagerHeap);

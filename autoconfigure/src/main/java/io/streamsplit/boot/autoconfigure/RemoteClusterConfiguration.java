@@ -90,7 +90,8 @@ class RemoteClusterConfiguration {
                 FlinkEnvironmentConfiguration.class.getClassLoader(),
                 job.name(),
                 FlinkConfigurationMapper.runSettings(flink)
-                        .withVersion(spring.getProperty("spring.application.version")),
+                        .withVersion(spring.getProperty("spring.application.version"))
+                        .withHistory(job.history()),
                 owner(beanFactory),
                 JobConfiguration.target(flink),
                 new StaleCheckpointCheck(sources, flink.getCheckpointing().getOnStaleCheckpoint(), clientProperties));

@@ -614,10 +614,13 @@ public class StreamSplitJob implements SmartLifecycle {
     }
 
     /**
-     * The states earlier runs left that were kept when this instance last submitted the job, newest first (embedded,
-     * with checkpoints in storage); empty otherwise.
+     * The states earlier runs left that were kept when this instance last submitted the job, newest first (embedded, or
+     * on a cluster whose checkpoint storage the application reaches); empty otherwise.
      */
     public List<RetainedState> stateHistory() {
+        if (cluster != null) {
+            return cluster.stateHistory();
+        }
         StateHistory.Pruned pruned = stateHistory;
         return pruned == null ? List.of() : pruned.kept();
     }

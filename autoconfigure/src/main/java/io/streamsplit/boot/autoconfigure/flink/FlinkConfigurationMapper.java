@@ -184,7 +184,8 @@ public final class FlinkConfigurationMapper {
                 flink.getRestorePath(),
                 flink.getShutdown().getTimeout(),
                 null,
-                flink.isAllowDowngrade());
+                flink.isAllowDowngrade(),
+                io.streamsplit.boot.job.state.StateHistory.Limits.DEFAULT);
     }
 
     public static int embeddedSlots(FlinkProperties flink, int parallelism) {

@@ -148,7 +148,7 @@ class ClusterJobStateIT {
     @Test
     void anUpgradeThatWouldDropStateIsRefusedUntilAllowed() throws Exception {
         Job job = new Job("state-plan");
-        String[] seen = {"test.seen-uid=seen"};
+        String[] seen = {"test.seen-uid=seen", "streamsplit.flink.checkpointing.history.max-count=1"};
         try (ConfigurableApplicationContext v1 = job.start(1, seen)) {
             job.write(0, 50);
             job.awaitOutput(50);
@@ -165,9 +165,19 @@ class ClusterJobStateIT {
                         .contains(StatePlan.ALLOW_DROP, "'seen' (uid 'seen'", "keyed state", "Nothing was stopped");
                 assertThat(cluster.jobState(upgraded)).isEqualTo("RUNNING");
 
-                try (ConfigurableApplicationContext v3 =
-                        job.start(3, "test.seen-uid=seen-v3", StatePlan.ALLOW_DROP + "=true")) {
+                try (ConfigurableApplicationContext v3 = job.start(
+                        3,
+                        "test.seen-uid=seen-v3",
+                        StatePlan.ALLOW_DROP + "=true",
+                        "streamsplit.flink.checkpointing.history.max-count=1")) {
                     assertThat(plan(v3)).containsEntry("verdict", "drops-state");
+                    // the history: of the states runs 1 and 2 left, only the savepoint run 3 started from
+                    String live = v3.getBean(JobClient.class).getJobID().toHexString();
+                    assertThat(statesOnDisk(job.work))
+                            .as("states of earlier runs on disk after the second upgrade")
+                            .filteredOn(path -> !path.contains(live))
+                            .singleElement()
+                            .satisfies(path -> assertThat(path).contains("savepoint-"));
                     assertThat(plan(v3).get("operators").toString()).contains("uid 'seen'", "outcome=dropped");
                     assertThat(v3.getBean(JobClient.class).getJobID().toHexString())
                             .isNotEqualTo(upgraded);
@@ -185,6 +195,15 @@ class ClusterJobStateIT {
         assertThat(ids)
                 .containsExactlyInAnyOrderElementsOf(
                         IntStream.range(0, 150).mapToObj(i -> "id-" + i).toList());
+    }
+
+    /** Every complete checkpoint and savepoint under {@code work}. */
+    private static List<String> statesOnDisk(Path work) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(work)) {
+            return files.filter(file -> file.getFileName().toString().equals("_metadata"))
+                    .map(file -> file.getParent().toString())
+                    .toList();
+        }
     }
 
     @SuppressWarnings("unchecked")

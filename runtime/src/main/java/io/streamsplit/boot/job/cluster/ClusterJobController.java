@@ -8,6 +8,7 @@ import io.streamsplit.boot.job.state.RetainedCheckpointPolicy;
 import io.streamsplit.boot.job.state.RetainedCheckpoints;
 import io.streamsplit.boot.job.state.RetainedState;
 import io.streamsplit.boot.job.state.RunSettings;
+import io.streamsplit.boot.job.state.StateHistory;
 import io.streamsplit.boot.job.state.StatePlan;
 import io.streamsplit.boot.job.state.StatePlanner;
 import io.streamsplit.boot.job.state.StorageStates;
@@ -59,6 +60,7 @@ public final class ClusterJobController {
     private final Configuration jobConfiguration;
     private volatile @Nullable ClusterStorage storage;
     private volatile @Nullable StatePlan statePlan;
+    private volatile StateHistory.@Nullable Pruned history;
 
     /**
      * @param rest the cluster's REST API
@@ -99,6 +101,15 @@ public final class ClusterJobController {
     /** "the Flink cluster at host:port". */
     public String target() {
         return target;
+    }
+
+    /**
+     * The states earlier runs left that were kept when this instance last started a run (newest first); empty before
+     * one, or when the application cannot reach the job's checkpoint storage.
+     */
+    public java.util.List<RetainedState> stateHistory() {
+        StateHistory.Pruned pruned = history;
+        return pruned == null ? java.util.List.of() : pruned.kept();
     }
 
     /** The state plan of the last start of a run from a snapshot (an upgrade, a resume); {@code null} before one. */
@@ -414,6 +425,7 @@ public final class ClusterJobController {
                 generation,
                 from,
                 from == null ? ClusterRun.How.SUBMITTED : ClusterRun.How.RESUMED);
+        run.ifPresent(started -> keepHistoryShort(started, from));
         if (run.isPresent() && start.putBack()) {
             LOG.warn(
                     "Flink job '{}' was no longer on {} (its JobManager restarted without high availability, or the"
@@ -488,9 +500,9 @@ public final class ClusterJobController {
                 generation,
                 fingerprint.fingerprint(),
                 from == null ? "without state" : "from " + from.describe());
-        return submitter
-                .submit(planned, fingerprint, generation, from, ClusterRun.How.UPGRADED)
-                .orElse(null); // empty: another instance submitted first, the next look adopts its run
+        Optional<ClusterRun> run = submitter.submit(planned, fingerprint, generation, from, ClusterRun.How.UPGRADED);
+        run.ifPresent(upgraded -> keepHistoryShort(upgraded, from));
+        return run.orElse(null); // empty: another instance submitted first, the next look adopts its run
     }
 
     /**
@@ -526,6 +538,20 @@ public final class ClusterJobController {
     private @Nullable RetainedState newestOf(ActiveRun run) throws Exception {
         RetainedState listed = jobs.latestCheckpoint(run.id()).orElse(null);
         return RetainedState.newer(listed, storage().states(identity).scan().newest());
+    }
+
+    /**
+     * Once this instance started {@code run} (from {@code from}): deletes the states earlier runs left beyond
+     * {@code checkpointing.history.*} in the checkpoint storage and savepoint directory the application reaches, as
+     * embedded; never the newest, the one the run started from, or anything of the run itself.
+     */
+    private void keepHistoryShort(ClusterRun run, @Nullable RetainedState from) {
+        ClusterStorage places = storage;
+        if (places == null || places.checkpointStorage() == null) {
+            return;
+        }
+        history = new StateHistory(identity, places.checkpointStorage(), places.savepointDirectory(), runs.history())
+                .prune(from == null ? java.util.Set.of() : java.util.Set.of(from.path()), run.jobId(), Instant.now());
     }
 
     /**

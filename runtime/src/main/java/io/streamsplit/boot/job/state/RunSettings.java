@@ -20,21 +20,29 @@ import org.jspecify.annotations.Nullable;
  *     with each run it submits; {@code null} when unknown
  * @param allowDowngrade whether this version replaces a run of a newer one ({@code streamsplit.flink.allow-downgrade}:
  *     a deliberate rollback); otherwise it follows that run
+ * @param history how many of the states earlier runs left are kept once a new run started
+ *     ({@code streamsplit.flink.checkpointing.history.*})
  */
 public record RunSettings(
         UpgradeMode upgradeMode,
         @Nullable String restorePath,
         Duration stopTimeout,
         @Nullable String version,
-        boolean allowDowngrade) {
+        boolean allowDowngrade,
+        StateHistory.Limits history) {
 
-    /** Settings of an application whose version is not known. */
+    /** Settings of an application whose version is not known, with the default history. */
     public RunSettings(UpgradeMode upgradeMode, @Nullable String restorePath, Duration stopTimeout) {
-        this(upgradeMode, restorePath, stopTimeout, null, false);
+        this(upgradeMode, restorePath, stopTimeout, null, false, StateHistory.Limits.DEFAULT);
     }
 
     /** These settings for version {@code version} of the application. */
     public RunSettings withVersion(@Nullable String version) {
-        return new RunSettings(upgradeMode, restorePath, stopTimeout, version, allowDowngrade);
+        return new RunSettings(upgradeMode, restorePath, stopTimeout, version, allowDowngrade, history);
+    }
+
+    /** These settings keeping {@code history}. */
+    public RunSettings withHistory(StateHistory.Limits history) {
+        return new RunSettings(upgradeMode, restorePath, stopTimeout, version, allowDowngrade, history);
     }
 }

@@ -26,6 +26,7 @@ import io.streamsplit.boot.job.failure.JobFailureHistory;
 import io.streamsplit.boot.job.failure.JobFailures;
 import io.streamsplit.boot.job.replica.ElectionTopic;
 import io.streamsplit.boot.job.replica.ReplicaElection;
+import io.streamsplit.boot.job.state.PeriodicSavepoints;
 import io.streamsplit.boot.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.Map;
@@ -163,13 +164,50 @@ class JobConfiguration {
                 cluster::triggerCheckpoint);
     }
 
+    /**
+     * With {@code checkpointing.history.savepoint-interval}: a savepoint of the running job every interval, embedded
+     * or on a cluster ({@link PeriodicSavepoints}), each followed by the history's prune; none when unset or 0.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @Nullable
+    PeriodicSavepoints streamSplitPeriodicSavepoints(
+            StreamSplitProperties properties, StreamSplitJob job, ObjectProvider<ClusterJobController> controller) {
+        FlinkProperties flink = properties.getFlink();
+        Duration interval = flink.getCheckpointing().getHistory().getSavepointInterval();
+        if (interval != null && interval.isNegative()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    "streamsplit.flink.checkpointing.history.savepoint-interval",
+                    interval,
+                    "the duration must not be negative",
+                    "Set a duration such as 6h, or leave it unset for no periodic savepoints.");
+        }
+        if (interval == null || interval.isZero() || !flink.isEnabled()) {
+            return null;
+        }
+        ClusterJobController cluster = controller.getIfAvailable();
+        return PeriodicSavepoints.start(
+                job.jobName(),
+                interval,
+                () -> runningClient(job),
+                job::savepointDirectory,
+                run -> cluster == null ? java.util.Optional.empty() : cluster.lastSavepoint(run),
+                job::keepHistoryShort);
+    }
+
     /** The id of the job's run while it runs here, not stopping; {@code null} otherwise. */
     private static @Nullable String runningJobId(StreamSplitJob job) {
+        JobClient client = runningClient(job);
+        return client == null ? null : client.getJobID().toString();
+    }
+
+    /** The job's run while it runs here, not stopping; {@code null} otherwise. */
+    private static @Nullable JobClient runningClient(StreamSplitJob job) {
         CompletableFuture<JobClient> submission = job.submission();
         if (job.isStopping() || !submission.isDone() || submission.isCompletedExceptionally()) {
             return null;
         }
-        return submission.join().getJobID().toString();
+        return submission.join();
     }
 
     /**

@@ -33,8 +33,11 @@ class StateHistoryIT {
     @TempDir
     Path storage;
 
+    /** CI starts the application 3 times; the 20: {@code -Dhistory.starts=20}. */
+    private static final int STARTS = Integer.getInteger("history.starts", 3);
+
     @Test
-    void threeStartsLeaveTheConfiguredHistoryAndEveryWordOnce() throws Exception {
+    void restartsLeaveTheConfiguredHistoryAndEveryWordOnce() throws Exception {
         KAFKA.broker().createTopic("history-in", 2);
         KAFKA.broker().createTopic("history-out", 1);
         String[] settings = {
@@ -43,7 +46,8 @@ class StateHistoryIT {
             "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once"
         };
         List<RetainedState> kept = List.of();
-        for (int run = 1; run <= 3; run++) {
+        List<String> words = new java.util.ArrayList<>();
+        for (int run = 1; run <= STARTS; run++) {
             long startedAt = System.currentTimeMillis();
             try (ConfigurableApplicationContext app = Words.start(KAFKA.bootstrapServers(), "history", settings)) {
                 StreamSplitJob job = app.getBean(StreamSplitJob.class);
@@ -55,6 +59,7 @@ class StateHistoryIT {
                             .hasSizeLessThanOrEqualTo(1);
                 }
                 String word = "word" + run;
+                words.add(word.toUpperCase(Locale.ROOT));
                 KafkaTopics.write(KAFKA.bootstrapServers(), "history-in", List.of(word));
                 await().atMost(Duration.ofSeconds(60))
                         .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "history-out"))
@@ -65,8 +70,48 @@ class StateHistoryIT {
         assertThat(kept.get(0).kind())
                 .as("the newest: the last stop's savepoint")
                 .isEqualTo(RetainedState.Kind.SAVEPOINT);
-        assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "history-out"))
-                .containsExactly("WORD1", "WORD2", "WORD3");
+        assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "history-out")).containsExactlyElementsOf(words);
+    }
+
+    /**
+     * With {@code savepoint-interval}, the running job gets a savepoint every interval, and each is followed by the
+     * prune: however long it runs, its earlier states stay within {@code max-count}; the next start resumes from the
+     * newest, nothing read twice.
+     */
+    @Test
+    void periodicSavepointsAreTakenAndPrunedWhileTheJobRuns() throws Exception {
+        KAFKA.broker().createTopic("periodic-in", 2);
+        KAFKA.broker().createTopic("periodic-out", 1);
+        String[] settings = {
+            "streamsplit.flink.checkpointing.storage=" + storage.toUri(),
+            "streamsplit.flink.checkpointing.history.max-count=2",
+            "streamsplit.flink.checkpointing.history.savepoint-interval=1s",
+            "streamsplit.kafka.sinks.upper.delivery-guarantee=exactly-once"
+        };
+        try (ConfigurableApplicationContext app = Words.start(KAFKA.bootstrapServers(), "periodic", settings)) {
+            StreamSplitJob job = app.getBean(StreamSplitJob.class);
+            String live = job.submission()
+                    .get(60, java.util.concurrent.TimeUnit.SECONDS)
+                    .getJobID()
+                    .toHexString();
+            io.streamsplit.boot.job.state.PeriodicSavepoints periodic =
+                    app.getBean(io.streamsplit.boot.job.state.PeriodicSavepoints.class);
+            KafkaTopics.write(KAFKA.bootstrapServers(), "periodic-in", List.of("one"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> periodic.taken() >= 4);
+            assertThat(statesOnDisk(Long.MAX_VALUE).stream()
+                            .filter(path -> !path.toString().contains(live))
+                            .toList())
+                    .as("savepoints on disk after %d periodic ones", periodic.taken())
+                    .hasSizeLessThanOrEqualTo(2)
+                    .isNotEmpty();
+        }
+        try (ConfigurableApplicationContext app = Words.start(KAFKA.bootstrapServers(), "periodic", settings)) {
+            KafkaTopics.write(KAFKA.bootstrapServers(), "periodic-in", List.of("two"));
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "periodic-out"))
+                            .contains("TWO"));
+        }
+        assertThat(KafkaTopics.values(KAFKA.bootstrapServers(), "periodic-out")).containsExactly("ONE", "TWO");
     }
 
     /** Complete checkpoints and savepoints in storage written before {@code beforeMillis}. */

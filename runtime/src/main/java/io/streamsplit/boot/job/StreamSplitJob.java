@@ -476,6 +476,19 @@ public class StreamSplitJob implements SmartLifecycle {
     }
 
     /**
+     * Prunes the states earlier runs left to {@code checkpointing.history.*} while run {@code running} goes on (after
+     * a periodic savepoint): the live run's own checkpoints, the newest state and the one it started from stay.
+     */
+    public void keepHistoryShort(org.apache.flink.api.common.JobID running) {
+        if (cluster != null) {
+            cluster.keepHistoryShort(running);
+        } else {
+            stateHistory = EmbeddedCheckpoints.keepHistoryShort(
+                    definition, (org.apache.flink.configuration.Configuration) environment.getConfiguration());
+        }
+    }
+
+    /**
      * Where savepoints of the job go (the endpoint's stop, the shutdown's, an upgrade's): on a cluster the
      * application's directory, else the cluster's, else {@code <checkpoint storage>/savepoints}; embedded the
      * configured one, else {@code <checkpoint storage>/savepoints}. {@code null} when there is none.

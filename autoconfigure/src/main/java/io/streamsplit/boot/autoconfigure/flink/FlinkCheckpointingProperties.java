@@ -70,6 +70,20 @@ public class FlinkCheckpointingProperties {
         /** None older than this is kept, except the newest. */
         private Duration maxAge = Duration.ofDays(7);
 
+        /**
+         * A savepoint of the running job every this long (canonical format), each followed by the history's prune.
+         * Unset or 0: none but the stops', upgrades' and the endpoint's.
+         */
+        private @Nullable Duration savepointInterval;
+
+        public @Nullable Duration getSavepointInterval() {
+            return savepointInterval;
+        }
+
+        public void setSavepointInterval(@Nullable Duration savepointInterval) {
+            this.savepointInterval = savepointInterval;
+        }
+
         public int getMaxCount() {
             return maxCount;
         }

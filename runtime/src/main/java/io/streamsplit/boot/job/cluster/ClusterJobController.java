@@ -61,6 +61,7 @@ public final class ClusterJobController {
     private volatile @Nullable ClusterStorage storage;
     private volatile @Nullable StatePlan statePlan;
     private volatile StateHistory.@Nullable Pruned history;
+    private volatile @Nullable String startedFrom;
 
     /**
      * @param rest the cluster's REST API
@@ -546,12 +547,34 @@ public final class ClusterJobController {
      * embedded; never the newest, the one the run started from, or anything of the run itself.
      */
     private void keepHistoryShort(ClusterRun run, @Nullable RetainedState from) {
+        startedFrom = from == null ? null : from.path();
+        keepHistoryShort(run.jobId());
+    }
+
+    /**
+     * Prunes the states earlier runs left while {@code running} goes on (after a periodic savepoint): never the
+     * newest, the one the run this instance started began from, or the live run's own checkpoints.
+     */
+    public void keepHistoryShort(org.apache.flink.api.common.JobID running) {
         ClusterStorage places = storage;
         if (places == null || places.checkpointStorage() == null) {
             return;
         }
+        String from = startedFrom;
         history = new StateHistory(identity, places.checkpointStorage(), places.savepointDirectory(), runs.history())
-                .prune(from == null ? java.util.Set.of() : java.util.Set.of(from.path()), run.jobId(), Instant.now());
+                .prune(from == null ? java.util.Set.of() : java.util.Set.of(from), running, Instant.now());
+    }
+
+    /**
+     * When the run's last savepoint completed, as the cluster lists it; empty without one, or when the cluster does
+     * not answer.
+     */
+    public Optional<Instant> lastSavepoint(org.apache.flink.api.common.JobID run) {
+        try {
+            return jobs.latestSavepoint(run).map(RetainedState::completedAt);
+        } catch (Exception e) {
+            return Optional.empty();
+        }
     }
 
     /**

@@ -131,6 +131,15 @@ final class ClusterJobs {
     /** The newest checkpoint or savepoint run {@code id} completed and kept, if the cluster still knows it. */
     Optional<RetainedState> latestState(JobID id) throws IOException, InterruptedException {
         awaitFinalStatistics(id);
+        return latest(id, true);
+    }
+
+    /** The newest savepoint of running run {@code id}, as the cluster lists it. */
+    Optional<RetainedState> latestSavepoint(JobID id) throws IOException, InterruptedException {
+        return latest(id, false);
+    }
+
+    private Optional<RetainedState> latest(JobID id, boolean checkpoints) throws IOException, InterruptedException {
         JsonNode latest;
         try {
             latest = rest.get("/jobs/" + id + "/checkpoints").path("latest");
@@ -138,9 +147,12 @@ final class ClusterJobs {
             return Optional.empty(); // checkpointing off, or the run is gone
         }
         String from = "from the cluster's record of run " + id;
-        return Optional.ofNullable(RetainedState.newer(
-                state(latest.path("completed"), RetainedState.Kind.CHECKPOINT, from),
-                state(latest.path("savepoint"), RetainedState.Kind.SAVEPOINT, from)));
+        RetainedState savepoint = state(latest.path("savepoint"), RetainedState.Kind.SAVEPOINT, from);
+        return Optional.ofNullable(
+                checkpoints
+                        ? RetainedState.newer(
+                                state(latest.path("completed"), RetainedState.Kind.CHECKPOINT, from), savepoint)
+                        : savepoint);
     }
 
     /** The running job's latest completed checkpoint, for {@code last-state}: empty without one that is kept. */

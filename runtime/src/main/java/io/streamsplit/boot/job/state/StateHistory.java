@@ -76,7 +76,7 @@ public final class StateHistory {
      * Deletes what falls outside the history.
      *
      * @param protect paths never deleted (the state the next run starts from, a configured restore path)
-     * @param nextRun the run that writes next: its directory stays, even with nothing kept in it
+     * @param nextRun the run that writes next, or the live one: its directory and checkpoints are left alone
      */
     public Pruned prune(Set<String> protect, JobID nextRun, Instant now) {
         Set<String> protectedPaths = new java.util.HashSet<>();
@@ -92,9 +92,10 @@ public final class StateHistory {
                 if (!run.isDir() || id == null || !identity.owns(id)) {
                     continue;
                 }
-                if (!id.equals(nextRun)) {
-                    runDirectories.add(run.getPath());
+                if (id.equals(nextRun)) {
+                    continue; // the live run's own checkpoints are Flink's to keep and subsume
                 }
+                runDirectories.add(run.getPath());
                 for (FileStatus entry : StorageStates.list(fs, run.getPath())) {
                     long number = checkpointNumber(entry);
                     if (number < 0) {

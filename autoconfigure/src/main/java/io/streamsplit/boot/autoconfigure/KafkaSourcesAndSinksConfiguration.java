@@ -139,6 +139,7 @@ class KafkaSourcesAndSinksConfiguration {
                 bootstrapServers,
                 clientProperties,
                 properties.getFlink().isEnabled(),
+                properties.getFlink().isDryRun(),
                 beanFactory,
                 processingErrors.deadLetterTopics());
     }

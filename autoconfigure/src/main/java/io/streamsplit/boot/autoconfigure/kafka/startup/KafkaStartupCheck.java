@@ -55,8 +55,10 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
     private final ConfigurableListableBeanFactory beanFactory;
     private final List<KafkaProblem> problems = new CopyOnWriteArrayList<>();
     private final Map<String, String> stepDeadLetterTopics;
+    private final boolean dryRun;
 
     /**
+     * @param dryRun {@code streamsplit.flink.dry-run}: missing topics are validated by the broker, not created
      * @param stepDeadLetterTopics the dead-letter topics of the pipelines' steps, by the property that names each
      */
     public KafkaStartupCheck(
@@ -64,8 +66,10 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
             KafkaBootstrapServers bootstrapServers,
             KafkaClientProperties clientProperties,
             boolean jobEnabled,
+            boolean dryRun,
             ConfigurableListableBeanFactory beanFactory,
             Map<String, String> stepDeadLetterTopics) {
+        this.dryRun = dryRun;
         this.beanFactory = beanFactory;
         this.stepDeadLetterTopics = Map.copyOf(stepDeadLetterTopics);
         this.kafka = kafka;
@@ -89,7 +93,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                 kafka.getStartupCheck().getTimeout());
         List<KafkaProblem> found = new ArrayList<>();
         for (KafkaStartupCheckCluster cluster : clusters()) {
-            found.addAll(cluster.check(timeout, kafka.getCreateTopics()));
+            found.addAll(cluster.check(timeout, kafka.getCreateTopics(), dryRun));
         }
         if (usesSchemaRegistry()) {
             beanFactory
@@ -152,7 +156,7 @@ public final class KafkaStartupCheck implements SmartInitializingSingleton {
                 bootstrapServers.origin(serversProperty, List.of()),
                 clientProperties.forClient(KafkaClients.Kind.PRODUCER, servers, Map.of()));
         cluster.write(writer, property, topic);
-        List<KafkaProblem> found = cluster.check(kafka.getStartupCheck().getTimeout(), kafka.getCreateTopics());
+        List<KafkaProblem> found = cluster.check(kafka.getStartupCheck().getTimeout(), kafka.getCreateTopics(), dryRun);
         if (found.isEmpty()) {
             return;
         }

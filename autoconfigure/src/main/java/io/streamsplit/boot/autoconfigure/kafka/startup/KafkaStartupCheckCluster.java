@@ -24,6 +24,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.KafkaException;
@@ -94,8 +95,11 @@ final class KafkaStartupCheckCluster {
         transactions.add(new Transactions(sink, property, timeout));
     }
 
-    /** Asks the cluster once; creates missing sink topics when allowed; returns what keeps a source or sink from working. */
-    List<KafkaProblem> check(Duration timeout, CreateTopics create) {
+    /**
+     * Asks the cluster once; creates missing sink topics when allowed (in a dry run only asks the broker to validate
+     * their creation); returns what keeps a source or sink from working.
+     */
+    List<KafkaProblem> check(Duration timeout, CreateTopics create, boolean dryRun) {
         List<KafkaProblem> problems = new ArrayList<>();
         List<String> unresolved = unresolvedHosts();
         if (!unresolved.isEmpty()) {
@@ -146,7 +150,7 @@ final class KafkaStartupCheckCluster {
                                 : failed(e.getCause() != null ? e.getCause() : e));
                 return problems;
             }
-            problems.addAll(topics(client, topics, timeout, create));
+            problems.addAll(topics(client, topics, timeout, create, dryRun));
             problems.addAll(partitions(client, topics, timeout));
             problems.addAll(transactionTimeouts(client, cluster, timeout));
         } catch (KafkaException e) {
@@ -256,7 +260,8 @@ final class KafkaStartupCheckCluster {
         return problems;
     }
 
-    private List<KafkaProblem> topics(Admin client, Set<String> existing, Duration timeout, CreateTopics create)
+    private List<KafkaProblem> topics(
+            Admin client, Set<String> existing, Duration timeout, CreateTopics create, boolean dryRun)
             throws InterruptedException {
         List<KafkaProblem> problems = new ArrayList<>();
         Map<String, Use> toCreate = new LinkedHashMap<>();
@@ -339,7 +344,7 @@ final class KafkaStartupCheckCluster {
             }
         });
         if (!creations.isEmpty()) {
-            problems.addAll(create(client, creations, timeout));
+            problems.addAll(create(client, creations, timeout, dryRun));
         }
         return problems;
     }
@@ -355,19 +360,28 @@ final class KafkaStartupCheckCluster {
     private record Creation(
             NewTopic topic, String property, String kind, String reason, String failedAction, String createYourself) {}
 
-    /** Creates the topics in one request; a topic created meanwhile by someone else is fine. */
-    private List<KafkaProblem> create(Admin client, List<Creation> creations, Duration timeout) {
+    /**
+     * Creates the topics in one request; a topic created meanwhile by someone else is fine. A dry run
+     * ({@code streamsplit.flink.dry-run}) sends the same request with Kafka's {@code validateOnly}: the broker checks
+     * it (permissions, partitions, replication factor) and creates nothing.
+     */
+    private List<KafkaProblem> create(Admin client, List<Creation> creations, Duration timeout, boolean dryRun) {
         Map<String, Creation> byTopic = new LinkedHashMap<>();
         creations.forEach(creation -> byTopic.put(creation.topic().name(), creation));
         List<KafkaProblem> problems = new ArrayList<>();
-        client.createTopics(creations.stream().map(Creation::topic).toList())
+        client.createTopics(
+                        creations.stream().map(Creation::topic).toList(),
+                        new CreateTopicsOptions().validateOnly(dryRun))
                 .values()
                 .forEach((topic, future) -> {
                     Creation creation = Objects.requireNonNull(byTopic.get(topic), topic);
                     try {
                         future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                         LOG.info(
-                                "Created {} '{}' on Kafka at {} ({})",
+                                dryRun
+                                        ? "Dry run: would create {} '{}' on Kafka at {} ({}); the broker validated the"
+                                                + " request and created nothing"
+                                        : "Created {} '{}' on Kafka at {} ({})",
                                 creation.kind(),
                                 topic,
                                 servers,

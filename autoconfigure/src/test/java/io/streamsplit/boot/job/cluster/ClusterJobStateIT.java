@@ -206,6 +206,27 @@ class ClusterJobStateIT {
         }
     }
 
+    /**
+     * During a rolling update an instance of the older version (re)starts while the newer version's run is on the
+     * cluster: it follows that run instead of upgrading it back, and the run is never stopped.
+     */
+    @Test
+    void anOlderVersionFollowsTheNewerVersionsRunInsteadOfUpgradingItBack() throws Exception {
+        Job job = new Job("state-versions");
+        try (ConfigurableApplicationContext newer = job.start(2, "spring.application.version=1.5.0")) {
+            String running = newer.getBean(JobClient.class).getJobID().toHexString();
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.allTasksRunning(running));
+            try (ConfigurableApplicationContext older =
+                    job.start(1, "spring.application.version=1.4.2", "streamsplit.flink.shutdown.job=keep")) {
+                assertThat(older.getBean(JobClient.class).getJobID().toHexString())
+                        .isEqualTo(running);
+                assertThat(job.log(older)).containsEntry("thisInstance", "followed");
+            }
+            assertThat(cluster.jobState(running)).isEqualTo("RUNNING");
+            assertThat(newer.getBean(JobClient.class).getJobID().toHexString()).isEqualTo(running);
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> plan(ConfigurableApplicationContext app) {
         return (Map<String, Object>)

@@ -59,19 +59,27 @@ class StateHistoryTest {
 
     @Test
     void twentyRestartsLeaveTheNewestStatesUpToTheCountAndNothingElse() throws IOException {
-        // each restart of an embedded job: its last checkpoint in the run's directory and the stop's savepoint
+        // each restart of an embedded job is a run of its own: its last checkpoint in the run's directory and the
+        // stop's savepoint
         for (int restart = 1; restart <= 20; restart++) {
-            checkpoint(1, restart * 10, Duration.ofMinutes(100 - restart * 4L), true);
+            checkpoint(restart, restart * 10, Duration.ofMinutes(100 - restart * 4L), true);
             savepoint("-" + restart, Duration.ofMinutes(100 - restart * 4L - 1));
         }
 
-        StateHistory.Pruned pruned = prune(3, Duration.ofDays(7), Set.of(), identity.jobId(1));
+        StateHistory.Pruned pruned = prune(3, Duration.ofDays(7), Set.of(), identity.jobId(21));
 
         assertThat(pruned.kept()).hasSize(3);
         assertThat(pruned.kept().get(0).kind()).isEqualTo(RetainedState.Kind.SAVEPOINT);
         assertThat(pruned.kept().get(0).path()).endsWith("-20");
-        assertThat(pruned.deleted()).hasSize(37);
-        try (Stream<Path> left = Files.list(storage.resolve(identity.jobId(1).toHexString()))) {
+        assertThat(pruned.deleted())
+                .as("37 states and the directories of runs 1 to 19")
+                .hasSize(37 + 19);
+        try (Stream<Path> left = Files.list(storage)) {
+            assertThat(left)
+                    .extracting(p -> p.getFileName().toString())
+                    .containsExactly(identity.jobId(20).toHexString());
+        }
+        try (Stream<Path> left = Files.list(storage.resolve(identity.jobId(20).toHexString()))) {
             assertThat(left).extracting(p -> p.getFileName().toString()).containsExactly("chk-200");
         }
         try (Stream<Path> left = Files.list(savepoints)) {
@@ -91,7 +99,7 @@ class StateHistoryTest {
                 3,
                 Duration.ofDays(7),
                 Set.of(new org.apache.flink.core.fs.Path(resumeFrom.toUri()).toString()),
-                identity.jobId(2));
+                identity.jobId(3));
 
         assertThat(exists(newest)).as("the newest, however old").isTrue();
         assertThat(exists(resumeFrom)).as("the state the next run restores").isTrue();
@@ -121,6 +129,24 @@ class StateHistoryTest {
         assertThat(exists(storage.resolve(nextRun.toHexString())))
                 .as("the next run's directory")
                 .isTrue();
+    }
+
+    /** After a periodic savepoint the live run's own checkpoints stay, however many savepoints are newer. */
+    @Test
+    void theLiveRunsCheckpointsAreLeftToFlink() throws IOException {
+        Path live = checkpoint(2, 40, Duration.ofMinutes(10), true);
+        savepoint("-a", Duration.ofMinutes(5));
+        Path newest = savepoint("-b", Duration.ofMinutes(1));
+
+        StateHistory.Pruned pruned = prune(1, Duration.ofDays(7), Set.of(), identity.jobId(2));
+
+        assertThat(exists(live)).as("the live run's checkpoint").isTrue();
+        assertThat(exists(newest)).isTrue();
+        assertThat(pruned.kept())
+                .extracting(RetainedState::path)
+                .singleElement()
+                .asString()
+                .endsWith("-b");
     }
 
     @Test

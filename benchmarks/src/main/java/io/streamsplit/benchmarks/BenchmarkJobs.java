@@ -39,7 +39,7 @@ public final class BenchmarkJobs {
         // off by default, as in Flink: every chained operator then gets its own copy of each element
         jobConfig.set(PipelineOptions.OBJECT_REUSE, settings.objectReuse());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(jobConfig);
-        ValueFormat format = settings.format();
+        ReadAs format = settings.format();
         Source<Object, ?, ?> source = reader == Reader.OFFICIAL
                 ? KafkaSource.<Object>builder()
                         .setProperties(settings.officialTuned() ? streamSplitFetchSettings(settings) : new Properties())
@@ -111,7 +111,7 @@ public final class BenchmarkJobs {
         static final String MAX_POLL_RECORDS = StreamSplitKafkaSource.<Object>builder()
                 .setBootstrapServers("localhost:9092")
                 .setTopics("any")
-                .setRecordEmitter(ValueFormat.BYTES.emitter(), ValueFormat.BYTES.type())
+                .setRecordEmitter(ReadAs.BYTES.emitter(), ReadAs.BYTES.type())
                 .build()
                 .consumerProperties()
                 .getProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);

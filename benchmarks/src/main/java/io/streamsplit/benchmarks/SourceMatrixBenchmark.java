@@ -103,7 +103,7 @@ public final class SourceMatrixBenchmark {
                 BenchmarkSupport.ints(options.get("partitions")),
                 BenchmarkSupport.ints(options.get("parallelism")),
                 Arrays.stream(options.get("formats").split(","))
-                        .map(ValueFormat::parse)
+                        .map(ReadAs::parse)
                         .toList(),
                 objectReuse);
     }
@@ -119,10 +119,10 @@ public final class SourceMatrixBenchmark {
             List<Integer> sizes,
             List<Integer> partitions,
             List<Integer> parallelisms,
-            List<ValueFormat> formats,
+            List<ReadAs> formats,
             boolean objectReuse) {
         List<ThroughputSettings> shapes = new ArrayList<>();
-        for (ValueFormat format : formats) {
+        for (ReadAs format : formats) {
             for (int size : format.orders() ? List.of(0) : sizes) {
                 for (int p : partitions) {
                     for (int parallelism : parallelisms) {

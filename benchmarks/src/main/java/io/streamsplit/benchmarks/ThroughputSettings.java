@@ -15,27 +15,26 @@ public record ThroughputSettings(
         int partitions,
         int parallelism,
         int runs,
-        ValueFormat format,
+        ReadAs format,
         boolean officialTuned,
         boolean objectReuse,
         boolean aa,
         Map<String, String> b,
-        @Nullable ValueFormat bFormat) {
-    public ThroughputSettings(
-            int records, int recordSize, int partitions, int parallelism, int runs, ValueFormat format) {
+        @Nullable ReadAs bFormat) {
+    public ThroughputSettings(int records, int recordSize, int partitions, int parallelism, int runs, ReadAs format) {
         this(records, recordSize, partitions, parallelism, runs, format, false, false, false, Map.of(), null);
     }
 
     public static ThroughputSettings parse(String... args) {
-        ValueFormat format = ValueFormat.BYTES;
+        ReadAs format = ReadAs.BYTES;
         Map<String, String> b = Map.of();
-        ValueFormat bFormat = null;
+        ReadAs bFormat = null;
         List<String> ints = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--format") && i + 1 < args.length) {
-                format = ValueFormat.parse(args[++i]);
+                format = ReadAs.parse(args[++i]);
             } else if (args[i].equals("--b-format") && i + 1 < args.length) {
-                bFormat = ValueFormat.parse(args[++i]);
+                bFormat = ReadAs.parse(args[++i]);
             } else if (args[i].equals("--b") && i + 1 < args.length) {
                 b = consumerSettings(args[++i]);
             } else {
@@ -82,7 +81,7 @@ public record ThroughputSettings(
     }
 
     /** The format of the second StreamSplit run: {@code --b-format}, else the shape's. */
-    ValueFormat secondRunFormat() {
+    ReadAs secondRunFormat() {
         if (bFormat != null && bFormat.sameRecords(format)) {
             return bFormat;
         }

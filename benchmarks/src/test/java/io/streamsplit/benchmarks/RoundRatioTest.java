@@ -52,7 +52,7 @@ class RoundRatioTest {
     }
 
     private static SourceMatrixBenchmark.Row row(int recordSize, int partitions, RoundRatio ssOverOfficial) {
-        ThroughputSettings shape = new ThroughputSettings(1000, recordSize, partitions, 1, 5, ValueFormat.BYTES);
+        ThroughputSettings shape = new ThroughputSettings(1000, recordSize, partitions, 1, 5, ReadAs.BYTES);
         RoundRatio vsRaw = new RoundRatio(1.0, 0.96, 1.02, 5);
         return new SourceMatrixBenchmark.Row(
                 shape, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), ssOverOfficial, ssOverOfficial, vsRaw);

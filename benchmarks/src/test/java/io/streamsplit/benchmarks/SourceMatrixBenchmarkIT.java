@@ -35,7 +35,7 @@ class SourceMatrixBenchmarkIT {
                 new PrintStream(report, true, StandardCharsets.UTF_8));
         SourceMatrixBenchmark.write(rows, out);
 
-        assertThat(rows).extracting(row -> row.shape().format()).containsExactly(ValueFormat.BYTES, ValueFormat.JSON);
+        assertThat(rows).extracting(row -> row.shape().format()).containsExactly(ReadAs.BYTES, ReadAs.JSON);
         assertThat(rows).allSatisfy(row -> {
             assertThat(row.ssOverOfficial().median())
                     .isPositive()
@@ -65,20 +65,13 @@ class SourceMatrixBenchmarkIT {
     @Test
     void objectReuseReachesEveryShapeOnlyWhenAskedFor() {
         List<ThroughputSettings> reuse = SourceMatrixBenchmark.shapes(
-                1000,
-                0,
-                5,
-                List.of(10, 1024),
-                List.of(1, 64),
-                List.of(1, 2),
-                List.of(ValueFormat.BYTES, ValueFormat.JSON),
-                true);
+                1000, 0, 5, List.of(10, 1024), List.of(1, 64), List.of(1, 2), List.of(ReadAs.BYTES, ReadAs.JSON), true);
         // bytes: 2 sizes x 2 partition counts x 2 parallelisms; JSON has its natural size only
         assertThat(reuse)
                 .hasSize(12)
                 .allSatisfy(shape -> assertThat(shape.objectReuse()).isTrue());
         assertThat(SourceMatrixBenchmark.shapes(
-                        1000, 0, 5, List.of(10), List.of(1), List.of(1), List.of(ValueFormat.STRING), false))
+                        1000, 0, 5, List.of(10), List.of(1), List.of(1), List.of(ReadAs.STRING), false))
                 .singleElement()
                 .satisfies(shape -> assertThat(shape.objectReuse()).isFalse());
     }
@@ -97,7 +90,7 @@ class SourceMatrixBenchmarkIT {
 
     @Test
     void jsonRecordsAreReadIntoPojosByEveryReader() {
-        ValueFormat.Order order = ValueFormat.order(ValueFormat.JSON.values(0).apply(5));
+        ReadAs.Order order = ReadAs.order(ReadAs.JSON.values(0).apply(5));
         assertThat(order.id).isEqualTo(5);
         assertThat(order.customer).isEqualTo("bob");
     }

@@ -141,13 +141,13 @@ class SourceThroughputBenchmarkIT {
         SourceThroughputBenchmark.Result result =
                 SourceThroughputBenchmark.run(ab, new PrintStream(report, true, StandardCharsets.UTF_8));
 
-        assertThat(ab.secondRunFormat()).isEqualTo(ValueFormat.JSON_FORMAT);
+        assertThat(ab.secondRunFormat()).isEqualTo(ReadAs.JSON_FORMAT);
         assertThat(result.gross().get(SourceThroughputBenchmark.Reader.STREAMSPLIT_AGAIN))
                 .hasSize(1)
                 .allSatisfy(v -> assertThat(v).isPositive());
         assertThat(report.toString(StandardCharsets.UTF_8))
                 .contains("json3, 2 partitions", "STREAMSPLIT_AGAIN with format JSON_FORMAT", "A/B: streamsplit-again");
-        ValueFormat.Order order = ValueFormat.order3(ValueFormat.JSON3.values(0).apply(7));
+        ReadAs.Order order = ReadAs.order3(ReadAs.JSON3.values(0).apply(7));
         assertThat(order.id).isEqualTo(7);
         assertThatThrownBy(() -> ThroughputSettings.parse("--format", "bytes", "--b-format", "json-format")
                         .secondRunFormat())

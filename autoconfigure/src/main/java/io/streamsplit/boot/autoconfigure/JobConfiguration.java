@@ -10,6 +10,7 @@ import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaAccessCheck;
 import io.streamsplit.boot.autoconfigure.kafka.connection.KafkaClientProperties;
 import io.streamsplit.boot.autoconfigure.step.PropertiesProcessingErrors;
 import io.streamsplit.boot.config.InvalidStreamSplitConfigurationException;
+import io.streamsplit.boot.config.PropertyChecks;
 import io.streamsplit.boot.flink.FlinkMode;
 import io.streamsplit.boot.flink.embedded.EmbeddedFlinkCluster;
 import io.streamsplit.boot.flink.rest.FlinkRestClient;
@@ -141,13 +142,10 @@ class JobConfiguration {
             StreamSplitProperties properties, StreamSplitJob job, ObjectProvider<EmbeddedFlinkCluster> embedded) {
         FlinkProperties flink = properties.getFlink();
         Duration interval = flink.getCheckpointing().getBusyInterval();
-        if (interval.isNegative()) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.checkpointing.busy-interval",
-                    interval,
-                    "the duration must not be negative",
-                    "Set a duration such as 250ms, or 0 to leave checkpoints to streamsplit.flink.checkpointing.interval.");
-        }
+        PropertyChecks.requireNotNegative(
+                "streamsplit.flink.checkpointing.busy-interval",
+                interval,
+                "Set a duration such as 250ms, or 0 to leave checkpoints to streamsplit.flink.checkpointing.interval.");
         EmbeddedFlinkCluster cluster = embedded.getIfAvailable();
         if (cluster == null
                 || !flink.isEnabled()
@@ -175,13 +173,10 @@ class JobConfiguration {
             StreamSplitProperties properties, StreamSplitJob job, ObjectProvider<ClusterJobController> controller) {
         FlinkProperties flink = properties.getFlink();
         Duration interval = flink.getCheckpointing().getHistory().getSavepointInterval();
-        if (interval != null && interval.isNegative()) {
-            throw new InvalidStreamSplitConfigurationException(
-                    "streamsplit.flink.checkpointing.history.savepoint-interval",
-                    interval,
-                    "the duration must not be negative",
-                    "Set a duration such as 6h, or leave it unset for no periodic savepoints.");
-        }
+        PropertyChecks.requireNotNegative(
+                "streamsplit.flink.checkpointing.history.savepoint-interval",
+                interval,
+                "Set a duration such as 6h, or leave it unset for no periodic savepoints.");
         if (interval == null || interval.isZero() || !flink.isEnabled()) {
             return null;
         }

@@ -38,6 +38,19 @@ public final class SharedFlinkCluster {
         return builder.config("heartbeat.interval", "1000").config("heartbeat.timeout", "5000");
     }
 
+    /**
+     * A cluster of its own for a test that kills its JobManager: fast heartbeats, one TaskManager of two slots that
+     * tries its JobManager again every second, not Flink's 10 s, so that a fresh JobManager has its slots soon after it
+     * answers (tests only).
+     */
+    public static StandaloneFlinkClusterBuilder forJobManagerRestarts(StandaloneFlinkClusterBuilder builder) {
+        return fastHeartbeats(builder)
+                .taskManagers(1)
+                .taskSlots(2)
+                .config("cluster.registration.error-delay", "1000")
+                .config("cluster.registration.max-timeout", "2000");
+    }
+
     private SharedFlinkCluster() {}
 
     public static synchronized StandaloneFlinkCluster get() {

@@ -1,6 +1,7 @@
 package io.streamsplit.boot.config;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The range checks every {@code streamsplit.*} number, duration and size goes through, so each
@@ -57,5 +58,16 @@ public final class PropertyChecks {
                     "Set 0 or more, or remove the property to use the default.");
         }
         return value;
+    }
+
+    /**
+     * Fails, naming {@code property}, when {@code value} is a negative duration; {@code action} says what to set (and
+     * what 0 or unset means there).
+     */
+    public static void requireNotNegative(String property, @Nullable Duration value, String action) {
+        if (value != null && value.isNegative()) {
+            throw new InvalidStreamSplitConfigurationException(
+                    property, value, "the duration must not be negative", action);
+        }
     }
 }

@@ -29,6 +29,20 @@ final class ActiveRuns {
         return active;
     }
 
+    /** The id of job {@code job}'s run that is RUNNING with all its subtasks, or {@code null}. */
+    static String running(StandaloneFlinkCluster cluster, String job) {
+        try {
+            for (String run : of(cluster, job)) {
+                if (cluster.allTasksRunning(run)) {
+                    return run;
+                }
+            }
+        } catch (RuntimeException notYet) {
+            return null;
+        }
+        return null;
+    }
+
     /** The one active run of {@code job}, once there is exactly one, within {@code timeout}. */
     static String one(StandaloneFlinkCluster cluster, String job, Duration timeout) {
         await().atMost(timeout).until(() -> of(cluster, job).size() == 1);

@@ -34,9 +34,33 @@ public class ClusterIdsApplication {
      * {@code <job>-in} as its group, writes {@code <job>-out} with {@code delivery}, at parallelism 2.
      */
     static java.util.List<String> embeddedArgs(String job, String bootstrapServers, String delivery) {
+        java.util.List<String> args = readmeArgs(job, bootstrapServers, delivery);
+        args.add("--spring.main.web-application-type=none");
+        return args;
+    }
+
+    /**
+     * The same on a cluster, exactly-once, with checkpoints every second in {@code <work>/checkpoints}, on the
+     * cluster whose REST API is at {@code localhost:<restPort>}. No web setting: callers add theirs.
+     */
+    static java.util.List<String> remoteArgs(
+            String job, String bootstrapServers, int restPort, java.nio.file.Path work) {
+        java.util.List<String> args = readmeArgs(job, bootstrapServers, "exactly-once");
+        args.addAll(java.util.List.of(
+                "--streamsplit.flink.checkpointing.interval=1s",
+                "--streamsplit.flink.mode=remote",
+                "--streamsplit.flink.remote.host=localhost",
+                "--streamsplit.flink.remote.port=" + restPort,
+                "--streamsplit.flink.remote.exclude-jars="
+                        + io.streamsplit.boot.autoconfigure.SharedFlinkCluster.TEST_LIBRARIES,
+                "--streamsplit.flink.checkpointing.storage="
+                        + work.resolve("checkpoints").toUri()));
+        return args;
+    }
+
+    private static java.util.List<String> readmeArgs(String job, String bootstrapServers, String delivery) {
         return new java.util.ArrayList<>(java.util.List.of(
                 "--spring.application.name=" + job,
-                "--spring.main.web-application-type=none",
                 "--streamsplit.kafka.bootstrap-servers=" + bootstrapServers,
                 "--streamsplit.kafka.sources.ids.topics=" + job + "-in",
                 "--streamsplit.kafka.sources.ids.group-id=" + job,

@@ -39,12 +39,8 @@ class JobManagerHighAvailabilityIT {
 
     @BeforeAll
     static void startCluster() {
-        cluster = SharedFlinkCluster.fastHeartbeats(StandaloneFlinkCluster.builder())
+        cluster = SharedFlinkCluster.forJobManagerRestarts(StandaloneFlinkCluster.builder())
                 .zooKeeperHighAvailability()
-                .taskManagers(1)
-                .taskSlots(2)
-                .config("cluster.registration.error-delay", "1000")
-                .config("cluster.registration.max-timeout", "2000")
                 .start();
     }
 
@@ -64,7 +60,7 @@ class JobManagerHighAvailabilityIT {
         Path work = Path.of("target", "tmp", JOB).toAbsolutePath();
         org.springframework.util.FileSystemUtils.deleteRecursively(work.toFile());
         try (IdTraffic traffic = new IdTraffic(KAFKA.bootstrapServers(), input, output, 2);
-                AppProcess app = AppProcess.start("ha", work, ClusterIdsApplication.class, args(input, output, work))) {
+                AppProcess app = AppProcess.start("ha", work, ClusterIdsApplication.class, args(work))) {
             await().atMost(START).until(() -> app.log().contains(ClusterLifecycleIT.SUBMITTED));
             String run = ActiveRuns.one(cluster, JOB, START);
             CompletableFuture<Void> sending = traffic.send(0, IDS, RATE);
@@ -74,7 +70,7 @@ class JobManagerHighAvailabilityIT {
             Thread.sleep(2_000);
             cluster.startJobManager();
             long answered = System.nanoTime();
-            await().atMost(START).until(() -> run.equals(runningRun()));
+            await().atMost(START).until(() -> run.equals(ActiveRuns.running(cluster, JOB)));
             LOG.info(
                     "Flink recovered run {} {} s after the new JobManager answered",
                     run,
@@ -93,38 +89,9 @@ class JobManagerHighAvailabilityIT {
         }
     }
 
-    private static List<String> args(String input, String output, Path work) {
-        return List.of(
-                "--spring.application.name=" + JOB,
-                "--spring.main.web-application-type=none",
-                "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                "--streamsplit.kafka.sources.ids.topics=" + input,
-                "--streamsplit.kafka.sources.ids.group-id=" + JOB,
-                "--streamsplit.kafka.sources.ids.format=string",
-                "--streamsplit.kafka.sinks.out.topic=" + output,
-                "--streamsplit.kafka.sinks.out.format=string",
-                "--streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once",
-                "--streamsplit.flink.parallelism=2",
-                "--streamsplit.flink.checkpointing.interval=1s",
-                "--streamsplit.flink.mode=remote",
-                "--streamsplit.flink.remote.host=localhost",
-                "--streamsplit.flink.remote.port=" + cluster.restPort(),
-                "--streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES,
-                "--streamsplit.flink.checkpointing.storage="
-                        + work.resolve("checkpoints").toUri());
-    }
-
-    /** The id of the job's run that is RUNNING with all its subtasks, or {@code null}. */
-    private static String runningRun() {
-        try {
-            for (String run : ActiveRuns.of(cluster, JOB)) {
-                if (cluster.allTasksRunning(run)) {
-                    return run;
-                }
-            }
-        } catch (RuntimeException notYet) {
-            return null;
-        }
-        return null;
+    private static List<String> args(Path work) {
+        List<String> args = ClusterIdsApplication.remoteArgs(JOB, KAFKA.bootstrapServers(), cluster.restPort(), work);
+        args.add("--spring.main.web-application-type=none");
+        return args;
     }
 }

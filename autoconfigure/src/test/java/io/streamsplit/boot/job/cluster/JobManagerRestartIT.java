@@ -75,13 +75,7 @@ class JobManagerRestartIT {
 
     @BeforeAll
     static void startCluster() {
-        cluster = SharedFlinkCluster.fastHeartbeats(StandaloneFlinkCluster.builder())
-                .taskManagers(1)
-                .taskSlots(2)
-                // a TaskManager whose JobManager is gone tries again every second, not Flink's 10 s, so the
-                // fresh JobManager has its slots soon after it answers (tests only)
-                .config("cluster.registration.error-delay", "1000")
-                .config("cluster.registration.max-timeout", "2000")
+        cluster = SharedFlinkCluster.forJobManagerRestarts(StandaloneFlinkCluster.builder())
                 .start();
     }
 
@@ -104,7 +98,7 @@ class JobManagerRestartIT {
         List<AppProcess> apps = new ArrayList<>();
         try (IdTraffic traffic = new IdTraffic(KAFKA.bootstrapServers(), input, output, 2)) {
             for (String name : List.of("a1", "a2")) {
-                apps.add(AppProcess.start(name, work, ClusterIdsApplication.class, args(input, output, work)));
+                apps.add(AppProcess.start(name, work, ClusterIdsApplication.class, args(work)));
             }
             for (AppProcess app : apps) {
                 await().atMost(START)
@@ -124,7 +118,7 @@ class JobManagerRestartIT {
             }
             cluster.startJobManager();
             long answered = System.nanoTime();
-            String second = await().atMost(START).until(JobManagerRestartIT::runningRun, run -> run != null);
+            String second = await().atMost(START).until(() -> ActiveRuns.running(cluster, JOB), run -> run != null);
             double back = (System.nanoTime() - answered) / 1e9;
             List<String> putBack = apps.stream()
                     .filter(app -> app.log().contains(PUT_BACK))
@@ -195,28 +189,14 @@ class JobManagerRestartIT {
         }
     }
 
-    private List<String> args(String input, String output, Path work) {
-        return List.of(
-                "--spring.application.name=" + JOB,
+    private List<String> args(Path work) {
+        List<String> args = ClusterIdsApplication.remoteArgs(JOB, KAFKA.bootstrapServers(), cluster.restPort(), work);
+        args.addAll(List.of(
                 "--server.port=0",
                 "--management.endpoints.web.exposure.include=health",
                 "--management.endpoint.health.show-details=always",
-                "--streamsplit.health.unreachable-grace=" + GRACE + "s",
-                "--streamsplit.kafka.bootstrap-servers=" + KAFKA.bootstrapServers(),
-                "--streamsplit.kafka.sources.ids.topics=" + input,
-                "--streamsplit.kafka.sources.ids.group-id=" + JOB,
-                "--streamsplit.kafka.sources.ids.format=string",
-                "--streamsplit.kafka.sinks.out.topic=" + output,
-                "--streamsplit.kafka.sinks.out.format=string",
-                "--streamsplit.kafka.sinks.out.delivery-guarantee=exactly-once",
-                "--streamsplit.flink.parallelism=2",
-                "--streamsplit.flink.checkpointing.interval=1s",
-                "--streamsplit.flink.mode=remote",
-                "--streamsplit.flink.remote.host=localhost",
-                "--streamsplit.flink.remote.port=" + cluster.restPort(),
-                "--streamsplit.flink.remote.exclude-jars=" + SharedFlinkCluster.TEST_LIBRARIES,
-                "--streamsplit.flink.checkpointing.storage="
-                        + work.resolve("checkpoints").toUri());
+                "--streamsplit.health.unreachable-grace=" + GRACE + "s"));
+        return args;
     }
 
     private JsonNode health(AppProcess app) {
@@ -234,20 +214,6 @@ class JobManagerRestartIT {
         } catch (Exception e) {
             return JSON.createObjectNode().put("status", "NO_ANSWER");
         }
-    }
-
-    /** The id of the job's run that is RUNNING with all its subtasks, or {@code null}. */
-    private static String runningRun() {
-        try {
-            for (String run : activeRuns()) {
-                if (cluster.allTasksRunning(run)) {
-                    return run;
-                }
-            }
-        } catch (RuntimeException notYet) {
-            return null;
-        }
-        return null;
     }
 
     private static String activeRun() {

@@ -31,7 +31,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * {@link #PROTOBUF_HAND} with a hand-written deserializer as a user writes one without it
  * ({@code OrderProto.parseFrom(bytes)}, the type left to Flink: Kryo).
  */
-public enum ValueFormat {
+public enum ReadAs {
     BYTES,
     STRING,
     JSON,
@@ -52,7 +52,7 @@ public enum ValueFormat {
         public long timestamp;
     }
 
-    public static ValueFormat parse(String name) {
+    public static ReadAs parse(String name) {
         return valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 
@@ -72,7 +72,7 @@ public enum ValueFormat {
     }
 
     /** Whether two formats read the same records, so that they can race in one round. */
-    public boolean sameRecords(ValueFormat other) {
+    public boolean sameRecords(ReadAs other) {
         return json() == other.json() && protobuf() == other.protobuf();
     }
 
@@ -102,9 +102,9 @@ public enum ValueFormat {
         return switch (this) {
             case BYTES -> value -> value;
             case STRING -> value -> new String(value, StandardCharsets.UTF_8);
-            case JSON -> ValueFormat::order;
-            case JSON3, JSON_FORMAT -> ValueFormat::order3;
-            case PROTOBUF, PROTOBUF_HAND -> ValueFormat::parseOrder;
+            case JSON -> ReadAs::order;
+            case JSON3, JSON_FORMAT -> ReadAs::order3;
+            case PROTOBUF, PROTOBUF_HAND -> ReadAs::parseOrder;
         };
     }
 

@@ -76,7 +76,7 @@ class RemoteClusterConfiguration {
         FlinkProperties flink = properties.getFlink();
         // Flink's remote environment writes its default restore settings (no unclaimed state, claim mode) over the
         // ones configured: the job's own decide how its runs restore
-        Configuration configuration = new Configuration((Configuration) environment.getConfiguration());
+        Configuration configuration = (Configuration) environment.getConfiguration();
         job.configuration()
                 .getOptional(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE)
                 .ifPresent(

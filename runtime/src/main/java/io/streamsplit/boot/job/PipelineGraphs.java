@@ -79,6 +79,10 @@ final class PipelineGraphs {
         }
         sources.record(environment.getTransformations()); // before getStreamGraph() clears them
         lineage.record(environment.getTransformations(), sources.deadLetterDatasets());
+        String restoreFrom = environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_PATH);
+        // the plan hashes a graph of its own: Flink's hasher caches each node's head operator in the graph it
+        // hashes, and a cache that travels with the submitted graph carries user classes the cluster cannot load
+        StreamGraph probe = restoreFrom != null ? environment.getStreamGraph(false) : null;
         StreamGraph graph;
         try {
             graph = environment.getStreamGraph();
@@ -90,14 +94,13 @@ final class PipelineGraphs {
                     e);
         }
         graph.setJobName(jobName);
-        String restoreFrom = environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_PATH);
-        if (restoreFrom != null) {
+        if (restoreFrom != null && probe != null) {
             boolean dropAllowed =
                     environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE);
             if (context instanceof DefaultPipelineContext built) {
                 RestoredSourcesCheck.check(restoreFrom, built.addedSources(), dropAllowed);
             }
-            StatePlan plan = StatePlanner.plan(graph, restoreFrom, restoreFrom);
+            StatePlan plan = StatePlanner.plan(probe, restoreFrom, restoreFrom);
             if (plan.equals(statePlan)) {
                 plan.require(dropAllowed, jobName); // the same job rebuilt (a replica elected): said once already
             } else {

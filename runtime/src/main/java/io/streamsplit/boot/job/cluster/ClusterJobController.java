@@ -417,7 +417,7 @@ public final class ClusterJobController {
         if (from != null) {
             StreamGraph built = graph.get();
             RetainedState resumed = from;
-            checkedPlan(built, () -> resumed, resumed.describe());
+            checkedPlan(graph.get(), () -> resumed, resumed.describe());
             planned = () -> built;
         }
         Optional<ClusterRun> run = submitter.submit(
@@ -463,7 +463,7 @@ public final class ClusterJobController {
         if (mode != UpgradeMode.STATELESS) {
             // before the run is touched: a change that would drop or break its state leaves it running
             StreamGraph built = graph.get();
-            checkedPlan(built, () -> newestOf(current), "run " + current.id());
+            checkedPlan(graph.get(), () -> newestOf(current), "run " + current.id());
             planned = () -> built;
         }
         RetainedState from;
@@ -507,12 +507,14 @@ public final class ClusterJobController {
     }
 
     /**
-     * The state plan of starting {@code graph} from the state {@code from} supplies, logged and kept for
+     * The state plan of starting {@code probe} from the state {@code from} supplies — {@code probe} a build of the job
+     * of its own, never submitted: Flink's hasher leaves a cache of head operators in the graph it hashes, which must
+     * not travel to the cluster — logged and kept for
      * {@code /actuator/streamsplit}; refused, before anything is stopped or submitted, when it would drop state
      * without {@value StatePlan#ALLOW_DROP} or cannot restore. A snapshot that is gone by the time its metadata is
      * read (a running job's checkpoint, replaced by its next one) is looked for again.
      */
-    private StatePlan checkedPlan(StreamGraph graph, Callable<@Nullable RetainedState> from, String none)
+    private StatePlan checkedPlan(StreamGraph probe, Callable<@Nullable RetainedState> from, String none)
             throws Exception {
         StatePlan plan;
         for (int attempt = 1; ; attempt++) {
@@ -522,7 +524,7 @@ public final class ClusterJobController {
                             none,
                             "no completed checkpoint to compare with yet; Flink checks the state when"
                                     + " the new run restores")
-                    : StatePlanner.plan(graph, state.path(), state.describe());
+                    : StatePlanner.plan(probe, state.path(), state.describe());
             if (state == null || plan.verdict() != StatePlan.Verdict.UNKNOWN || attempt == 3) {
                 break;
             }

@@ -67,7 +67,8 @@ public final class StatePlanner {
 
     /**
      * The plan of starting {@code graph} from {@code snapshot} (a checkpoint or savepoint path); {@code described}
-     * names the snapshot in messages. A snapshot the application cannot read gives a {@link StatePlan.Verdict#UNKNOWN}
+     * names the snapshot in messages. {@code graph} must be a build of the job that is not submitted: Flink's hasher
+     * caches each node's head operator in it, a cache the cluster could not deserialize. A snapshot the application cannot read gives a {@link StatePlan.Verdict#UNKNOWN}
      * plan that says why.
      */
     public static StatePlan plan(StreamGraph graph, String snapshot, String described) {

@@ -163,7 +163,6 @@ public final class FlinkConfigurationMapper {
         return config;
     }
 
-    /** The embedded cluster's task slots: {@code embedded.task-slots}, else the job's parallelism. */
     /** What the job's lifecycle reads of {@code flink}, for a job of {@code parallelism} defined as {@code job}. */
     public static JobSettings jobSettings(FlinkProperties flink, int parallelism, JobDefinition job) {
         return new JobSettings(
@@ -188,6 +187,7 @@ public final class FlinkConfigurationMapper {
                 io.streamsplit.boot.job.state.StateHistory.Limits.DEFAULT);
     }
 
+    /** The embedded cluster's task slots: {@code embedded.task-slots}, else the job's parallelism. */
     public static int embeddedSlots(FlinkProperties flink, int parallelism) {
         Integer slots = flink.getEmbedded().getTaskSlots();
         return slots != null ? positive(PREFIX + "embedded.task-slots", slots) : parallelism;

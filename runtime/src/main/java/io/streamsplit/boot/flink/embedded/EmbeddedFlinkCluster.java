@@ -264,7 +264,14 @@ public class EmbeddedFlinkCluster implements DisposableBean {
         closed = true;
         inProcessMetrics.close();
         if (miniCluster == null && !backgroundStart.isDone()) {
-            return; // still starting: the start sees 'closed' when it ends and closes the cluster
+            // still starting (a context that failed or closed early): wait for it, about a second, so that no
+            // cluster of this context starts, logs or holds ports after the context closed; if it takes
+            // longer, the start sees 'closed' when it ends and closes the cluster then
+            try {
+                backgroundStart.get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                return;
+            }
         }
         closeStarted();
     }

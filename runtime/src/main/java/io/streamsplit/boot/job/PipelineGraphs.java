@@ -31,11 +31,21 @@ final class PipelineGraphs {
     private final JobSteps steps = new JobSteps();
     private final JobLineage lineage = new JobLineage();
     private volatile @Nullable StatePlan statePlan;
+    private final boolean planRestores;
 
-    PipelineGraphs(String jobName, StreamExecutionEnvironment environment, Supplier<PipelineContext> contextFactory) {
+    /**
+     * @param planRestores whether a build that restores a snapshot makes its state plan here (embedded); on a cluster
+     *     the controller makes it, against the state it actually starts from
+     */
+    PipelineGraphs(
+            String jobName,
+            StreamExecutionEnvironment environment,
+            Supplier<PipelineContext> contextFactory,
+            boolean planRestores) {
         this.jobName = jobName;
         this.environment = environment;
         this.contextFactory = contextFactory;
+        this.planRestores = planRestores;
     }
 
     /** The state plan of the graph built last, when it restores a snapshot; {@code null} otherwise. */
@@ -82,7 +92,7 @@ final class PipelineGraphs {
         String restoreFrom = environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_PATH);
         // the plan hashes a graph of its own: Flink's hasher caches each node's head operator in the graph it
         // hashes, and a cache that travels with the submitted graph carries user classes the cluster cannot load
-        StreamGraph probe = restoreFrom != null ? environment.getStreamGraph(false) : null;
+        StreamGraph probe = restoreFrom != null && planRestores ? environment.getStreamGraph(false) : null;
         StreamGraph graph;
         try {
             graph = environment.getStreamGraph();
@@ -94,19 +104,21 @@ final class PipelineGraphs {
                     e);
         }
         graph.setJobName(jobName);
-        if (restoreFrom != null && probe != null) {
+        if (restoreFrom != null) {
             boolean dropAllowed =
                     environment.getConfiguration().get(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE);
             if (context instanceof DefaultPipelineContext built) {
                 RestoredSourcesCheck.check(restoreFrom, built.addedSources(), dropAllowed);
             }
-            StatePlan plan = StatePlanner.plan(probe, restoreFrom, restoreFrom);
-            if (plan.equals(statePlan)) {
-                plan.require(dropAllowed, jobName); // the same job rebuilt (a replica elected): said once already
-            } else {
-                StatePlanner.act(plan, dropAllowed, jobName);
+            if (probe != null) {
+                StatePlan plan = StatePlanner.plan(probe, restoreFrom, restoreFrom);
+                if (plan.equals(statePlan)) {
+                    plan.require(dropAllowed, jobName); // the same job rebuilt (a replica elected): said once already
+                } else {
+                    StatePlanner.act(plan, dropAllowed, jobName);
+                }
+                statePlan = plan;
             }
-            statePlan = plan;
         } else {
             statePlan = null;
         }

@@ -139,7 +139,7 @@ public class StreamSplitJob implements SmartLifecycle {
         this.cluster = cluster;
         this.clusterStart = clusterStart;
         this.commands = new JobCommands(this, settings.runs().stopTimeout(), environment);
-        this.graphs = new PipelineGraphs(jobName, environment, contextFactory);
+        this.graphs = new PipelineGraphs(jobName, environment, contextFactory, cluster == null);
         this.outcomes = new RunOutcomes(jobName, failures);
         this.embeddedSlots = settings.embeddedSlots();
     }

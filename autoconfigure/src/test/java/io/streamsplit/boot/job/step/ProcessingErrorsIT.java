@@ -330,6 +330,12 @@ class ProcessingErrorsIT {
                         .contains("streamsplit.processing-errors.steps.parse.policy");
             });
             assertThat(run.committed(run.output)).doesNotContainKeys("id-499", "id-999");
+            // the failure reporter reads the job's exceptions on its own schedule, health on another: the line
+            // comes when it comes, and the count below is of what is logged by the time the application closed
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> output.getAll()
+                            .lines()
+                            .anyMatch(line -> line.contains(" ERROR ") && line.contains("Step 'parse' failed on")));
         }
         List<String> errors = new ArrayList<>();
         for (String line : output.getAll().split("\n")) {

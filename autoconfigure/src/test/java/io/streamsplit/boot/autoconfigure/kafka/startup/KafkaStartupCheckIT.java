@@ -34,7 +34,9 @@ class KafkaStartupCheckIT {
                 () -> Words.start(bootstrapServers, name, properties).close());
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(failure).as("startup fails").isNotNull();
-        assertThat(took).as("time to fail").isLessThan(Duration.ofSeconds(15));
+        // below the startup check's default timeout (30 s), which a failed check must not wait out; the first start
+        // in a loaded CI JVM took 16.7 s with a 3 s timeout (Spring and Flink classes loading), so no tighter
+        assertThat(took).as("time to fail").isLessThan(Duration.ofSeconds(25));
         FailureAnalysis analysis = FailureReports.analyze(failure);
         assertThat(analysis).as("a StreamSplit report for %s", failure).isNotNull();
         return analysis;

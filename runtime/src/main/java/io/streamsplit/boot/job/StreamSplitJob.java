@@ -483,9 +483,14 @@ public class StreamSplitJob implements SmartLifecycle {
         if (cluster != null) {
             cluster.keepHistoryShort(running);
         } else {
-            stateHistory = EmbeddedCheckpoints.keepHistoryShort(
-                    definition, (org.apache.flink.configuration.Configuration) environment.getConfiguration());
+            keepEmbeddedHistoryShort();
         }
+    }
+
+    /** Prunes the embedded job's history, the run it starts or runs (the live configuration's job id) spared. */
+    private void keepEmbeddedHistoryShort() {
+        stateHistory = EmbeddedCheckpoints.keepHistoryShort(
+                definition, (org.apache.flink.configuration.Configuration) environment.getConfiguration());
     }
 
     /**
@@ -513,8 +518,7 @@ public class StreamSplitJob implements SmartLifecycle {
     private void submit(StreamGraph graph, CompletableFuture<JobClient> run, boolean failStart) {
         try {
             if (cluster == null) {
-                stateHistory = EmbeddedCheckpoints.keepHistoryShort(
-                        definition, (org.apache.flink.configuration.Configuration) environment.getConfiguration());
+                keepEmbeddedHistoryShort();
             }
             JobClient client = environment.executeAsync(graph);
             LOG.info("Submitted Flink job '{}' ({}) to {}", jobName, client.getJobID(), target);

@@ -194,14 +194,7 @@ public final class ClusterJobController {
         }
         if (decision instanceof JobDecision.Start start) {
             RetainedState newest = places.states(identity).scan().newest();
-            RetainedState from = runs.restorePath() != null
-                    ? new RetainedState(
-                            runs.restorePath(),
-                            RetainedState.Kind.GIVEN,
-                            -1,
-                            Instant.EPOCH,
-                            "streamsplit.flink.restore-path")
-                    : newest;
+            RetainedState from = runs.restorePath() != null ? restorePathState() : newest;
             return "would submit generation " + start.generation() + " "
                     + (from != null
                             ? "from " + from.describe() + ". "
@@ -395,8 +388,7 @@ public final class ClusterJobController {
         String restorePath = runs.restorePath();
         RetainedState from;
         if (restorePath != null && (phase == JobDecision.Phase.STARTING || newest == null)) {
-            from = new RetainedState(
-                    restorePath, RetainedState.Kind.GIVEN, -1, Instant.EPOCH, "streamsplit.flink.restore-path");
+            from = restorePathState();
             if (newest != null) {
                 LOG.warn(
                         "Flink job '{}' starts from streamsplit.flink.restore-path={} as configured, although an earlier"
@@ -504,6 +496,16 @@ public final class ClusterJobController {
         Optional<ClusterRun> run = submitter.submit(planned, fingerprint, generation, from, ClusterRun.How.UPGRADED);
         run.ifPresent(upgraded -> keepHistoryShort(upgraded, from));
         return run.orElse(null); // empty: another instance submitted first, the next look adopts its run
+    }
+
+    /** {@code streamsplit.flink.restore-path} as the state a run starts from; only when it is set. */
+    private RetainedState restorePathState() {
+        return new RetainedState(
+                Objects.requireNonNull(runs.restorePath(), "restore-path"),
+                RetainedState.Kind.GIVEN,
+                -1,
+                Instant.EPOCH,
+                "streamsplit.flink.restore-path");
     }
 
     /**

@@ -80,7 +80,7 @@ public final class StatePlanner {
         }
         Map<String, KafkaSourceState> kafkaSources = new HashMap<>();
         try {
-            SavepointSources.read(snapshot).forEach(source -> kafkaSources.put(source.operatorId(), source));
+            SavepointSources.read(metadata).forEach(source -> kafkaSources.put(source.operatorId(), source));
         } catch (IOException | RuntimeException e) {
             // the operators are still planned; a source's state is then described by its kind and size only
         }

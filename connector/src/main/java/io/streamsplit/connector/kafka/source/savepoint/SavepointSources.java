@@ -73,8 +73,13 @@ public final class SavepointSources {
      * {@code _metadata} file); operators of other kinds are left out.
      */
     public static List<KafkaSourceState> read(String savepoint) throws IOException {
+        return read(metadata(savepoint));
+    }
+
+    /** The state of every Kafka source in already loaded {@code metadata} ({@link #metadata}). */
+    public static List<KafkaSourceState> read(CheckpointMetadata metadata) throws IOException {
         List<KafkaSourceState> sources = new ArrayList<>();
-        for (OperatorState operator : metadata(savepoint).getOperatorStates()) {
+        for (OperatorState operator : metadata.getOperatorStates()) {
             Inspected inspected = inspect(operator);
             if (inspected.state() != null) {
                 sources.add(inspected.state());
